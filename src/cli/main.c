@@ -1,0 +1,158 @@
+/* main.c: the gatepower command line: global options, then a subcommand.
+ *
+ * Exit status: 0 success, 1 the analysis failed on its inputs (the message
+ * says what to fix), 2 a usage error or a subcommand this build does not
+ * implement yet. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_device.h"
+#include "util/diag.h"
+
+enum { EXIT_INPUT_ERROR = 1, EXIT_USAGE = 2 };
+
+/* What every command gets from the global options. */
+typedef struct cli_context {
+    diag_ctx *diag;
+    bool quiet; /* no progress bars */
+} cli_context;
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    int (*run)(const struct cli_command *cmd, int argc, char **argv, const cli_context *ctx);
+} cli_command;
+
+static int run_not_implemented(const cli_command *cmd, int argc, char **argv,
+                               const cli_context *ctx)
+{
+    (void)argc;
+    (void)argv;
+    diag_error(ctx->diag, 1001, DIAG_NOWHERE, "'gatepower %s' is not implemented yet", cmd->name);
+    return EXIT_USAGE;
+}
+
+static const cli_command commands[] = {
+    {"info", "count what the inputs hold: cells, nets, levels, SDF arcs, events",
+     run_not_implemented},
+    {"power", "time-based power by kind, group, instance, cell; waveform and peak",
+     run_not_implemented},
+    {"resim", "re-simulate logic with delays from register activity (glitches)",
+     run_not_implemented},
+};
+enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
+
+static void print_help(FILE *out)
+{
+    fprintf(out,
+            "gatepower: gate-level, time-based power analysis (CPU and CUDA)\n"
+            "\n"
+            "usage: gatepower [--quiet] [--max-warnings N] COMMAND [OPTIONS]\n"
+            "       gatepower --help | --version\n"
+            "\n"
+            "commands:\n");
+    for (int i = 0; i < COMMAND_COUNT; i++)
+        fprintf(out, "  %-7s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\n"
+            "global options:\n"
+            "  --quiet           no progress bars (they appear only on a terminal anyway)\n"
+            "  --max-warnings N  print at most N warnings of each kind and count the rest\n"
+            "                    (default 10; 0 prints all)\n"
+            "  --help            this text\n"
+            "  --version         version, and the CUDA devices this build can use\n"
+            "\n"
+            "inputs: Liberty (.lib, .lib.gz), structural Verilog, SDF 3.0, SPEF, VCD or FST.\n"
+            "Messages read `file:line:col: error N: text`; N is stable and documented.\n"
+            "Exit status: 0 success, 1 bad input (the message says what to fix),\n"
+            "2 usage error or a command not implemented in this build.\n");
+}
+
+static void print_cuda_devices(FILE *out)
+{
+    if (!cuda_built()) {
+        fprintf(out, "CUDA: not in this build (nvcc was not found when it was configured)\n");
+        return;
+    }
+    int version = cuda_build_version();
+    int count = cuda_device_count();
+    fprintf(out, "CUDA: built with %d.%d; %d device%s\n", version / 1000, version % 1000 / 10,
+            count, count == 1 ? "" : "s");
+    diag_ctx *d = diag_new(stderr);
+    for (int i = 0; d && i < count; i++) {
+        cuda_device_info info;
+        if (cuda_device_query(i, &info, d) == GP_OK)
+            fprintf(out, "  %d: %s, %d SMs, compute %d.%d, %.1f GB\n", i, info.name,
+                    info.sm_count, info.cc_major, info.cc_minor,
+                    (double)info.global_mem_bytes / 1e9);
+    }
+    diag_free(d);
+}
+
+static const cli_command *find_command(const char *name)
+{
+    for (int i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* Parses a non-negative integer option value; false if malformed. */
+static bool parse_count(const char *text, int *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || v < 0 || v > 1000000)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    diag_ctx *d = diag_new(stderr);
+    if (!d)
+        return EXIT_INPUT_ERROR;
+    cli_context ctx = {.diag = d, .quiet = false};
+    int status = EXIT_USAGE, i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        int cap;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            print_help(stdout);
+            status = 0;
+            goto done;
+        } else if (strcmp(argv[i], "--version") == 0) {
+            printf("gatepower %s\n", GATEPOWER_VERSION);
+            print_cuda_devices(stdout);
+            status = 0;
+            goto done;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            ctx.quiet = true;
+        } else if (strcmp(argv[i], "--max-warnings") == 0 && i + 1 < argc &&
+                   parse_count(argv[i + 1], &cap)) {
+            diag_set_warning_cap(d, cap);
+            i++;
+        } else {
+            diag_error(d, 1002, DIAG_NOWHERE, "unknown or incomplete option '%s' (see gatepower --help)",
+                       argv[i]);
+            goto done;
+        }
+    }
+    if (i == argc) {
+        print_help(stderr);
+        goto done;
+    }
+    const cli_command *cmd = find_command(argv[i]);
+    if (!cmd) {
+        diag_error(d, 1003, DIAG_NOWHERE, "unknown command '%s'; commands are info, power, resim",
+                   argv[i]);
+        goto done;
+    }
+    status = cmd->run(cmd, argc - i, argv + i, &ctx);
+done:
+    diag_finish(d);
+    diag_free(d);
+    return status;
+}

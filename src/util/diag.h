@@ -1,0 +1,71 @@
+/* diag.h: numbered diagnostics with severity and file:line:col.
+ *
+ * Every message has a stable number, unique in the source tree (checked by
+ * scripts/check-msgids).  Ranges by module:
+ *   1000-1999 util and CLI     2000-2999 Liberty    3000-3999 Verilog
+ *   4000-4999 SDF              5000-5999 SPEF       6000-6999 VCD / FST
+ *   7000-7999 design           8000-8999 power      9000-9999 resim
+ *
+ * A message prints as
+ *   path:line:col: error 3012: unknown cell 'FOO'
+ * (line and col are left out when 0; path when NULL).  Warnings beyond a cap
+ * per message number are counted, not printed; diag_finish() prints how many
+ * were suppressed.  Errors are never suppressed. */
+#ifndef GP_UTIL_DIAG_H
+#define GP_UTIL_DIAG_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum diag_severity { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } diag_severity;
+
+/* Where a message points to; a zero line or col is "unknown". */
+typedef struct diag_loc {
+    const char *file;
+    int line;
+    int col;
+} diag_loc;
+
+typedef struct diag_ctx diag_ctx;
+
+/* A context that prints to `sink` (NULL: print nothing, only count and keep). */
+diag_ctx *diag_new(FILE *sink);
+void diag_free(diag_ctx *d);
+
+/* Print at most `cap` warnings per message number (default 10; 0: no cap). */
+void diag_set_warning_cap(diag_ctx *d, int cap);
+
+void diag_report(diag_ctx *d, diag_severity sev, int msgno, diag_loc loc,
+                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void diag_vreport(diag_ctx *d, diag_severity sev, int msgno, diag_loc loc,
+                  const char *fmt, va_list ap);
+
+/* Shorthands for a message with a location. */
+#define diag_error(d, no, loc, ...) diag_report((d), DIAG_ERROR, (no), (loc), __VA_ARGS__)
+#define diag_warn(d, no, loc, ...) diag_report((d), DIAG_WARNING, (no), (loc), __VA_ARGS__)
+#define diag_note(d, no, loc, ...) diag_report((d), DIAG_NOTE, (no), (loc), __VA_ARGS__)
+/* A location-less message. */
+#define DIAG_NOWHERE ((diag_loc){0, 0, 0})
+
+int diag_error_count(const diag_ctx *d);
+int diag_warning_count(const diag_ctx *d);
+
+/* The number and text of the first error reported, or 0 / "" if none: lets
+ * tests assert which message a failing call produced. */
+int diag_first_error_no(const diag_ctx *d);
+const char *diag_first_error_text(const diag_ctx *d);
+/* How many times message `msgno` was reported (printed or suppressed). */
+int diag_count_of(const diag_ctx *d, int msgno);
+
+/* Print one line per message number whose warnings were suppressed. */
+void diag_finish(diag_ctx *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# usage.sh: the command line's help, version, errors and exit statuses.
+# usage: usage.sh PATH_TO_GATEPOWER
+set -u
+gp=$1
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect STATUS STDOUT_PATTERN STDERR_PATTERN -- ARGS...
+expect() {
+  local want_status=$1 out_pat=$2 err_pat=$3
+  shift 4
+  local out err status
+  out=$("$gp" "$@" 2>/tmp/gp_usage_err.$$); status=$?
+  err=$(cat /tmp/gp_usage_err.$$)
+  [ "$status" -eq "$want_status" ] || fail "gatepower $*: status $status, expected $want_status"
+  [[ "$out" =~ $out_pat ]] || fail "gatepower $*: stdout does not match '$out_pat': $out"
+  [[ "$err" =~ $err_pat ]] || fail "gatepower $*: stderr does not match '$err_pat': $err"
+}
+
+expect 0 'usage: gatepower .*commands:.*info.*power.*resim' '^$' -- --help
+expect 0 '^gatepower [0-9]+\.[0-9]+\.[0-9]+' '' -- --version
+expect 0 'CUDA: ' '' -- --version
+expect 2 '^$' 'usage: gatepower' --
+expect 2 '^$' '^error 1002: unknown or incomplete option .--bogus.' -- --bogus
+expect 2 '^$' '^error 1002: .*--max-warnings' -- --max-warnings x info
+expect 2 '^$' '^error 1003: unknown command .frobnicate.' -- frobnicate
+for cmd in info power resim; do
+  expect 2 '^$' "^error 1001: 'gatepower $cmd' is not implemented yet" -- $cmd
+  expect 2 '^$' "not implemented yet" -- --quiet --max-warnings 3 $cmd --help
+done
+rm -f /tmp/gp_usage_err.$$
+echo "$failures failures"
+[ "$failures" -eq 0 ]
