@@ -1,0 +1,107 @@
+/* mem.c: malloc with a size header and atomic statistics. */
+#include "util/mem.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The header keeps the block's size; the union keeps the user's part aligned
+ * for any type, as malloc's own result is. */
+typedef union mem_header {
+    size_t size;
+    max_align_t align;
+} mem_header;
+
+#define MEM_POISON 0xDD
+
+static atomic_size_t mem_current;
+static atomic_size_t mem_peak;
+static atomic_uint_fast64_t mem_allocs;
+
+static void mem_count_growth(size_t bytes)
+{
+    size_t now = atomic_fetch_add_explicit(&mem_current, bytes, memory_order_relaxed) + bytes;
+    size_t peak = atomic_load_explicit(&mem_peak, memory_order_relaxed);
+    while (now > peak &&
+           !atomic_compare_exchange_weak_explicit(&mem_peak, &peak, now, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+    }
+}
+
+static void mem_count_shrink(size_t bytes)
+{
+    atomic_fetch_sub_explicit(&mem_current, bytes, memory_order_relaxed);
+}
+
+static mem_header *mem_header_of(void *p) { return (mem_header *)p - 1; }
+
+static void mem_poison(void *p, size_t size)
+{
+#ifndef NDEBUG
+    memset(p, MEM_POISON, size);
+#else
+    (void)p;
+    (void)size;
+#endif
+}
+
+void *mem_alloc(size_t size)
+{
+    if (size > SIZE_MAX - sizeof(mem_header))
+        return NULL;
+    mem_header *h = malloc(sizeof(mem_header) + size);
+    if (!h)
+        return NULL;
+    h->size = size;
+    mem_count_growth(size);
+    atomic_fetch_add_explicit(&mem_allocs, 1, memory_order_relaxed);
+    return h + 1;
+}
+
+void *mem_calloc(size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size)
+        return NULL;
+    void *p = mem_alloc(n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
+void *mem_realloc(void *p, size_t size)
+{
+    if (!p)
+        return mem_alloc(size);
+    if (size > SIZE_MAX - sizeof(mem_header))
+        return NULL;
+    mem_header *old = mem_header_of(p);
+    size_t old_size = old->size;
+    mem_header *h = realloc(old, sizeof(mem_header) + size);
+    if (!h)
+        return NULL;
+    h->size = size;
+    if (size > old_size)
+        mem_count_growth(size - old_size);
+    else
+        mem_count_shrink(old_size - size);
+    return h + 1;
+}
+
+void mem_free(void *p)
+{
+    if (!p)
+        return;
+    mem_header *h = mem_header_of(p);
+    mem_count_shrink(h->size);
+    mem_poison(h, sizeof(mem_header) + h->size);
+    free(h);
+}
+
+mem_stats mem_get_stats(void)
+{
+    mem_stats s;
+    s.current_bytes = atomic_load_explicit(&mem_current, memory_order_relaxed);
+    s.peak_bytes = atomic_load_explicit(&mem_peak, memory_order_relaxed);
+    s.alloc_count = atomic_load_explicit(&mem_allocs, memory_order_relaxed);
+    return s;
+}

@@ -1,0 +1,33 @@
+/* mem.h: malloc wrappers that keep allocation statistics.
+ *
+ * Every block carries a small header in front of it recording its size, so
+ * mem_free and mem_realloc know how many bytes they release: a pointer from
+ * mem_* must go back through mem_free/mem_realloc, never free(), and a pointer
+ * from malloc must never reach mem_free.  The counters are C11 atomics, safe
+ * from any thread.  In debug builds (NDEBUG undefined) freed bytes are
+ * overwritten with 0xDD so that a use after free shows.  Failure returns NULL
+ * and leaves the statistics unchanged. */
+#ifndef GP_UTIL_MEM_H
+#define GP_UTIL_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mem_stats {
+    size_t current_bytes; /* requested bytes in live blocks (headers excluded) */
+    size_t peak_bytes;    /* the highest current_bytes seen */
+    uint64_t alloc_count; /* blocks allocated so far: mem_alloc, mem_calloc, mem_realloc(NULL, n) */
+} mem_stats;
+
+/* A block of `size` bytes (size 0 gives a unique, freeable block). */
+void *mem_alloc(size_t size);
+/* A zeroed block of n * size bytes; NULL when the product overflows. */
+void *mem_calloc(size_t n, size_t size);
+/* Resizes `p` (NULL: like mem_alloc).  On failure `p` stays valid and unchanged. */
+void *mem_realloc(void *p, size_t size);
+/* Frees a block from mem_*; NULL is ignored. */
+void mem_free(void *p);
+
+mem_stats mem_get_stats(void);
+
+#endif

@@ -1,0 +1,154 @@
+/* test_mem.c: statistics of the mem_* wrappers. */
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdint.h>
+
+#include "check.h"
+#include "util/mem.h"
+
+static void test_alloc_and_free_update_counters(void)
+{
+    mem_stats before = mem_get_stats();
+    char *p = mem_alloc(100);
+    CHECK(p != NULL);
+    memset(p, 'x', 100);
+    mem_stats during = mem_get_stats();
+    CHECK_EQ_INT(during.current_bytes, before.current_bytes + 100);
+    CHECK_EQ_INT(during.alloc_count, before.alloc_count + 1);
+    CHECK(during.peak_bytes >= during.current_bytes);
+    mem_free(p);
+    mem_stats after = mem_get_stats();
+    CHECK_EQ_INT(after.current_bytes, before.current_bytes);
+    CHECK_EQ_INT(after.alloc_count, before.alloc_count + 1);
+    mem_free(NULL);
+    CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes);
+}
+
+static void test_peak_survives_free(void)
+{
+    mem_stats before = mem_get_stats();
+    void *a = mem_alloc(1 << 20);
+    void *b = mem_alloc(3 << 20);
+    CHECK(a && b);
+    mem_free(a);
+    mem_free(b);
+    mem_stats after = mem_get_stats();
+    CHECK(after.peak_bytes >= before.current_bytes + (4 << 20));
+    CHECK_EQ_INT(after.current_bytes, before.current_bytes);
+}
+
+static void test_calloc_zeroes_and_checks_overflow(void)
+{
+    mem_stats before = mem_get_stats();
+    uint32_t *p = mem_calloc(1000, sizeof(uint32_t));
+    CHECK(p != NULL);
+    int nonzero = 0;
+    for (int i = 0; i < 1000; i++)
+        nonzero += p[i] != 0;
+    CHECK_EQ_INT(nonzero, 0);
+    CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes + 4000);
+    mem_free(p);
+    CHECK(mem_calloc(SIZE_MAX / 2, 4) == NULL);
+    mem_stats after = mem_get_stats();
+    CHECK_EQ_INT(after.current_bytes, before.current_bytes);
+    CHECK_EQ_INT(after.alloc_count, before.alloc_count + 1);
+}
+
+static void test_impossible_sizes_fail_cleanly(void)
+{
+    mem_stats before = mem_get_stats();
+    CHECK(mem_alloc(SIZE_MAX) == NULL);
+    CHECK(mem_alloc(SIZE_MAX - 8) == NULL);
+    mem_stats after = mem_get_stats();
+    CHECK_EQ_INT(after.current_bytes, before.current_bytes);
+    CHECK_EQ_INT(after.alloc_count, before.alloc_count);
+}
+
+static void test_realloc_keeps_bytes_and_counts_difference(void)
+{
+    mem_stats before = mem_get_stats();
+    unsigned char *p = mem_realloc(NULL, 10); /* counts as an allocation */
+    CHECK(p != NULL);
+    for (int i = 0; i < 10; i++)
+        p[i] = (unsigned char)(i * 7);
+    p = mem_realloc(p, 1000);
+    CHECK(p != NULL);
+    CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes + 1000);
+    int same = 0;
+    for (int i = 0; i < 10; i++)
+        same += p[i] == (unsigned char)(i * 7);
+    CHECK_EQ_INT(same, 10);
+    p = mem_realloc(p, 5);
+    CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes + 5);
+    CHECK_EQ_INT(p[4], 28);
+    CHECK(mem_realloc(p, SIZE_MAX) == NULL); /* fails: p still valid */
+    CHECK_EQ_INT(p[3], 21);
+    CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes + 5);
+    mem_free(p);
+    mem_stats after = mem_get_stats();
+    CHECK_EQ_INT(after.current_bytes, before.current_bytes);
+    CHECK_EQ_INT(after.alloc_count, before.alloc_count + 1);
+}
+
+static void test_zero_size_blocks_are_distinct(void)
+{
+    void *a = mem_alloc(0), *b = mem_alloc(0);
+    CHECK(a != NULL && b != NULL && a != b);
+    mem_free(a);
+    mem_free(b);
+}
+
+static void test_blocks_are_aligned_for_any_type(void)
+{
+    int misaligned = 0;
+    for (size_t size = 1; size <= 64; size++) {
+        void *p = mem_alloc(size);
+        misaligned += (uintptr_t)p % alignof(max_align_t) != 0;
+        mem_free(p);
+    }
+    CHECK_EQ_INT(misaligned, 0);
+}
+
+enum { THREADS = 4, ROUNDS = 20000 };
+
+static void *churn(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < ROUNDS; i++) {
+        void *p = mem_alloc((size_t)(i % 97) + 1);
+        if (!p)
+            return "allocation failed";
+        mem_free(p);
+    }
+    return NULL;
+}
+
+static void test_counters_are_thread_safe(void)
+{
+    mem_stats before = mem_get_stats();
+    pthread_t threads[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        CHECK_EQ_INT(pthread_create(&threads[i], NULL, churn, NULL), 0);
+    for (int i = 0; i < THREADS; i++) {
+        void *result;
+        pthread_join(threads[i], &result);
+        CHECK(result == NULL);
+    }
+    mem_stats after = mem_get_stats();
+    CHECK_EQ_INT(after.current_bytes, before.current_bytes);
+    CHECK_EQ_INT(after.alloc_count, before.alloc_count + THREADS * ROUNDS);
+    CHECK(after.peak_bytes >= before.current_bytes + 1);
+}
+
+int main(void)
+{
+    RUN(test_alloc_and_free_update_counters);
+    RUN(test_peak_survives_free);
+    RUN(test_calloc_zeroes_and_checks_overflow);
+    RUN(test_impossible_sizes_fail_cleanly);
+    RUN(test_realloc_keeps_bytes_and_counts_difference);
+    RUN(test_zero_size_blocks_are_distinct);
+    RUN(test_blocks_are_aligned_for_any_type);
+    RUN(test_counters_are_thread_safe);
+    return check_exit_code();
+}

@@ -1,0 +1,108 @@
+/* test_strtab.c: string interning. */
+#include <time.h>
+
+#include "check.h"
+#include "util/mem.h"
+#include "util/strtab.h"
+
+static uint32_t intern_cstr(strtab *st, const char *s) { return strtab_intern(st, s, strlen(s)); }
+
+static void test_same_string_same_id(void)
+{
+    strtab st;
+    strtab_init(&st);
+    CHECK_EQ_INT(strtab_find(&st, "a", 1), STRTAB_NONE); /* empty table */
+    CHECK_EQ_INT(intern_cstr(&st, "alpha"), 0);
+    CHECK_EQ_INT(intern_cstr(&st, "beta"), 1);
+    CHECK_EQ_INT(intern_cstr(&st, "alpha"), 0);
+    CHECK_EQ_INT(strtab_intern(&st, "alphabet", 5), 0); /* by length, not NUL */
+    CHECK_EQ_INT(strtab_count(&st), 2);
+    CHECK_EQ_STR(strtab_str(&st, 1), "beta");
+    CHECK_EQ_INT(strtab_len(&st, 0), 5);
+    CHECK_EQ_INT(strtab_find(&st, "beta", 4), 1);
+    CHECK_EQ_INT(strtab_find(&st, "gamma", 5), STRTAB_NONE);
+    CHECK(strtab_str(&st, 2) == NULL);
+    CHECK(strtab_str(&st, STRTAB_NONE) == NULL);
+    CHECK_EQ_INT(strtab_len(&st, 2), 0);
+    strtab_free(&st);
+    CHECK_EQ_INT(strtab_count(&st), 0);
+}
+
+static void test_lengths_and_nuls_distinguish(void)
+{
+    strtab st;
+    strtab_init(&st);
+    uint32_t empty = strtab_intern(&st, "", 0);
+    uint32_t a = strtab_intern(&st, "a", 1);
+    uint32_t a_nul = strtab_intern(&st, "a\0", 2);
+    uint32_t a_nul_b = strtab_intern(&st, "a\0b", 3);
+    CHECK_EQ_INT(empty, 0);
+    CHECK_EQ_INT(a, 1);
+    CHECK_EQ_INT(a_nul, 2);
+    CHECK_EQ_INT(a_nul_b, 3);
+    CHECK_EQ_INT(strtab_len(&st, a_nul_b), 3);
+    CHECK(memcmp(strtab_str(&st, a_nul_b), "a\0b\0", 4) == 0);
+    CHECK_EQ_STR(strtab_str(&st, empty), "");
+    CHECK_EQ_INT(strtab_find(&st, "", 0), 0);
+    strtab_free(&st);
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+enum { MANY = 1000000 };
+
+static int name_of(char *buf, size_t size, const char *prefix, int i)
+{
+    return snprintf(buf, size, "%s/u%d/net_%d", prefix, i % 977, i);
+}
+
+/* A million names: dense ids in order, stable strings across every rehash. */
+static void test_a_million_names(void)
+{
+    mem_stats before = mem_get_stats();
+    strtab st;
+    strtab_init(&st);
+    char buf[64];
+    const char *first = NULL;
+    int wrong_ids = 0, wrong_again = 0, wrong_text = 0, found_absent = 0;
+    double t0 = seconds_now();
+    for (int i = 0; i < MANY; i++) {
+        int len = name_of(buf, sizeof buf, "top", i);
+        wrong_ids += strtab_intern(&st, buf, (size_t)len) != (uint32_t)i;
+        if (i == 0)
+            first = strtab_str(&st, 0);
+    }
+    double t1 = seconds_now();
+    for (int i = 0; i < MANY; i++) {
+        int len = name_of(buf, sizeof buf, "top", i);
+        wrong_again += strtab_intern(&st, buf, (size_t)len) != (uint32_t)i;
+        wrong_text += strcmp(strtab_str(&st, (uint32_t)i), buf) != 0;
+        len = name_of(buf, sizeof buf, "tap", i);
+        found_absent += strtab_find(&st, buf, (size_t)len) != STRTAB_NONE;
+    }
+    double t2 = seconds_now();
+    CHECK_EQ_INT(wrong_ids, 0);
+    CHECK_EQ_INT(wrong_again, 0);
+    CHECK_EQ_INT(wrong_text, 0);
+    CHECK_EQ_INT(found_absent, 0);
+    CHECK_EQ_INT(strtab_count(&st), MANY);
+    CHECK(strtab_str(&st, 0) == first);
+    CHECK_EQ_STR(first, "top/u0/net_0");
+    fprintf(stderr, "strtab: %d new names in %.3f s, %d lookups + %d misses in %.3f s\n", MANY,
+            t1 - t0, MANY, MANY, t2 - t1);
+    strtab_free(&st);
+    CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes);
+}
+
+int main(void)
+{
+    RUN(test_same_string_same_id);
+    RUN(test_lengths_and_nuls_distinguish);
+    RUN(test_a_million_names);
+    return check_exit_code();
+}
