@@ -8,16 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cuda/cuda_device.h"
 #include "util/diag.h"
-
-enum { EXIT_INPUT_ERROR = 1, EXIT_USAGE = 2 };
-
-/* What every command gets from the global options. */
-typedef struct cli_context {
-    diag_ctx *diag;
-    bool quiet; /* no progress bars */
-} cli_context;
 
 typedef struct cli_command {
     const char *name;
@@ -31,12 +24,18 @@ static int run_not_implemented(const cli_command *cmd, int argc, char **argv,
     (void)argc;
     (void)argv;
     diag_error(ctx->diag, 1001, DIAG_NOWHERE, "'gatepower %s' is not implemented yet", cmd->name);
-    return EXIT_USAGE;
+    return CLI_EXIT_USAGE;
+}
+
+static int run_info(const cli_command *cmd, int argc, char **argv, const cli_context *ctx)
+{
+    (void)cmd;
+    return cli_info(argc, argv, ctx);
 }
 
 static const cli_command commands[] = {
     {"info", "count what the inputs hold: cells, nets, levels, SDF arcs, events",
-     run_not_implemented},
+     run_info},
     {"power", "time-based power by kind, group, instance, cell; waveform and peak",
      run_not_implemented},
     {"resim", "re-simulate logic with delays from register activity (glitches)",
@@ -61,7 +60,7 @@ static void print_help(FILE *out)
             "  --quiet           no progress bars (they appear only on a terminal anyway)\n"
             "  --max-warnings N  print at most N warnings of each kind and count the rest\n"
             "                    (default 10; 0 prints all)\n"
-            "  --help            this text\n"
+            "  --help            this text; `gatepower COMMAND --help` explains a command\n"
             "  --version         version, and the CUDA devices this build can use\n"
             "\n"
             "inputs: Liberty (.lib, .lib.gz), structural Verilog, SDF 3.0, SPEF, VCD or FST.\n"
@@ -114,9 +113,9 @@ int main(int argc, char **argv)
 {
     diag_ctx *d = diag_new(stderr);
     if (!d)
-        return EXIT_INPUT_ERROR;
+        return CLI_EXIT_INPUT;
     cli_context ctx = {.diag = d, .quiet = false};
-    int status = EXIT_USAGE, i = 1;
+    int status = CLI_EXIT_USAGE, i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         int cap;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {

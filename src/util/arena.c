@@ -120,7 +120,8 @@ char *arena_strndup(arena *a, const char *s, size_t len)
     char *p = arena_alloc(a, len + 1, 1);
     if (!p)
         return NULL;
-    memcpy(p, s, len);
+    if (len > 0) /* s may be NULL for an empty string */
+        memcpy(p, s, len);
     p[len] = '\0';
     return p;
 }

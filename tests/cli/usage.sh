@@ -25,7 +25,13 @@ expect 2 '^$' 'usage: gatepower' --
 expect 2 '^$' '^error 1002: unknown or incomplete option .--bogus.' -- --bogus
 expect 2 '^$' '^error 1002: .*--max-warnings' -- --max-warnings x info
 expect 2 '^$' '^error 1003: unknown command .frobnicate.' -- frobnicate
-for cmd in info power resim; do
+expect 0 'usage: gatepower info .*--lib FILE.*--json' '^$' -- info --help
+expect 2 '^$' '^error 1012: give the cell library and the netlist' -- info
+expect 2 '^$' '^error 1013: --scope names an instance' -- info --lib a.lib --netlist n.v --scope tb/dut
+expect 2 '^$' '^error 1011: option --lib needs a value' -- info --lib
+expect 2 '^$' "^error 1015: gatepower info: unknown or incomplete option '--frob'" -- info --frob
+expect 1 '^$' "error 1101: cannot open 'missing.lib'" -- info --lib missing.lib --netlist n.v
+for cmd in power resim; do
   expect 2 '^$' "^error 1001: 'gatepower $cmd' is not implemented yet" -- $cmd
   expect 2 '^$' "not implemented yet" -- --quiet --max-warnings 3 $cmd --help
 done

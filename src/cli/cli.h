@@ -1,0 +1,63 @@
+/* cli.h: what the command line's files share: the context every command
+ * gets, exit statuses, and the design inputs common to info, power and resim. */
+#ifndef GP_CLI_CLI_H
+#define GP_CLI_CLI_H
+
+#include <stdbool.h>
+
+#include "design/design.h"
+#include "events/events.h"
+#include "liberty/liberty.h"
+#include "util/diag.h"
+
+/* Exit statuses: 1 the inputs are wrong (the message says what to fix),
+ * 2 a usage error or a command not implemented. */
+enum { CLI_EXIT_INPUT = 1, CLI_EXIT_USAGE = 2 };
+
+/* What every command gets from the global options. */
+typedef struct cli_context {
+    diag_ctx *diag;
+    bool quiet; /* no progress bars */
+} cli_context;
+
+#define CLI_MAX_FILES 64
+
+/* The design options shared by the commands (see cli_inputs_help). */
+typedef struct cli_inputs {
+    const char *libs[CLI_MAX_FILES];
+    int n_libs;
+    const char *netlists[CLI_MAX_FILES];
+    int n_netlists;
+    const char *top, *sdf, *spef, *activity, *scope;
+} cli_inputs;
+
+/* The help text of the options above, for a command's --help. */
+extern const char cli_inputs_help[];
+
+/* If argv[*i] is a design option, takes it and its value (advancing *i) and
+ * returns 1; returns 0 for another argument, -1 after reporting a missing
+ * value or too many files. */
+int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d);
+/* Reports what a command cannot run without; false if something is missing. */
+bool cli_inputs_complete(const cli_inputs *in, diag_ctx *d);
+
+/* Everything read from the inputs, and what matched what. */
+typedef struct cli_design {
+    lib_set *libs;
+    design *dg;
+    events *ev; /* NULL without --activity */
+    design_sdf_stats sdf;
+    design_spef_stats spef;
+    events_stats activity;
+} cli_design;
+
+/* Reads libraries, netlist, SPEF, SDF and activity, in that order (SPEF
+ * before SDF: SPEF's loads change the NLDM delays that SDF replaces).
+ * list_unmatched: name each activity signal that matches no net. */
+gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design *out,
+                          diag_ctx *d);
+void cli_design_free(cli_design *cd);
+
+int cli_info(int argc, char **argv, const cli_context *ctx);
+
+#endif

@@ -1,0 +1,102 @@
+/* cli_inputs.c: the design options shared by the commands, and reading the
+ * inputs they name into the design database. */
+#include "cli/cli.h"
+
+#include <string.h>
+
+const char cli_inputs_help[] =
+    "design inputs:\n"
+    "  --lib FILE        Liberty library (.lib or .lib.gz); repeat for several\n"
+    "  --netlist FILE    structural Verilog netlist; repeat when modules are spread\n"
+    "  --top MODULE      the top module (default: the one no other module instantiates)\n"
+    "  --spef FILE       parasitics: each D_NET's total capacitance is its net's wire cap\n"
+    "  --sdf FILE        delays (SDF 3.0); without it delays come from the NLDM tables\n"
+    "  --activity FILE   switching activity, VCD (.vcd, .vcd.gz) or FST\n"
+    "  --scope PATH      the design's instance in the dump, e.g. tb/dut (or tb.dut)\n";
+
+/* Appends `value` to a file list, reporting overflow. */
+static int add_file(const char **list, int *n, const char *option, const char *value, diag_ctx *d)
+{
+    if (*n == CLI_MAX_FILES) {
+        diag_error(d, 1010, DIAG_NOWHERE, "at most %d files may be given with %s", CLI_MAX_FILES,
+                   option);
+        return -1;
+    }
+    list[(*n)++] = value;
+    return 1;
+}
+
+int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
+{
+    static const char *const single[] = {"--top", "--sdf", "--spef", "--activity", "--scope"};
+    const char **single_field[] = {&in->top, &in->sdf, &in->spef, &in->activity, &in->scope};
+    const char *option = argv[*i];
+    bool known = strcmp(option, "--lib") == 0 || strcmp(option, "--netlist") == 0;
+    for (size_t k = 0; k < sizeof single / sizeof single[0]; k++)
+        known |= strcmp(option, single[k]) == 0;
+    if (!known)
+        return 0;
+    if (*i + 1 >= argc) {
+        diag_error(d, 1011, DIAG_NOWHERE, "option %s needs a value", option);
+        return -1;
+    }
+    const char *value = argv[++*i];
+    if (strcmp(option, "--lib") == 0)
+        return add_file(in->libs, &in->n_libs, option, value, d);
+    if (strcmp(option, "--netlist") == 0)
+        return add_file(in->netlists, &in->n_netlists, option, value, d);
+    for (size_t k = 0; k < sizeof single / sizeof single[0]; k++)
+        if (strcmp(option, single[k]) == 0)
+            *single_field[k] = value;
+    return 1;
+}
+
+bool cli_inputs_complete(const cli_inputs *in, diag_ctx *d)
+{
+    if (in->n_libs == 0 || in->n_netlists == 0) {
+        diag_error(d, 1012, DIAG_NOWHERE, "give the cell library and the netlist: --lib FILE "
+                   "--netlist FILE (see --help)");
+        return false;
+    }
+    if (in->scope && !in->activity) {
+        diag_error(d, 1013, DIAG_NOWHERE, "--scope names an instance in the activity dump; "
+                   "give the dump with --activity FILE");
+        return false;
+    }
+    return true;
+}
+
+gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design *out,
+                          diag_ctx *d)
+{
+    memset(out, 0, sizeof *out);
+    out->libs = lib_set_new();
+    if (!out->libs) {
+        diag_error(d, 1014, DIAG_NOWHERE, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    gp_status st = GP_OK;
+    for (int k = 0; st == GP_OK && k < in->n_libs; k++)
+        st = lib_read(out->libs, in->libs[k], d);
+    if (st == GP_OK)
+        st = design_read_netlist(&out->dg, out->libs, in->netlists, in->n_netlists, in->top, d);
+    if (st == GP_OK && in->spef) {
+        design_timing_options opt = design_timing_defaults();
+        st = design_read_spef(out->dg, in->spef, &opt, &out->spef, d);
+    }
+    if (st == GP_OK && in->sdf)
+        st = design_read_sdf(out->dg, in->sdf, &out->sdf, d);
+    if (st == GP_OK && in->activity) {
+        events_options opt = {.scope = in->scope, .list_unmatched = list_unmatched};
+        st = events_read(out->dg, in->activity, &opt, &out->ev, &out->activity, d);
+    }
+    return st;
+}
+
+void cli_design_free(cli_design *cd)
+{
+    events_free(cd->ev);
+    design_free(cd->dg);
+    lib_set_free(cd->libs);
+    memset(cd, 0, sizeof *cd);
+}

@@ -1,0 +1,199 @@
+/* cmd_info.c: `gatepower info`: read the inputs and say what was read and
+ * what matched what, as text and optionally JSON. */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "util/json.h"
+#include "util/mem.h"
+
+static const char info_help[] =
+    "usage: gatepower info --lib FILE --netlist FILE [--top MODULE] [--spef FILE]\n"
+    "                      [--sdf FILE] [--activity FILE --scope PATH]\n"
+    "                      [--json FILE|-] [--list-unmatched]\n"
+    "\n"
+    "Reads the inputs and reports what they hold and what matched what: cells used,\n"
+    "instances, nets, connected pins, logic levels, SDF arcs annotated, SPEF nets\n"
+    "matched, activity signals (vector bits) matched to nets, and events.\n"
+    "Use it to check a set of inputs before a long power run.\n"
+    "\n"
+    "%s"
+    "\n"
+    "output:\n"
+    "  --json FILE|-     also write the counts as JSON (keys instances, nets, pins,\n"
+    "                    levels, sdf_arcs, spef_nets, signals_matched,\n"
+    "                    signals_unmatched, events, cells) to FILE, or to stdout\n"
+    "                    instead of the text with -\n"
+    "  --list-unmatched  name every activity signal that matches no net\n"
+    "\n"
+    "example:\n"
+    "  gatepower info --lib osu018_stdcells.lib --netlist netlist.v --top mult16 \\\n"
+    "                 --sdf netlist.sdf --activity full.vcd --scope tb/dut\n";
+
+typedef struct cell_count {
+    const lib_cell *cell;
+    uint32_t count;
+} cell_count;
+
+static int by_pointer(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) * (const lib_cell *const *)a, y = (uintptr_t) * (const lib_cell *const *)b;
+    return (x > y) - (x < y);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const cell_count *)a)->cell->name, ((const cell_count *)b)->cell->name);
+}
+
+/* Instances per cell type, sorted by cell name; *n_out distinct cells. */
+static cell_count *count_cells(const design *dg, size_t *n_out)
+{
+    const lib_cell **cells = mem_alloc((dg->n_insts ? dg->n_insts : 1) * sizeof *cells);
+    cell_count *counts = mem_alloc((dg->n_insts ? dg->n_insts : 1) * sizeof *counts);
+    size_t n = 0;
+    if (cells && counts) {
+        memcpy(cells, dg->inst_cell, dg->n_insts * sizeof *cells);
+        qsort(cells, dg->n_insts, sizeof *cells, by_pointer);
+        for (uint32_t i = 0; i < dg->n_insts; i++) {
+            if (n == 0 || counts[n - 1].cell != cells[i])
+                counts[n++] = (cell_count){cells[i], 0};
+            counts[n - 1].count++;
+        }
+        qsort(counts, n, sizeof *counts, by_name);
+    }
+    mem_free(cells);
+    *n_out = n;
+    return counts;
+}
+
+static void print_text(const cli_inputs *in, const cli_design *cd, const cell_count *cells,
+                       size_t n_cells)
+{
+    const design *dg = cd->dg;
+    size_t n_libs = lib_library_count(cd->libs);
+    printf("instances   %" PRIu32 " of %zu cell types (%zu librar%s read)\n", dg->n_insts, n_cells,
+           n_libs, n_libs == 1 ? "y" : "ies");
+    printf("nets        %" PRIu32 "\n", dg->n_nets);
+    printf("pins        %" PRIu32 " connected\n", dg->n_connected_pins);
+    printf("levels      %" PRIu32 "%s\n", dg->n_levels,
+           dg->n_loop_insts ? " (combinational loops: see the warning)" : "");
+    if (in->spef)
+        printf("SPEF        %" PRIu64 " of %" PRIu64 " nets matched\n", cd->spef.nets_matched,
+               cd->spef.nets);
+    if (in->sdf)
+        printf("SDF         %" PRIu64 " arcs annotated by %" PRIu64 " of %" PRIu64
+               " IOPATH entries; %" PRIu64 " of %" PRIu64 " INTERCONNECT; %" PRIu64
+               " entries unmatched\n",
+               cd->sdf.arcs_annotated, cd->sdf.iopaths_matched, cd->sdf.iopaths,
+               cd->sdf.interconnects_matched, cd->sdf.interconnects, cd->sdf.unmatched);
+    if (cd->ev)
+        printf("activity    %s, %" PRIu64 " signals matched, %" PRIu64 " unmatched; %" PRIu64
+               " events on %" PRIu32 " nets, last time %.6g s\n",
+               cd->activity.format, cd->activity.signals_matched, cd->activity.signals_unmatched,
+               cd->ev->n_events, cd->activity.nets_with_activity, (double)cd->ev->end_fs * 1e-15);
+    printf("cells used:\n");
+    for (size_t k = 0; k < n_cells; k++)
+        printf("  %-20s %8" PRIu32 "\n", cells[k].cell->name, cells[k].count);
+}
+
+static void write_json(FILE *out, const cli_design *cd, const cell_count *cells, size_t n_cells)
+{
+    json_writer w;
+    json_init(&w, out);
+    json_begin_object(&w);
+    const design *dg = cd->dg;
+    const char *keys[] = {"instances", "nets", "pins", "levels", "sdf_arcs", "spef_nets",
+                          "signals_matched", "signals_unmatched", "events"};
+    uint64_t values[] = {dg->n_insts, dg->n_nets, dg->n_connected_pins, dg->n_levels,
+                         cd->sdf.arcs_annotated, cd->spef.nets_matched,
+                         cd->activity.signals_matched, cd->activity.signals_unmatched,
+                         cd->ev ? cd->ev->n_events : 0};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        json_key(&w, keys[k]);
+        json_uint(&w, values[k]);
+    }
+    json_key(&w, "cells");
+    json_begin_object(&w);
+    for (size_t k = 0; k < n_cells; k++) {
+        json_key(&w, cells[k].cell->name);
+        json_uint(&w, cells[k].count);
+    }
+    json_end(&w);
+    json_end(&w);
+    json_finish(&w);
+}
+
+/* Parses info's options; returns 0 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, cli_inputs *in, const char **json,
+                         bool *list_unmatched, diag_ctx *d)
+{
+    for (int i = 1; i < argc; i++) {
+        int taken = cli_parse_input(in, argc, argv, &i, d);
+        if (taken < 0)
+            return CLI_EXIT_USAGE;
+        if (taken)
+            continue;
+        if (strcmp(argv[i], "--help") == 0) {
+            printf(info_help, cli_inputs_help);
+            return -1;
+        } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+            *json = argv[++i];
+        } else if (strcmp(argv[i], "--list-unmatched") == 0) {
+            *list_unmatched = true;
+        } else {
+            diag_error(d, 1015, DIAG_NOWHERE, "gatepower info: unknown or incomplete option "
+                       "'%s' (see gatepower info --help)", argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    return cli_inputs_complete(in, d) ? 0 : CLI_EXIT_USAGE;
+}
+
+static int report(const cli_inputs *in, const cli_design *cd, const char *json, diag_ctx *d)
+{
+    size_t n_cells;
+    cell_count *cells = count_cells(cd->dg, &n_cells);
+    int status = 0;
+    if (!cells) {
+        diag_error(d, 1016, DIAG_NOWHERE, "out of memory");
+        return CLI_EXIT_INPUT;
+    }
+    bool json_on_stdout = json && strcmp(json, "-") == 0;
+    if (!json_on_stdout)
+        print_text(in, cd, cells, n_cells);
+    if (json) {
+        FILE *out = json_on_stdout ? stdout : fopen(json, "w");
+        if (!out) {
+            diag_error(d, 1017, DIAG_NOWHERE, "cannot write '%s'", json);
+            status = CLI_EXIT_INPUT;
+        } else {
+            write_json(out, cd, cells, n_cells);
+            if (out != stdout && fclose(out) != 0) {
+                diag_error(d, 1018, DIAG_NOWHERE, "cannot finish writing '%s'", json);
+                status = CLI_EXIT_INPUT;
+            }
+        }
+    }
+    mem_free(cells);
+    return status;
+}
+
+int cli_info(int argc, char **argv, const cli_context *ctx)
+{
+    cli_inputs in = {0};
+    const char *json = NULL;
+    bool list_unmatched = false;
+    int status = parse_options(argc, argv, &in, &json, &list_unmatched, ctx->diag);
+    if (status)
+        return status < 0 ? 0 : status;
+    cli_design cd;
+    if (cli_read_design(&in, list_unmatched, &cd, ctx->diag) != GP_OK)
+        status = CLI_EXIT_INPUT;
+    else
+        status = report(&in, &cd, json, ctx->diag);
+    cli_design_free(&cd);
+    return status;
+}

@@ -1,0 +1,142 @@
+/* design.h: the flat design database: the netlist in CSR arrays, its levels,
+ * and the static quantities of SPEC §2 (loads, slews, delays).
+ *
+ * Built once by the readers' visitors (design_read_netlist, design_read_sdf,
+ * design_read_spef), then read-only: every array below is a flat block that a
+ * power engine reads directly or uploads to a GPU as it is.
+ *
+ *   instance i   cell inst_cell[i]; its pins are pin inst_pin0[i] + k for
+ *                k < cell->n_pins, k being the library pin index (so a pin's
+ *                index within its instance is its lib_pin), connected or not
+ *   pin p        pin_inst[p], pin_net[p] (DESIGN_NONE when unconnected)
+ *   net n        pins net_pins[net_pin0[n] .. net_pin0[n+1]) in pin order;
+ *                net_driver[n] is the output pin driving it, or DESIGN_NONE
+ *                for a net driven by an input port, a constant or nothing
+ *   arc slot     instance i's library arcs are slots inst_arc0[i] + a for
+ *                a < cell->n_arcs, in the cell's arc order
+ *
+ * Times are seconds, capacitances farads (SI), like the Liberty model. */
+#ifndef GP_DESIGN_DESIGN_H
+#define GP_DESIGN_DESIGN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "liberty/liberty.h"
+#include "util/diag.h"
+#include "util/status.h"
+#include "util/strtab.h"
+
+#define DESIGN_NONE UINT32_MAX
+
+/* Rise and fall, as indices of the two-element arrays below. */
+enum { DESIGN_RISE = 0, DESIGN_FALL = 1 };
+
+typedef struct design_port {
+    uint32_t name; /* id in design.net_names */
+    int dir;       /* VLOG_DIR_INPUT / OUTPUT / INOUT */
+    uint32_t net;
+} design_port;
+
+typedef struct design {
+    const lib_set *libs;
+
+    uint32_t n_insts;
+    const lib_cell **inst_cell;
+    uint32_t *inst_name;        /* id in inst_names */
+    uint32_t *inst_pin0;        /* [n_insts + 1] */
+    uint32_t *inst_arc0;        /* [n_insts + 1] */
+    uint32_t *inst_level;       /* 0: sequential cells; a combinational one: 1 + the highest
+                                   level of the combinational cells driving it (1 if none) */
+
+    uint32_t n_pins;
+    uint32_t *pin_inst;
+    uint32_t *pin_net;
+    uint32_t n_connected_pins;
+
+    uint32_t n_nets;
+    uint32_t *net_name;         /* canonical name, id in net_names */
+    uint8_t *net_value;         /* vlog_value: VLOG_VALUE_SIGNAL or the constant driving it */
+    uint32_t *net_pin0;         /* [n_nets + 1] */
+    uint32_t *net_pins;
+    uint32_t *net_driver;
+    uint32_t *net_of_name;      /* [strtab_count(net_names)]: names and aliases -> net */
+
+    uint32_t n_ports;
+    design_port *ports;
+
+    uint32_t n_levels;          /* 1 + the largest inst_level (0 without instances) */
+    uint32_t n_loop_insts;      /* combinational instances on or behind a loop */
+
+    uint32_t n_arcs;
+    /* Static timing (design_compute_timing, then design_read_sdf). */
+    double *pin_load;           /* F, output pins; 0 elsewhere */
+    double *pin_slew[2];        /* s, per direction of the pin's own transition */
+    double *pin_wire_delay[2];  /* s, INTERCONNECT/PORT delay into an input pin */
+    double *arc_delay[2];       /* s, by the output's direction; NAN for timing checks */
+    uint8_t *arc_from_sdf;      /* 1 where an SDF IOPATH or DEVICE set the delay */
+    double *net_wire_cap;       /* F, from SPEF (0 without) */
+
+    strtab inst_names;
+    strtab net_names;
+} design;
+
+/* Options of the static quantities (SPEC §2). */
+typedef struct design_timing_options {
+    double input_slew;       /* s, transition of primary inputs (default 0.1 ns) */
+    double output_port_load; /* F, extra load of a net on an output port (default 0) */
+} design_timing_options;
+
+/* The defaults documented in docs/model.md. */
+design_timing_options design_timing_defaults(void);
+
+/* Reads the Verilog netlist files, flattens the design below `top` (NULL: the
+ * only uninstantiated module) and binds instances to the cells of `libs`,
+ * which must outlive the design.  Then levelises it (a combinational loop is
+ * a warning naming its instances; their level is set past the last level) and
+ * computes loads, slews and NLDM delays with default options. */
+gp_status design_read_netlist(design **out, const lib_set *libs, const char *const *paths,
+                              int n_paths, const char *top, diag_ctx *d);
+void design_free(design *dg);
+
+/* Loads, slews and delays from the Liberty tables (SPEC §2); SDF annotation
+ * replaces delays afterwards.  design_read_netlist calls it with defaults. */
+gp_status design_compute_timing(design *dg, const design_timing_options *opt, diag_ctx *d);
+
+/* What design_read_sdf matched. */
+typedef struct design_sdf_stats {
+    uint64_t iopaths, iopaths_matched;    /* entries, and those that found arcs */
+    uint64_t arcs_annotated;              /* arc slots whose delay came from SDF */
+    uint64_t interconnects, interconnects_matched;
+    uint64_t unmatched;                   /* every entry that matched nothing */
+} design_sdf_stats;
+
+/* Annotates SDF delays (IOPATH, INTERCONNECT, PORT, DEVICE) onto the arcs and
+ * input pins; entries naming no instance, pin or arc are warned about (capped)
+ * and counted. */
+gp_status design_read_sdf(design *dg, const char *path, design_sdf_stats *stats, diag_ctx *d);
+
+typedef struct design_spef_stats {
+    uint64_t nets, nets_matched;
+} design_spef_stats;
+
+/* Sets each net's wire capacitance from SPEF D_NET totals, then recomputes
+ * loads, slews and NLDM delays (so read SPEF before SDF, whose delays this
+ * would replace); unmatched nets are warned about and counted. */
+gp_status design_read_spef(design *dg, const char *path, const design_timing_options *opt,
+                           design_spef_stats *stats, diag_ctx *d);
+
+/* Lookups by flat name; DESIGN_NONE when absent. */
+uint32_t design_find_net(const design *dg, const char *name);
+uint32_t design_find_inst(const design *dg, const char *name);
+const char *design_inst_name(const design *dg, uint32_t inst);
+const char *design_net_name(const design *dg, uint32_t net);
+
+/* The library pin of design pin p. */
+static inline const lib_pin *design_lib_pin(const design *dg, uint32_t p)
+{
+    uint32_t inst = dg->pin_inst[p];
+    return &dg->inst_cell[inst]->pins[p - dg->inst_pin0[inst]];
+}
+
+#endif

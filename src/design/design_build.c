@@ -1,0 +1,266 @@
+/* design_build.c: the Verilog reader's builder (vlog_builder) that assembles
+ * the flat design, and the CSR arrays made from it once the netlist is read. */
+#include "design/design_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/mem.h"
+#include "util/vec.h"
+#include "verilog/verilog.h"
+
+VEC_DECLARE(vec_port, design_port)
+
+/* What the builder collects while the reader runs. */
+typedef struct builder {
+    design *dg;
+    diag_ctx *d;
+    vec_ptr pin_name_lists;     /* by lib cell index: the cell's pin names, made on demand */
+    vec_ptr inst_cell;
+    vec_u32 inst_name, inst_pin0, pin_net;
+    vec_u32 net_name, net_of_name;
+    vec_u8 net_value;
+    vec_port ports;
+} builder;
+
+/* The cell's pin names in library order, kept for the reader's lifetime. */
+static const char *const *pin_names_of(builder *b, uint32_t cell_index, const lib_cell *c)
+{
+    if (cell_index >= b->pin_name_lists.len &&
+        !vec_ptr_resize(&b->pin_name_lists, (size_t)cell_index + 1))
+        return NULL;
+    const char **names = b->pin_name_lists.data[cell_index];
+    if (!names) {
+        names = mem_calloc(c->n_pins ? c->n_pins : 1, sizeof *names);
+        if (!names)
+            return NULL;
+        for (uint32_t k = 0; k < c->n_pins; k++)
+            names[k] = c->pins[k].name;
+        b->pin_name_lists.data[cell_index] = names;
+    }
+    return names;
+}
+
+static bool find_cell(void *ctx, const char *name, vlog_cell_info *out)
+{
+    builder *b = ctx;
+    const lib_cell *c = lib_find_cell(b->dg->libs, name);
+    if (!c)
+        return false;
+    /* The handle is the cell's index in the set, found by pointer identity. */
+    for (size_t i = 0; i < lib_cell_count(b->dg->libs); i++) {
+        if (lib_cell_at(b->dg->libs, i) != c)
+            continue;
+        out->id = (uint32_t)i;
+        out->pin_count = (int)c->n_pins;
+        out->pin_names = pin_names_of(b, (uint32_t)i, c);
+        return out->pin_names != NULL;
+    }
+    return false;
+}
+
+static gp_status out_of_memory(builder *b)
+{
+    diag_error(b->d, 7001, DIAG_NOWHERE, "out of memory while building the design");
+    return GP_ERR_NOMEM;
+}
+
+/* Records `name` as a name of `net`; a name given twice is an error. */
+static gp_status name_net(builder *b, const char *name, uint32_t net)
+{
+    uint32_t id = strtab_intern(&b->dg->net_names, name, strlen(name));
+    if (id == STRTAB_NONE)
+        return out_of_memory(b);
+    size_t old_len = b->net_of_name.len;
+    if (id >= old_len) {
+        if (!vec_u32_resize(&b->net_of_name, (size_t)id + 1))
+            return out_of_memory(b);
+        for (size_t i = old_len; i <= id; i++)
+            b->net_of_name.data[i] = DESIGN_NONE;
+    }
+    if (b->net_of_name.data[id] != DESIGN_NONE) {
+        diag_error(b->d, 7002, DIAG_NOWHERE,
+                   "two different nets are both called '%s' in the flattened netlist; rename "
+                   "one (an escaped name containing '/' can clash with a hierarchical name)",
+                   name);
+        return GP_ERR_INPUT;
+    }
+    b->net_of_name.data[id] = net;
+    return GP_OK;
+}
+
+static gp_status add_net(void *ctx, const char *flat_name, vlog_value value, uint32_t *net)
+{
+    builder *b = ctx;
+    *net = (uint32_t)b->net_name.len;
+    if (!vec_u32_push(&b->net_name, strtab_intern(&b->dg->net_names, flat_name, strlen(flat_name))) ||
+        !vec_u8_push(&b->net_value, (uint8_t)value))
+        return out_of_memory(b);
+    return name_net(b, flat_name, *net);
+}
+
+static gp_status add_net_alias(void *ctx, uint32_t net, const char *flat_name)
+{
+    return name_net(ctx, flat_name, net);
+}
+
+static gp_status add_port(void *ctx, const char *name, int dir, uint32_t net)
+{
+    builder *b = ctx;
+    design_port port = {strtab_intern(&b->dg->net_names, name, strlen(name)), dir, net};
+    if (port.name == STRTAB_NONE || !vec_port_push(&b->ports, port))
+        return out_of_memory(b);
+    return GP_OK;
+}
+
+static gp_status add_instance(void *ctx, const char *flat_path, const char *cell_name,
+                              uint32_t cell_id, uint32_t *inst)
+{
+    builder *b = ctx;
+    (void)cell_name;
+    const lib_cell *c = lib_cell_at(b->dg->libs, cell_id);
+    *inst = (uint32_t)b->inst_cell.len;
+    uint32_t name = strtab_intern(&b->dg->inst_names, flat_path, strlen(flat_path));
+    if (name != *inst) {
+        if (name == STRTAB_NONE)
+            return out_of_memory(b);
+        diag_error(b->d, 7003, DIAG_NOWHERE, "two instances are both called '%s'", flat_path);
+        return GP_ERR_INPUT;
+    }
+    size_t first_pin = b->pin_net.len;
+    if (!vec_ptr_push(&b->inst_cell, (void *)c) || !vec_u32_push(&b->inst_name, name) ||
+        !vec_u32_push(&b->inst_pin0, (uint32_t)first_pin) ||
+        !vec_u32_resize(&b->pin_net, first_pin + c->n_pins))
+        return out_of_memory(b);
+    for (size_t p = first_pin; p < b->pin_net.len; p++)
+        b->pin_net.data[p] = DESIGN_NONE;
+    return GP_OK;
+}
+
+static gp_status connect(void *ctx, uint32_t inst, int pin_index, uint32_t net)
+{
+    builder *b = ctx;
+    b->pin_net.data[b->inst_pin0.data[inst] + (uint32_t)pin_index] = net;
+    return GP_OK;
+}
+
+/* Moves the collected vectors into the design (which then owns them). */
+static gp_status finish_arrays(builder *b)
+{
+    design *dg = b->dg;
+    if (b->pin_net.len >= DESIGN_NONE || !vec_u32_push(&b->inst_pin0, (uint32_t)b->pin_net.len))
+        return out_of_memory(b);
+    /* Port names that name no net get no net either. */
+    size_t named = b->net_of_name.len, names = strtab_count(&dg->net_names);
+    if (!vec_u32_resize(&b->net_of_name, names))
+        return out_of_memory(b);
+    for (size_t i = named; i < names; i++)
+        b->net_of_name.data[i] = DESIGN_NONE;
+    dg->n_insts = (uint32_t)b->inst_cell.len;
+    dg->inst_cell = (const lib_cell **)b->inst_cell.data;
+    dg->inst_name = b->inst_name.data;
+    dg->inst_pin0 = b->inst_pin0.data;
+    dg->n_pins = (uint32_t)b->pin_net.len;
+    dg->pin_net = b->pin_net.data;
+    dg->n_nets = (uint32_t)b->net_name.len;
+    dg->net_name = b->net_name.data;
+    dg->net_value = b->net_value.data;
+    dg->net_of_name = b->net_of_name.data;
+    dg->n_ports = (uint32_t)b->ports.len;
+    dg->ports = b->ports.data;
+    memset(&b->inst_cell, 0, sizeof b->inst_cell);
+    b->inst_name = b->inst_pin0 = b->pin_net = b->net_name = b->net_of_name = (vec_u32){0};
+    b->net_value = (vec_u8){0};
+    b->ports = (vec_port){0};
+    return GP_OK;
+}
+
+static void builder_free(builder *b)
+{
+    for (size_t i = 0; i < b->pin_name_lists.len; i++)
+        mem_free(b->pin_name_lists.data[i]);
+    vec_ptr_free(&b->pin_name_lists);
+    vec_ptr_free(&b->inst_cell);
+    vec_u32_free(&b->inst_name);
+    vec_u32_free(&b->inst_pin0);
+    vec_u32_free(&b->pin_net);
+    vec_u32_free(&b->net_name);
+    vec_u32_free(&b->net_of_name);
+    vec_u8_free(&b->net_value);
+    vec_port_free(&b->ports);
+}
+
+gp_status design_read_netlist(design **out, const lib_set *libs, const char *const *paths,
+                              int n_paths, const char *top, diag_ctx *d)
+{
+    *out = NULL;
+    design *dg = mem_calloc(1, sizeof *dg);
+    if (!dg) {
+        diag_error(d, 7004, DIAG_NOWHERE, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    dg->libs = libs;
+    strtab_init(&dg->inst_names);
+    strtab_init(&dg->net_names);
+    builder b = {.dg = dg, .d = d};
+    vlog_builder vb = {.ctx = &b, .find_cell = find_cell, .add_net = add_net,
+                       .add_net_alias = add_net_alias, .add_port = add_port,
+                       .add_instance = add_instance, .connect = connect};
+    gp_status st = vlog_read(paths, n_paths, top, &vb, d);
+    if (st == GP_OK)
+        st = finish_arrays(&b);
+    builder_free(&b);
+    if (st == GP_OK)
+        st = design_index(dg, d);
+    if (st == GP_OK)
+        st = design_levelize(dg, d);
+    if (st == GP_OK) {
+        design_timing_options opt = design_timing_defaults();
+        st = design_compute_timing(dg, &opt, d);
+    }
+    if (st != GP_OK) {
+        design_free(dg);
+        return st;
+    }
+    *out = dg;
+    return GP_OK;
+}
+
+void design_free(design *dg)
+{
+    if (!dg)
+        return;
+    void *arrays[] = {dg->inst_cell, dg->inst_name, dg->inst_pin0, dg->inst_arc0,
+                      dg->inst_level, dg->pin_inst, dg->pin_net, dg->net_name, dg->net_value,
+                      dg->net_pin0, dg->net_pins, dg->net_driver, dg->net_of_name, dg->ports,
+                      dg->pin_load, dg->pin_slew[0], dg->pin_slew[1], dg->pin_wire_delay[0],
+                      dg->pin_wire_delay[1], dg->arc_delay[0], dg->arc_delay[1],
+                      dg->arc_from_sdf, dg->net_wire_cap};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        mem_free(arrays[i]);
+    strtab_free(&dg->inst_names);
+    strtab_free(&dg->net_names);
+    mem_free(dg);
+}
+
+uint32_t design_find_net(const design *dg, const char *name)
+{
+    uint32_t id = strtab_find(&dg->net_names, name, strlen(name));
+    return id == STRTAB_NONE ? DESIGN_NONE : dg->net_of_name[id];
+}
+
+uint32_t design_find_inst(const design *dg, const char *name)
+{
+    uint32_t id = strtab_find(&dg->inst_names, name, strlen(name));
+    return id == STRTAB_NONE ? DESIGN_NONE : id; /* instance i has name id i */
+}
+
+const char *design_inst_name(const design *dg, uint32_t inst)
+{
+    return strtab_str(&dg->inst_names, dg->inst_name[inst]);
+}
+
+const char *design_net_name(const design *dg, uint32_t net)
+{
+    return strtab_str(&dg->net_names, dg->net_name[net]);
+}

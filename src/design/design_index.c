@@ -1,0 +1,82 @@
+/* design_index.c: the derived netlist arrays (net -> pins, drivers, arc
+ * slots) and levelisation of the combinational logic. */
+#include "design/design_int.h"
+
+#include "util/mem.h"
+
+static gp_status no_memory(diag_ctx *d)
+{
+    diag_error(d, 7005, DIAG_NOWHERE, "out of memory while indexing the design");
+    return GP_ERR_NOMEM;
+}
+
+/* Net -> pins in CSR form, by counting then filling (pins stay in order). */
+static gp_status index_net_pins(design *dg, diag_ctx *d)
+{
+    dg->net_pin0 = mem_calloc((size_t)dg->n_nets + 1, sizeof *dg->net_pin0);
+    dg->net_pins = mem_calloc(dg->n_pins ? dg->n_pins : 1, sizeof *dg->net_pins);
+    if (!dg->net_pin0 || !dg->net_pins)
+        return no_memory(d);
+    dg->n_connected_pins = 0;
+    for (uint32_t p = 0; p < dg->n_pins; p++)
+        if (dg->pin_net[p] != DESIGN_NONE) {
+            dg->net_pin0[dg->pin_net[p] + 1]++;
+            dg->n_connected_pins++;
+        }
+    for (uint32_t n = 0; n < dg->n_nets; n++)
+        dg->net_pin0[n + 1] += dg->net_pin0[n];
+    uint32_t *fill = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *fill);
+    if (!fill)
+        return no_memory(d);
+    for (uint32_t p = 0; p < dg->n_pins; p++) {
+        uint32_t n = dg->pin_net[p];
+        if (n != DESIGN_NONE)
+            dg->net_pins[dg->net_pin0[n] + fill[n]++] = p;
+    }
+    mem_free(fill);
+    return GP_OK;
+}
+
+/* A net's driver: its output pin, else an inout pin.  Several output pins
+ * on one net (tri-state buses, shorts) are warned about; the first counts. */
+static void find_driver(design *dg, uint32_t n, diag_ctx *d)
+{
+    uint32_t driver = DESIGN_NONE, drivers = 0, inout = DESIGN_NONE;
+    for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++) {
+        uint32_t p = dg->net_pins[k];
+        lib_dir dir = design_lib_pin(dg, p)->dir;
+        if (dir == LIB_DIR_OUTPUT && drivers++ == 0)
+            driver = p;
+        else if (dir == LIB_DIR_INOUT && inout == DESIGN_NONE)
+            inout = p;
+    }
+    if (drivers > 1)
+        diag_warn(d, 7006, DIAG_NOWHERE,
+                  "net '%s' has %u driving output pins; power is booked on the first, '%s/%s'",
+                  design_net_name(dg, n), drivers, design_inst_name(dg, dg->pin_inst[driver]),
+                  design_lib_pin(dg, driver)->name);
+    dg->net_driver[n] = driver != DESIGN_NONE ? driver : inout;
+}
+
+gp_status design_index(design *dg, diag_ctx *d)
+{
+    dg->pin_inst = mem_calloc(dg->n_pins ? dg->n_pins : 1, sizeof *dg->pin_inst);
+    dg->net_driver = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *dg->net_driver);
+    dg->inst_arc0 = mem_calloc((size_t)dg->n_insts + 1, sizeof *dg->inst_arc0);
+    if (!dg->pin_inst || !dg->net_driver || !dg->inst_arc0)
+        return no_memory(d);
+    uint64_t arcs = 0;
+    for (uint32_t i = 0; i < dg->n_insts; i++) {
+        for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++)
+            dg->pin_inst[p] = i;
+        dg->inst_arc0[i] = (uint32_t)arcs;
+        arcs += dg->inst_cell[i]->n_arcs;
+    }
+    if (arcs >= DESIGN_NONE)
+        return no_memory(d);
+    dg->inst_arc0[dg->n_insts] = dg->n_arcs = (uint32_t)arcs;
+    gp_status st = index_net_pins(dg, d);
+    for (uint32_t n = 0; st == GP_OK && n < dg->n_nets; n++)
+        find_driver(dg, n, d);
+    return st;
+}

@@ -1,0 +1,212 @@
+/* design_timing.c: the static quantities of SPEC §2: the load of each output
+ * pin, slews propagated in topological order through the timing arcs, and
+ * NLDM delays per arc and output direction.
+ *
+ * Order: an instance is computed once every instance driving one of its
+ * "timing inputs" (pins that are the related pin of a delay arc: all inputs of
+ * a gate, the clock and asynchronous pins of a flop) has been, so clock trees
+ * are done before the flops they clock.  Instances on combinational loops are
+ * computed last, from whatever slews their inputs have by then. */
+#include "design/design_int.h"
+
+#include <math.h>
+
+#include "util/mem.h"
+#include "verilog/verilog.h"
+
+design_timing_options design_timing_defaults(void)
+{
+    return (design_timing_options){.input_slew = 0.1e-9, .output_port_load = 0.0};
+}
+
+static gp_status no_memory(diag_ctx *d)
+{
+    diag_error(d, 7009, DIAG_NOWHERE, "out of memory while computing loads, slews and delays");
+    return GP_ERR_NOMEM;
+}
+
+/* Allocates the timing arrays that are missing; SDF wire delays survive. */
+static bool alloc_timing(design *dg)
+{
+    size_t pins = dg->n_pins ? dg->n_pins : 1, arcs = dg->n_arcs ? dg->n_arcs : 1;
+    double **pin_arrays[] = {&dg->pin_load, &dg->pin_slew[0], &dg->pin_slew[1],
+                             &dg->pin_wire_delay[0], &dg->pin_wire_delay[1]};
+    for (size_t i = 0; i < sizeof pin_arrays / sizeof pin_arrays[0]; i++)
+        if (!*pin_arrays[i] && !(*pin_arrays[i] = mem_calloc(pins, sizeof(double))))
+            return false;
+    if (!dg->net_wire_cap && !(dg->net_wire_cap = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof(double))))
+        return false;
+    for (int dir = 0; dir < 2; dir++)
+        if (!dg->arc_delay[dir] && !(dg->arc_delay[dir] = mem_calloc(arcs, sizeof(double))))
+            return false;
+    if (!dg->arc_from_sdf && !(dg->arc_from_sdf = mem_calloc(arcs, 1)))
+        return false;
+    return true;
+}
+
+/* Adds `load` to every driving pin of net n. */
+static void add_to_drivers(design *dg, uint32_t n, double load)
+{
+    for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++)
+        if (design_dir_drives(design_lib_pin(dg, dg->net_pins[k])->dir))
+            dg->pin_load[dg->net_pins[k]] += load;
+}
+
+/* SPEC §2: load = input pin capacitances on the net + wire cap + port load. */
+static void compute_loads(design *dg, const design_timing_options *opt)
+{
+    for (uint32_t p = 0; p < dg->n_pins; p++)
+        dg->pin_load[p] = 0.0;
+    for (uint32_t n = 0; n < dg->n_nets; n++) {
+        double total = dg->net_wire_cap[n];
+        for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++) {
+            uint32_t p = dg->net_pins[k];
+            if (p != dg->net_driver[n] && design_dir_loads(design_lib_pin(dg, p)->dir))
+                total += design_lib_pin(dg, p)->capacitance;
+        }
+        add_to_drivers(dg, n, total);
+    }
+    for (uint32_t port = 0; port < dg->n_ports; port++)
+        if (dg->ports[port].dir != VLOG_DIR_INPUT && dg->ports[port].net != DESIGN_NONE)
+            add_to_drivers(dg, dg->ports[port].net, opt->output_port_load);
+}
+
+/* Marks the pins that are related pins of delay arcs of their cell. */
+static void mark_timing_inputs(const design *dg, uint8_t *is_timing_input)
+{
+    for (uint32_t i = 0; i < dg->n_insts; i++) {
+        const lib_cell *c = dg->inst_cell[i];
+        for (uint32_t a = 0; a < c->n_arcs; a++)
+            if (lib_timing_type_is_delay(c->arcs[a].type) && c->arcs[a].related != LIB_NONE)
+                is_timing_input[dg->inst_pin0[i] + (uint32_t)c->arcs[a].related] = 1;
+    }
+}
+
+/* The slew an input pin sees: its driver's, the primary input slew for a net
+ * driven from outside (a port or nothing), 0 on a constant or no net. */
+static void input_slews(design *dg, uint32_t i, const design_timing_options *opt)
+{
+    for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++) {
+        if (!design_dir_loads(design_lib_pin(dg, p)->dir))
+            continue;
+        uint32_t n = dg->pin_net[p];
+        for (int dir = 0; dir < 2; dir++) {
+            double slew = opt->input_slew;
+            if (n == DESIGN_NONE || dg->net_value[n] != VLOG_VALUE_SIGNAL)
+                slew = 0.0;
+            else if (dg->net_driver[n] != DESIGN_NONE && dg->net_driver[n] != p)
+                slew = dg->pin_slew[dir][dg->net_driver[n]];
+            dg->pin_slew[dir][p] = slew;
+        }
+    }
+}
+
+/* The related pin's slew that drives an output transition `out_dir` through
+ * arc `arc` (by timing type for edge arcs, else by unateness; non-unate takes
+ * the worse). */
+static double arc_input_slew(const design *dg, uint32_t related_pin, const lib_arc *arc, int out_dir)
+{
+    double rise = dg->pin_slew[DESIGN_RISE][related_pin];
+    double fall = dg->pin_slew[DESIGN_FALL][related_pin];
+    if (arc->type == LIB_TT_RISING_EDGE)
+        return rise;
+    if (arc->type == LIB_TT_FALLING_EDGE)
+        return fall;
+    switch (arc->sense) {
+    case LIB_SENSE_POSITIVE_UNATE: return out_dir == DESIGN_RISE ? rise : fall;
+    case LIB_SENSE_NEGATIVE_UNATE: return out_dir == DESIGN_RISE ? fall : rise;
+    case LIB_SENSE_NON_UNATE: break;
+    }
+    return fmax(rise, fall);
+}
+
+static double lookup_or_nan(const lib_table *t, double slew, double load)
+{
+    return t ? lib_table_lookup(t, slew, load) : NAN;
+}
+
+/* Delays of instance i's arcs and the slews of its outputs: the worst
+ * transition over the output's arcs (never below 0). */
+static void instance_timing(design *dg, uint32_t i)
+{
+    const lib_cell *c = dg->inst_cell[i];
+    uint32_t pin0 = dg->inst_pin0[i];
+    for (uint32_t k = 0; k < c->n_pins; k++)
+        if (design_dir_drives(c->pins[k].dir))
+            dg->pin_slew[DESIGN_RISE][pin0 + k] = dg->pin_slew[DESIGN_FALL][pin0 + k] = 0.0;
+    for (uint32_t a = 0; a < c->n_arcs; a++) {
+        const lib_arc *arc = &c->arcs[a];
+        uint32_t slot = dg->inst_arc0[i] + a;
+        dg->arc_delay[DESIGN_RISE][slot] = dg->arc_delay[DESIGN_FALL][slot] = NAN;
+        if (!lib_timing_type_is_delay(arc->type) || arc->related == LIB_NONE)
+            continue;
+        uint32_t out = pin0 + arc->pin, related = pin0 + (uint32_t)arc->related;
+        double load = dg->pin_load[out];
+        double rise_in = arc_input_slew(dg, related, arc, DESIGN_RISE);
+        double fall_in = arc_input_slew(dg, related, arc, DESIGN_FALL);
+        dg->arc_delay[DESIGN_RISE][slot] = lookup_or_nan(arc->table[LIB_CELL_RISE], rise_in, load);
+        dg->arc_delay[DESIGN_FALL][slot] = lookup_or_nan(arc->table[LIB_CELL_FALL], fall_in, load);
+        double rise_slew = lookup_or_nan(arc->table[LIB_RISE_TRANSITION], rise_in, load);
+        double fall_slew = lookup_or_nan(arc->table[LIB_FALL_TRANSITION], fall_in, load);
+        if (rise_slew > dg->pin_slew[DESIGN_RISE][out])
+            dg->pin_slew[DESIGN_RISE][out] = rise_slew;
+        if (fall_slew > dg->pin_slew[DESIGN_FALL][out])
+            dg->pin_slew[DESIGN_FALL][out] = fall_slew;
+    }
+}
+
+/* Kahn's algorithm over driver -> timing-input edges; instances left over
+ * (loops) are appended in index order.  Fills order[0..n_insts). */
+static void timing_order(const design *dg, const uint8_t *is_timing_input, uint32_t *waiting,
+                         uint32_t *order)
+{
+    for (uint32_t p = 0; p < dg->n_pins; p++)
+        if (is_timing_input[p] && dg->pin_net[p] != DESIGN_NONE &&
+            design_net_driver_inst(dg, dg->pin_net[p]) != DESIGN_NONE)
+            waiting[dg->pin_inst[p]]++;
+    uint32_t head = 0, tail = 0;
+    for (uint32_t i = 0; i < dg->n_insts; i++)
+        if (waiting[i] == 0)
+            order[tail++] = i;
+    while (head < tail) {
+        uint32_t i = order[head++];
+        for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++) {
+            uint32_t n = dg->pin_net[p];
+            if (n == DESIGN_NONE || dg->net_driver[n] != p)
+                continue;
+            for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++) {
+                uint32_t q = dg->net_pins[k];
+                if (is_timing_input[q] && waiting[dg->pin_inst[q]] > 0 &&
+                    --waiting[dg->pin_inst[q]] == 0)
+                    order[tail++] = dg->pin_inst[q];
+            }
+        }
+    }
+    for (uint32_t i = 0; i < dg->n_insts; i++)
+        if (waiting[i] > 0)
+            order[tail++] = i;
+}
+
+gp_status design_compute_timing(design *dg, const design_timing_options *opt, diag_ctx *d)
+{
+    size_t n = dg->n_insts ? dg->n_insts : 1;
+    uint8_t *is_timing_input = mem_calloc(dg->n_pins ? dg->n_pins : 1, 1);
+    uint32_t *waiting = mem_calloc(n, sizeof *waiting);
+    uint32_t *order = mem_calloc(n, sizeof *order);
+    bool ok = is_timing_input && waiting && order && alloc_timing(dg);
+    if (ok) {
+        compute_loads(dg, opt);
+        mark_timing_inputs(dg, is_timing_input);
+        timing_order(dg, is_timing_input, waiting, order);
+        for (uint32_t k = 0; k < dg->n_insts; k++) {
+            input_slews(dg, order[k], opt);
+            instance_timing(dg, order[k]);
+        }
+        for (uint32_t a = 0; a < dg->n_arcs; a++)
+            dg->arc_from_sdf[a] = 0;
+    }
+    mem_free(is_timing_input);
+    mem_free(waiting);
+    mem_free(order);
+    return ok ? GP_OK : no_memory(d);
+}

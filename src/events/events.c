@@ -1,0 +1,192 @@
+/* events.c: binding a dump's signals to the design's nets (by flat name under
+ * the chosen scope) and collecting their changes into the event store.
+ *
+ * While the header is read, each bit of each variable is looked up among the
+ * nets' names and aliases; at `start` the bindings become a table from
+ * (variable id, bit) to nets.  Changes are appended to one array of
+ * (time, net, value) records in file order, which a stable counting sort by
+ * net turns into the CSR store: time order within a net is kept. */
+#include "events/events.h"
+
+#include <string.h>
+
+#include "util/mem.h"
+#include "util/vec.h"
+#include "vcd/vcd.h"
+
+typedef struct raw_event {
+    int64_t time_fs;
+    uint32_t net;
+    uint8_t value;
+} raw_event;
+
+typedef struct binding {
+    uint32_t id, bit, net;
+} binding;
+
+VEC_DECLARE(vec_raw_event, raw_event)
+VEC_DECLARE(vec_binding, binding)
+
+typedef struct collector {
+    const design *dg;
+    const events_options *opt;
+    events_stats *stats;
+    diag_ctx *d;
+    vec_binding bindings;     /* during the header, in declaration order */
+    uint8_t *net_bound;       /* per net: an earlier bit gave it */
+    uint32_t *slot0;          /* [id_count + 1]: id's bit b is slot slot0[id] + b */
+    uint32_t *slot_net;       /* per slot: the net, DESIGN_NONE if unbound */
+    vec_raw_event raw;
+    int64_t end_fs;
+} collector;
+
+static gp_status no_memory(collector *c)
+{
+    diag_error(c->d, 7101, DIAG_NOWHERE, "out of memory while collecting activity events");
+    return GP_ERR_NOMEM;
+}
+
+static gp_status on_var(void *ctx, const vcd_var *v)
+{
+    collector *c = ctx;
+    char name[4096];
+    c->stats->vars++;
+    for (uint32_t bit = 0; bit < v->width; bit++) {
+        if (vcd_bit_name(v, bit, name, sizeof name) >= (int)sizeof name)
+            name[sizeof name - 1] = '\0'; /* longer than any net name: stays unmatched */
+        uint32_t net = design_find_net(c->dg, name);
+        if (net == DESIGN_NONE) {
+            c->stats->signals_unmatched++;
+            if (c->opt->list_unmatched)
+                diag_note(c->d, 7102, DIAG_NOWHERE, "activity signal '%s' names no net", name);
+            continue;
+        }
+        c->stats->signals_matched++;
+        if (c->net_bound[net]) {
+            c->stats->signals_duplicate++;
+            continue;
+        }
+        c->net_bound[net] = 1;
+        if (!vec_binding_push(&c->bindings, (binding){v->id, bit, net}))
+            return no_memory(c);
+    }
+    return GP_OK;
+}
+
+/* Builds the (id, bit) -> net table from the bindings. */
+static gp_status on_start(void *ctx, const vcd_info *info)
+{
+    collector *c = ctx;
+    c->stats->format = info->format;
+    c->slot0 = mem_calloc((size_t)info->id_count + 1, sizeof *c->slot0);
+    if (!c->slot0)
+        return no_memory(c);
+    for (size_t k = 0; k < c->bindings.len; k++) {
+        binding b = c->bindings.data[k];
+        if (c->slot0[b.id + 1] < b.bit + 1)
+            c->slot0[b.id + 1] = b.bit + 1; /* the id's width, as far as bound */
+    }
+    for (uint32_t id = 0; id < info->id_count; id++)
+        c->slot0[id + 1] += c->slot0[id];
+    uint32_t slots = c->slot0[info->id_count];
+    c->slot_net = mem_alloc((slots ? slots : 1) * sizeof *c->slot_net);
+    if (!c->slot_net)
+        return no_memory(c);
+    for (uint32_t s = 0; s < slots; s++)
+        c->slot_net[s] = DESIGN_NONE;
+    for (size_t k = 0; k < c->bindings.len; k++) {
+        binding b = c->bindings.data[k];
+        c->slot_net[c->slot0[b.id] + b.bit] = b.net;
+    }
+    vec_binding_free(&c->bindings);
+    return GP_OK;
+}
+
+static gp_status on_changes(void *ctx, int64_t time_fs, const vcd_change *ch, size_t n)
+{
+    collector *c = ctx;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t slot = c->slot0[ch[k].id] + ch[k].bit;
+        if (slot >= c->slot0[ch[k].id + 1] || c->slot_net[slot] == DESIGN_NONE)
+            continue;
+        if (!vec_raw_event_push(&c->raw, (raw_event){time_fs, c->slot_net[slot], ch[k].value}))
+            return no_memory(c);
+    }
+    return GP_OK;
+}
+
+static gp_status on_finish(void *ctx, int64_t end_time_fs)
+{
+    ((collector *)ctx)->end_fs = end_time_fs;
+    return GP_OK;
+}
+
+/* The stable counting sort of the raw records by net into the CSR store. */
+static gp_status build_store(collector *c, events *ev)
+{
+    ev->n_nets = c->dg->n_nets;
+    ev->n_events = c->raw.len;
+    ev->end_fs = c->end_fs;
+    ev->net_ev0 = mem_calloc((size_t)ev->n_nets + 1, sizeof *ev->net_ev0);
+    ev->time_fs = mem_alloc((c->raw.len ? c->raw.len : 1) * sizeof *ev->time_fs);
+    ev->value = mem_alloc(c->raw.len ? c->raw.len : 1);
+    uint64_t *fill = mem_calloc(ev->n_nets ? ev->n_nets : 1, sizeof *fill);
+    if (!ev->net_ev0 || !ev->time_fs || !ev->value || !fill) {
+        mem_free(fill);
+        return no_memory(c);
+    }
+    for (size_t k = 0; k < c->raw.len; k++)
+        ev->net_ev0[c->raw.data[k].net + 1]++;
+    for (uint32_t n = 0; n < ev->n_nets; n++) {
+        c->stats->nets_with_activity += ev->net_ev0[n + 1] > 0;
+        ev->net_ev0[n + 1] += ev->net_ev0[n];
+    }
+    for (size_t k = 0; k < c->raw.len; k++) {
+        const raw_event *r = &c->raw.data[k];
+        uint64_t at = ev->net_ev0[r->net] + fill[r->net]++;
+        ev->time_fs[at] = r->time_fs;
+        ev->value[at] = r->value;
+    }
+    mem_free(fill);
+    return GP_OK;
+}
+
+gp_status events_read(const design *dg, const char *path, const events_options *opt,
+                      events **out, events_stats *stats, diag_ctx *d)
+{
+    *out = NULL;
+    memset(stats, 0, sizeof *stats);
+    collector c = {.dg = dg, .opt = opt, .stats = stats, .d = d};
+    events *ev = mem_calloc(1, sizeof *ev);
+    c.net_bound = mem_calloc(dg->n_nets ? dg->n_nets : 1, 1);
+    gp_status st = ev && c.net_bound ? GP_OK : no_memory(&c);
+    if (st == GP_OK) {
+        vcd_options vo = {.scope = opt->scope};
+        vcd_sink sink = {.ctx = &c, .var = on_var, .start = on_start, .changes = on_changes,
+                         .finish = on_finish};
+        st = vcd_read(path, &vo, &sink, d);
+    }
+    if (st == GP_OK)
+        st = build_store(&c, ev);
+    vec_binding_free(&c.bindings);
+    vec_raw_event_free(&c.raw);
+    mem_free(c.net_bound);
+    mem_free(c.slot0);
+    mem_free(c.slot_net);
+    if (st != GP_OK) {
+        events_free(ev);
+        return st;
+    }
+    *out = ev;
+    return GP_OK;
+}
+
+void events_free(events *ev)
+{
+    if (!ev)
+        return;
+    mem_free(ev->net_ev0);
+    mem_free(ev->time_fs);
+    mem_free(ev->value);
+    mem_free(ev);
+}

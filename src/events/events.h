@@ -1,0 +1,57 @@
+/* events.h: the event store: every net's value changes, time-sorted, in flat
+ * CSR arrays ready to upload to a GPU as they are.
+ *
+ *   net n's events are k in [net_ev0[n], net_ev0[n+1]): time_fs[k], value[k]
+ *
+ * Times are int64 femtoseconds (the activity readers' unit: every VCD/FST
+ * timescale converts exactly).  Values are 0, 1 and 2 (X; the dump's x and z).
+ * A net's first event is its initial value (every bit is X before it), in
+ * file order at the dump's first time.  Events of one net at one time (a
+ * zero-width pulse in the dump) are kept in file order.  The events are the
+ * value on the net at its driver: an input pin sees them delayed by its SDF
+ * wire delay (design.pin_wire_delay), which the engines add. */
+#ifndef GP_EVENTS_EVENTS_H
+#define GP_EVENTS_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "design/design.h"
+#include "util/diag.h"
+#include "util/status.h"
+
+enum { EVENTS_X = 2 };
+
+typedef struct events {
+    uint32_t n_nets;
+    uint64_t n_events;
+    uint64_t *net_ev0; /* [n_nets + 1] */
+    int64_t *time_fs;
+    uint8_t *value;
+    int64_t end_fs;    /* the dump's last time stamp */
+} events;
+
+/* How the dump's signals met the design's nets.  A "signal" is one bit of a
+ * dumped variable (vectors are bit-blasted). */
+typedef struct events_stats {
+    const char *format;      /* "VCD" or "FST" */
+    uint64_t vars;           /* variables under the scope */
+    uint64_t signals_matched;   /* bits naming a net of the design */
+    uint64_t signals_unmatched; /* bits naming none */
+    uint64_t signals_duplicate; /* matched bits of a net an earlier bit already gave */
+    uint32_t nets_with_activity;
+} events_stats;
+
+typedef struct events_options {
+    const char *scope;     /* the design's instance in the dump, e.g. "tb/dut" */
+    /* When set, each unmatched signal's name is reported as a note (message
+     * 7102, not capped); otherwise they are only counted. */
+    bool list_unmatched;
+} events_options;
+
+/* Reads the VCD or FST file `path` into the events of `dg`'s nets. */
+gp_status events_read(const design *dg, const char *path, const events_options *opt,
+                      events **out, events_stats *stats, diag_ctx *d);
+void events_free(events *ev);
+
+#endif

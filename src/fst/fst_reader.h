@@ -1,0 +1,12 @@
+/* fst_reader.h: reading activity from FST files through GTKWave's fstapi,
+ * behind vcd.h's interface: vcd_read hands FST files to fst_read, which
+ * gives the sink the same calls as for the equivalent VCD.  Builds without
+ * fstapi (cmake/fstapi.cmake found no sources) answer with an error. */
+#ifndef GP_FST_FST_READER_H
+#define GP_FST_FST_READER_H
+
+#include "vcd/vcd.h"
+
+gp_status fst_read(const char *path, const vcd_options *opt, const vcd_sink *sink, diag_ctx *d);
+
+#endif

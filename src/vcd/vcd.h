@@ -1,0 +1,105 @@
+/* vcd.h: reading switching activity from VCD (IEEE 1364 §18, plain or .gz)
+ * and FST files, streaming, into a sink of callbacks.  Both formats give the
+ * same calls; vcd_read tells them apart by the file's first bytes.
+ *
+ * What the sink sees:
+ *   var     once per declared variable inside the selected scope, during the
+ *           header; aliases (several declarations sharing one identifier
+ *           code or FST handle) carry the same id.
+ *   start   once, after the last var and before the first change.
+ *   changes value changes of single BITS, in batches: every change of one
+ *           batch has the batch's time; batch times never decrease, and one
+ *           time may span several batches.  A bit's change is delivered only
+ *           when its value differs from the bit's previous value; every bit
+ *           is X before its first change.  Several changes of one bit at one
+ *           time (a zero-width pulse) are all delivered, in file order.
+ *   finish  once, with the dump's end time, after the last change.
+ * A callback may be NULL; one that returns other than GP_OK stops the read,
+ * and vcd_read returns that status (the sink reports its own diagnostic).
+ *
+ * Values: 0, 1 and X; the file's x and z both become X (power analysis has
+ * no use for high impedance).  Times are int64 femtoseconds: every VCD/FST
+ * timescale from 1 fs to 100 s converts exactly; 2^63 fs is 2.56 hours of
+ * simulated time, and a time beyond it is an error.  Between $dumpoff and
+ * $dumpon (VCD) or while the FST's dump is inactive every delivered bit is X.
+ *
+ * Names: scope paths are joined with '/'; escaped identifiers lose their
+ * backslash (and the space ending them).  With a scope selected, only vars
+ * below it are delivered, their scope relative to it, so that
+ * scope + "/" + name matches the flattened netlist's names ("u_sub/n5");
+ * vcd_bit_name builds the name of one bit. */
+#ifndef GP_VCD_VCD_H
+#define GP_VCD_VCD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+#include "util/status.h"
+
+typedef enum vcd_value { VCD_0 = 0, VCD_1 = 1, VCD_X = 2 } vcd_value;
+
+/* A declared variable.  Strings live until the callback returns. */
+typedef struct vcd_var {
+    uint32_t id;       /* dense in [0, vcd_info.id_count); aliases share it */
+    const char *scope; /* relative to the selected scope, '/'-joined; "" directly in it */
+    const char *name;  /* the reference without its bit-select: "data" of "data [7:0]" */
+    const char *type;  /* the declared type: "wire", "reg", "integer", ... */
+    uint32_t width;    /* bits */
+    bool has_range;    /* declared with [msb:lsb] or [i] */
+    int32_t msb, lsb;  /* the range; without one width-1 and 0 */
+} vcd_var;
+
+/* One bit's new value.  `bit` counts from the value's right end (0 is the
+ * LSB, the last character of a VCD vector value), whatever the declared
+ * range's direction; vcd_bit_name maps it to the declared index. */
+typedef struct vcd_change {
+    uint32_t id;
+    uint32_t bit;
+    uint8_t value; /* vcd_value */
+} vcd_change;
+
+typedef struct vcd_info {
+    const char *format;   /* "VCD" or "FST" */
+    int64_t timescale_fs; /* one time unit of the file, in fs */
+    uint32_t id_count;    /* ids are below this (including ones never delivered) */
+    uint32_t var_count;   /* vars delivered */
+} vcd_info;
+
+typedef struct vcd_sink {
+    void *ctx; /* passed to every callback */
+    gp_status (*var)(void *ctx, const vcd_var *v);
+    gp_status (*start)(void *ctx, const vcd_info *info);
+    gp_status (*changes)(void *ctx, int64_t time_fs, const vcd_change *c, size_t n);
+    /* The last time stamp of the file (0 when it has none). */
+    gp_status (*finish)(void *ctx, int64_t end_time_fs);
+} vcd_sink;
+
+typedef struct vcd_options {
+    /* Deliver only vars below this scope, e.g. "tb/dut" ('/' or '.' between
+     * levels); NULL or "" delivers every var with its full scope path.  A
+     * scope that is not in the file is an error listing the scopes there. */
+    const char *scope;
+    /* Bytes read at once (0: 4 MiB); tests use tiny ones to cut tokens. */
+    size_t chunk_size;
+} vcd_options;
+
+/* Reads the VCD (plain or gzip) or FST file `path` into `sink` (not NULL;
+ * its callbacks may be).  `opt` may be NULL.  Errors go to `d` with
+ * file:line:col (messages 6000-6999). */
+gp_status vcd_read(const char *path, const vcd_options *opt, const vcd_sink *sink, diag_ctx *d);
+
+/* Reads VCD text data[0..len); `name` (may be NULL) names it in messages. */
+gp_status vcd_read_memory(const char *name, const char *data, size_t len, const vcd_options *opt,
+                          const vcd_sink *sink, diag_ctx *d);
+
+/* Writes the netlist name of `bit` (as in vcd_change) of `v` into buf, like
+ * snprintf: "scope/name[i]" with i the declared index of that bit, or
+ * "scope/name" for a 1-bit var declared without a range ("scope/" left out
+ * when the scope is "").  So `data [7:0]` bit 3 is "data[3]", `data [0:7]`
+ * bit 3 is "data[4]", `x [0]` is "x[0]", and the escaped `\x[0] ` is "x[0]"
+ * too.  Returns the length the full name needs. */
+int vcd_bit_name(const vcd_var *v, uint32_t bit, char *buf, size_t size);
+
+#endif

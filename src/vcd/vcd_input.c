@@ -1,0 +1,237 @@
+/* vcd_input.c: the VCD reader's input: a buffer refilled in big chunks from
+ * a file (plain or gzip, through infile) or from memory, words for the
+ * header, lazy line counting for locations, and vcd_read itself. */
+#include <string.h>
+
+#include "fst/fst_reader.h"
+#include "util/mem.h"
+#include "vcd/vcd_int.h"
+
+#define VCD_DEFAULT_CHUNK ((size_t)4 << 20)
+
+gp_status vcd_text_nomem(vcd_text *r)
+{
+    diag_error(r->st.d, 6050, DIAG_NOWHERE, "out of memory reading '%s'", r->st.file);
+    return GP_ERR_NOMEM;
+}
+
+gp_status vcd_text_init(vcd_text *r, const char *name, const vcd_options *opt,
+                        const vcd_sink *sink, diag_ctx *d)
+{
+    memset(r, 0, sizeof *r);
+    strtab_init(&r->long_codes);
+    r->line = 1;
+    r->chunk = opt && opt->chunk_size ? opt->chunk_size : VCD_DEFAULT_CHUNK;
+    r->last_byte = '\n';
+    gp_status st = vcd_state_init(&r->st, name, opt, sink, d);
+    if (st != GP_OK)
+        return st;
+    r->cap = 1; /* just the sentinel: the first refill sizes the buffer */
+    r->buf = mem_alloc(r->cap);
+    if (!r->buf)
+        return vcd_text_nomem(r);
+    r->buf[0] = '\0';
+    return GP_OK;
+}
+
+void vcd_text_free(vcd_text *r)
+{
+    infile_close(r->f);
+    vcd_state_free(&r->st);
+    mem_free(r->buf);
+    vcd_codes_free(r);
+    mem_free(r->scratch);
+    memset(r, 0, sizeof *r);
+}
+
+/* Newlines in [p, e), eight bytes at a time.  A byte of x = w ^ "\n\n..."
+ * is zero exactly where w holds a newline; ((x & 7f..) + 7f..) | x sets
+ * the top bit of every non-zero byte without carries between bytes, so its
+ * complement has 0x80 in each newline byte.  Those bytes are summed as
+ * 0/1 byte lanes (at most 255 words at a time, so that no lane overflows),
+ * then the lanes pairwise into 16-bit ones and those by a multiply. */
+static size_t vcd_count_newlines(const char *p, const char *e)
+{
+    const uint64_t ones = 0x0101010101010101ULL, low7 = 0x7f7f7f7f7f7f7f7fULL;
+    size_t n = 0;
+    while (e - p >= 8) {
+        uint64_t lanes = 0;
+        for (int k = 0; k < 255 && e - p >= 8; k++, p += 8) {
+            uint64_t w;
+            memcpy(&w, p, 8);
+            uint64_t x = w ^ (ones * '\n');
+            lanes += (~(((x & low7) + low7) | x) & ~low7) >> 7;
+        }
+        const uint64_t even = 0x00ff00ff00ff00ffULL;
+        uint64_t pairs = (lanes & even) + ((lanes >> 8) & even);
+        n += (size_t)((pairs * 0x0001000100010001ULL) >> 48);
+    }
+    for (; p < e; p++)
+        n += *p == '\n';
+    return n;
+}
+
+/* Advances the line count to buf[upto]. */
+static void vcd_text_count_to(vcd_text *r, size_t upto)
+{
+    if (upto <= r->counted)
+        return;
+    const char *from = r->buf + r->counted, *to = r->buf + upto;
+    size_t n = vcd_count_newlines(from, to);
+    if (n > 0) {
+        r->line += (int)n;
+        const char *nl = to - 1;
+        while (*nl != '\n')
+            nl--;
+        r->line_start = r->base + (uint64_t)(nl + 1 - r->buf);
+    }
+    r->counted = upto;
+}
+
+diag_loc vcd_text_loc(vcd_text *r, const char *p)
+{
+    vcd_text_count_to(r, (size_t)(p - r->buf));
+    uint64_t off = r->base + (uint64_t)(p - r->buf);
+    int col = off >= r->line_start ? (int)(off - r->line_start + 1) : 0;
+    return (diag_loc){r->st.file, r->line, col};
+}
+
+/* Up to n bytes from the source; fewer only at its end. */
+static gp_status vcd_text_source_read(vcd_text *r, char *dst, size_t n, size_t *got)
+{
+    if (r->f)
+        return infile_read(r->f, dst, n, got);
+    size_t k = r->mem_len - r->mem_pos < n ? r->mem_len - r->mem_pos : n;
+    memcpy(dst, r->mem + r->mem_pos, k);
+    r->mem_pos += k;
+    *got = k;
+    return GP_OK;
+}
+
+gp_status vcd_text_refill(vcd_text *r)
+{
+    vcd_text_count_to(r, r->pos);
+    size_t keep = r->len - r->pos;
+    memmove(r->buf, r->buf + r->pos, keep);
+    r->base += r->pos;
+    r->counted = 0;
+    r->len = keep;
+    r->pos = 0;
+    if (keep + r->chunk + 1 > r->cap) { /* the first refill, or a token longer than a chunk */
+        size_t cap = keep + r->chunk + 1 > 2 * r->cap ? keep + r->chunk + 1 : 2 * r->cap;
+        char *p = mem_realloc(r->buf, cap);
+        if (!p)
+            return vcd_text_nomem(r);
+        r->buf = p;
+        r->cap = cap;
+    }
+    size_t got = 0;
+    gp_status st = vcd_text_source_read(r, r->buf + r->len, r->chunk, &got);
+    if (st != GP_OK)
+        return st;
+    if (got > 0)
+        r->last_byte = r->buf[r->len + got - 1];
+    r->len += got;
+    r->eof = got < r->chunk;
+    r->buf[r->len] = '\0';
+    return GP_OK;
+}
+
+gp_status vcd_text_word(vcd_text *r, vcd_word *w)
+{
+    for (;;) {
+        const char *p = r->buf + r->pos, *end = r->buf + r->len;
+        while (vcd_is_space((unsigned char)*p))
+            p++;
+        const char *q = p;
+        while ((unsigned char)*q > ' ')
+            q++;
+        if (q == end && !r->eof) {
+            r->pos = (size_t)(p - r->buf);
+            gp_status st = vcd_text_refill(r);
+            if (st != GP_OK)
+                return st;
+            continue;
+        }
+        if (q == p && p < end) {
+            diag_error(r->st.d, 6051, vcd_text_loc(r, p),
+                       "control character 0x%02x in the VCD text: the file is damaged or not a VCD",
+                       (unsigned char)*p);
+            return GP_ERR_PARSE;
+        }
+        r->pos = (size_t)(q - r->buf);
+        w->text = p;
+        w->len = (size_t)(q - p);
+        return GP_OK;
+    }
+}
+
+gp_status vcd_text_need_word(vcd_text *r, vcd_word *w, const char *what)
+{
+    gp_status st = vcd_text_word(r, w);
+    if (st == GP_OK && w->len == 0) {
+        diag_error(r->st.d, 6030, vcd_text_loc(r, w->text),
+                   "the file ends inside %s: it is truncated; regenerate or re-copy it", what);
+        return GP_ERR_PARSE;
+    }
+    return st;
+}
+
+gp_status vcd_text_skip_section(vcd_text *r, const char *what)
+{
+    vcd_word w;
+    gp_status st;
+    while ((st = vcd_text_need_word(r, &w, what)) == GP_OK && !vcd_word_is(&w, "$end")) {
+    }
+    return st;
+}
+
+static gp_status vcd_text_run(vcd_text *r)
+{
+    gp_status st = vcd_text_header(r);
+    if (st == GP_OK)
+        st = vcd_text_changes(r);
+    return st;
+}
+
+gp_status vcd_read_memory(const char *name, const char *data, size_t len, const vcd_options *opt,
+                          const vcd_sink *sink, diag_ctx *d)
+{
+    vcd_text r;
+    gp_status st = vcd_text_init(&r, name ? name : "(memory)", opt, sink, d);
+    if (st == GP_OK) {
+        r.mem = data;
+        r.mem_len = len;
+        if (r.chunk > len) /* no bigger buffer than the data needs */
+            r.chunk = len > 0 ? len : 1;
+        st = vcd_text_run(&r);
+    }
+    vcd_text_free(&r);
+    return st;
+}
+
+/* FST files start with a block type byte no text file starts with: 0
+ * (header), 254 (the whole file gzip-wrapped) or 255 (being written). */
+static bool vcd_looks_like_fst(const vcd_text *r)
+{
+    unsigned char c = (unsigned char)r->buf[0];
+    return !infile_is_gzip(r->f) && r->len > 0 && (c == 0 || c == 254 || c == 255);
+}
+
+gp_status vcd_read(const char *path, const vcd_options *opt, const vcd_sink *sink, diag_ctx *d)
+{
+    vcd_text r;
+    gp_status st = vcd_text_init(&r, path, opt, sink, d);
+    if (st == GP_OK)
+        st = infile_open(path, d, &r.f);
+    if (st == GP_OK)
+        st = vcd_text_refill(&r);
+    if (st == GP_OK && vcd_looks_like_fst(&r)) {
+        vcd_text_free(&r);
+        return fst_read(path, opt, sink, d);
+    }
+    if (st == GP_OK)
+        st = vcd_text_run(&r);
+    vcd_text_free(&r);
+    return st;
+}

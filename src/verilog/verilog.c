@@ -1,0 +1,247 @@
+/* verilog.c: vlog_read: reads the files, picks the top module, then checks
+ * and flattens it into the builder (verilog_check.c, verilog_elab.c). */
+#include "verilog/verilog_int.h"
+
+const char *const vlog_keyword_text[VLOG_KW_COUNT] = {
+    "module", "macromodule", "endmodule", "primitive",
+    "input", "output", "inout",
+    "wire", "tri", "uwire", "reg",
+    "wand", "wor", "triand", "trior", "tri0", "tri1",
+    "trireg", "supply0", "supply1",
+    "signed", "assign",
+    "parameter", "localparam", "defparam", "specparam",
+    "specify", "endspecify",
+    "always", "initial", "generate", "function", "task",
+    "genvar", "integer", "real", "realtime", "time",
+    "event", "for", "if", "case", "begin",
+    "and", "nand", "or", "nor", "xor", "xnor",
+    "buf", "not", "bufif0", "bufif1", "notif0", "notif1",
+    "pullup", "pulldown", "nmos", "pmos", "rnmos", "rpmos",
+    "cmos", "rcmos", "tran", "rtran", "tranif0",
+    "tranif1", "rtranif0", "rtranif1",
+};
+
+gp_status vlog_nomem(vlog_reader *r)
+{
+    diag_error(r->d, 3091, DIAG_NOWHERE, "out of memory while reading the netlist");
+    return GP_ERR_NOMEM;
+}
+
+gp_status vlog_reserve_maps(vlog_reader *r, uint32_t sym)
+{
+    size_t len = r->module_of.len;
+    if (sym < len)
+        return GP_OK;
+    size_t want = len * 2 > (size_t)sym + 1 ? len * 2 : (size_t)sym + 1;
+    if (want < 1024)
+        want = 1024;
+    /* All four stay the same length; a failed resize leaves the lengths equal
+     * to the old one or the new one, and the next call tries again. */
+    if (!vec_u32_resize(&r->module_of, want) || !vec_u32_resize(&r->cell_of, want) ||
+        !vlog_slot_vec_resize(&r->sig_of, want) || !vlog_slot_vec_resize(&r->inst_of, want)) {
+        r->module_of.len = r->cell_of.len = r->sig_of.len = r->inst_of.len = len;
+        return vlog_nomem(r);
+    }
+    return GP_OK;
+}
+
+const char *vlog_sym(const vlog_reader *r, uint32_t sym) { return strtab_str(&r->syms, sym); }
+
+diag_loc vlog_loc(const vlog_reader *r, uint32_t file, uint32_t line, uint32_t col)
+{
+    return (diag_loc){(const char *)r->files.data[file], (int)line, (int)col};
+}
+
+gp_status vlog_builder_failed(vlog_reader *r, gp_status st, const char *what, const char *name)
+{
+    if (diag_error_count(r->d) == r->errors_at_start)
+        diag_error(r->d, 3090, DIAG_NOWHERE, "the design database refused %s '%s' (%s)", what,
+                   name, gp_status_name(st));
+    return st;
+}
+
+static gp_status vlog_init(vlog_reader *r, const vlog_builder *b, diag_ctx *d)
+{
+    memset(r, 0, sizeof *r);
+    r->d = d;
+    r->b = b;
+    r->errors_at_start = diag_error_count(d);
+    strtab_init(&r->syms);
+    for (int k = 0; k < VLOG_KW_COUNT; k++) {
+        const char *text = vlog_keyword_text[k];
+        if (strtab_intern(&r->syms, text, strlen(text)) != (uint32_t)k)
+            return vlog_nomem(r);
+    }
+    return vlog_reserve_maps(r, VLOG_KW_COUNT);
+}
+
+static void vlog_free(vlog_reader *r)
+{
+    strtab_free(&r->syms);
+    vec_ptr_free(&r->files);
+    vlog_module_vec_free(&r->modules);
+    vlog_signal_vec_free(&r->signals);
+    vec_u32_free(&r->ports);
+    vlog_inst_vec_free(&r->insts);
+    vlog_conn_vec_free(&r->conns);
+    vlog_term_vec_free(&r->terms);
+    vlog_assign_vec_free(&r->assigns);
+    vec_u8_free(&r->const_bits);
+    vec_u32_free(&r->module_of);
+    vec_u32_free(&r->cell_of);
+    vlog_slot_vec_free(&r->sig_of);
+    vlog_slot_vec_free(&r->inst_of);
+    vec_u32_free(&r->defines);
+    vlog_cell_vec_free(&r->cells);
+    vlog_group_vec_free(&r->groups);
+    vlog_pin_bit_vec_free(&r->pin_bits);
+    vec_u32_free(&r->seen);
+    vec_u8_free(&r->name_buf);
+}
+
+static const tok_config vlog_tok_config = {
+    .punct = "(){}[];:,=.#@",
+    .comments = TOK_COMMENT_C | TOK_COMMENT_CPP,
+    .verilog_escapes = true,
+    .quote = '"',
+};
+
+static gp_status vlog_parse_lexer(vlog_reader *r, tok_lexer *lx, const char *name)
+{
+    if (r->files.len >= UINT32_MAX || !vec_ptr_push(&r->files, (void *)name)) {
+        tok_close(lx);
+        return vlog_nomem(r);
+    }
+    gp_status st = vlog_parse(r, lx, (uint32_t)r->files.len - 1);
+    tok_close(lx);
+    return st;
+}
+
+void vlog_text_reset(vlog_reader *r) { r->name_buf.len = 0; }
+
+bool vlog_text_add(vlog_reader *r, const char *s, size_t len)
+{
+    vec_u8 *buf = &r->name_buf;
+    if (!vec_u8_reserve(buf, buf->len + len + 1))
+        return false;
+    memcpy(buf->data + buf->len, s, len);
+    buf->len += len;
+    return true;
+}
+
+const char *vlog_text(vlog_reader *r)
+{
+    vec_u8 *buf = &r->name_buf;
+    if (!vec_u8_reserve(buf, buf->len + 1))
+        return "";
+    buf->data[buf->len] = '\0';
+    return (const char *)buf->data;
+}
+
+/* Lists the names of the modules that `pick` accepts (all when NULL; at most
+ * 20 shown) with vlog_text; returns how many there are. */
+static size_t vlog_module_list(vlog_reader *r, const bool *pick)
+{
+    size_t n = 0;
+    vlog_text_reset(r);
+    for (size_t i = 0; i < r->modules.len; i++) {
+        if (pick && !pick[i])
+            continue;
+        const char *name = ++n <= 20 ? vlog_sym(r, r->modules.data[i].name) : "...";
+        if (n <= 21) {
+            vlog_text_add(r, ", ", n > 1 ? 2 : 0);
+            vlog_text_add(r, name, strlen(name));
+        }
+    }
+    return n;
+}
+
+/* The top module when the user named none: the only one that no module
+ * instantiates. */
+static gp_status vlog_guess_top(vlog_reader *r, diag_loc where, uint32_t *top)
+{
+    bool *uninstantiated = mem_alloc(r->modules.len);
+    if (!uninstantiated)
+        return vlog_nomem(r);
+    memset(uninstantiated, 1, r->modules.len);
+    for (size_t i = 0; i < r->insts.len; i++) {
+        uint32_t m = r->module_of.data[r->insts.data[i].type];
+        if (m)
+            uninstantiated[m - 1] = false;
+    }
+    size_t n = vlog_module_list(r, uninstantiated);
+    for (size_t i = 0; i < r->modules.len; i++)
+        if (uninstantiated[i])
+            *top = (uint32_t)i;
+    mem_free(uninstantiated);
+    if (n == 1)
+        return GP_OK;
+    if (n == 0)
+        vlog_module_list(r, NULL);
+    diag_error(r->d, 3052, where,
+               n ? "no top module given and %zu modules could be it (%s): name the top module"
+                 : "no top module given and every module is instantiated by another (%zu "
+                   "candidates; modules: %s): name the top module",
+               n, vlog_text(r));
+    return GP_ERR_USAGE;
+}
+
+static gp_status vlog_find_top(vlog_reader *r, const char *top, uint32_t *out)
+{
+    diag_loc where = {r->files.len ? (const char *)r->files.data[0] : NULL, 0, 0};
+    if (r->modules.len == 0) {
+        diag_error(r->d, 3050, where,
+                   "no module found in the netlist: give a structural Verilog netlist");
+        return GP_ERR_INPUT;
+    }
+    if (!top)
+        return vlog_guess_top(r, where, out);
+    uint32_t sym = strtab_find(&r->syms, top, strlen(top));
+    uint32_t m = sym < r->module_of.len ? r->module_of.data[sym] : 0;
+    if (m) {
+        *out = m - 1;
+        return GP_OK;
+    }
+    size_t n = vlog_module_list(r, NULL);
+    diag_error(r->d, 3051, where, "top module '%s' not found; modules read (%zu): %s", top,
+               n, vlog_text(r));
+    return GP_ERR_USAGE;
+}
+
+static gp_status vlog_finish(vlog_reader *r, gp_status st, const char *top)
+{
+    uint32_t top_module = 0;
+    if (st == GP_OK)
+        st = vlog_find_top(r, top, &top_module);
+    if (st == GP_OK)
+        st = vlog_check(r, top_module);
+    if (st == GP_OK)
+        st = vlog_elaborate(r, top_module);
+    vlog_free(r);
+    return st;
+}
+
+gp_status vlog_read(const char *const *paths, int npaths, const char *top, const vlog_builder *b,
+                    diag_ctx *d)
+{
+    vlog_reader r;
+    gp_status st = vlog_init(&r, b, d);
+    for (int i = 0; i < npaths && st == GP_OK; i++) {
+        tok_lexer *lx;
+        st = tok_open(paths[i], &vlog_tok_config, d, &lx);
+        if (st == GP_OK)
+            st = vlog_parse_lexer(&r, lx, paths[i]);
+    }
+    return vlog_finish(&r, st, top);
+}
+
+gp_status vlog_read_memory(const char *name, const char *text, size_t len, const char *top,
+                           const vlog_builder *b, diag_ctx *d)
+{
+    vlog_reader r;
+    gp_status st = vlog_init(&r, b, d);
+    tok_lexer *lx;
+    if (st == GP_OK && (st = tok_open_memory(name, text, len, &vlog_tok_config, d, &lx)) == GP_OK)
+        st = vlog_parse_lexer(&r, lx, name);
+    return vlog_finish(&r, st, top);
+}

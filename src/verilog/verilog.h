@@ -1,0 +1,126 @@
+/* verilog.h: the structural Verilog netlist reader.
+ *
+ * Reads the gate-level subset that yosys (write_verilog -noattr -noexpr),
+ * OpenROAD, Design Compiler and Genus write, flattens the hierarchy below the
+ * top module and hands the flat design to a builder (vlog_builder), which the
+ * design database implements: the reader never reaches into the database.
+ *
+ * Flat names.  '/' divides hierarchy levels: instance "u_core/u_alu/_123_",
+ * net "u_core/n5".  Bit i of a vector net v is named "v[i]" (its declared
+ * index); a scalar net is named by its identifier.  An escaped identifier
+ * keeps its text without the backslash and the terminating white space, so
+ * `\data_in[3] ` (a scalar) is named "data_in[3]", the same spelling as bit 3
+ * of a vector data_in: the reader reports a module that declares both.  An
+ * escaped name that holds '/' looks like a path; that is intended (flattened
+ * netlists name nets "u1/n5") and the builder should reject a name it already
+ * holds, since only such names can clash.
+ *
+ * Nets.  The reader merges the bits that `assign a = b;` and hierarchical
+ * port connections make one electrical net (union-find over net bits), so the
+ * builder sees each net once: add_net with its canonical name, then
+ * add_net_alias once for every other name.  The canonical name is the one of
+ * the highest hierarchy level; within a level, a port's name before another
+ * net's (top-level ports thus always win), ports in port-list order, then
+ * nets in declaration order.
+ *
+ * Constants.  A net that a constant drives (`assign a = 1'b0;`, `supply0`,
+ * a constant on a submodule port) is added with that constant as its value.
+ * A constant written on a library cell's pin connects the pin to one shared
+ * constant net per value, named "1'b0", "1'b1" and "1'bx" (added only when
+ * used; x and z constants both give X; an escaped top-level name spelt the
+ * same would clash, which the builder's duplicate check reports).
+ *
+ * Bus pins.  The Liberty reader bit-blasts bus pins into scalar pins named
+ * "D[0]", "D[1]", ...; the reader groups them back by name, the highest index
+ * being the most significant bit, so `.D(x[3:0])` connects D[3]..D[0] to
+ * x[3]..x[0].  Ordered connections follow the order in which the cell's pins
+ * (a bus counting once, where its first bit appears) are listed.
+ *
+ * Call order: find_cell while checking (once per distinct cell name), then
+ * reserve (if set), every add_net/add_net_alias, every add_port, then per
+ * instance add_instance followed by its connect calls.  A callback that fails
+ * returns its status, preferably after reporting why through its own
+ * diag_ctx; the reader stops and returns that status (reporting message 3090
+ * itself when the callback reported no error).  After a failure the builder
+ * may hold part of the design and should discard it.  Strings passed to the
+ * callbacks live only during the call. */
+#ifndef GP_VERILOG_VERILOG_H
+#define GP_VERILOG_VERILOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+#include "util/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Port directions (add_port). */
+enum { VLOG_DIR_INPUT = 1, VLOG_DIR_OUTPUT = 2, VLOG_DIR_INOUT = 3 };
+
+/* A net's value: a signal, or driven by a constant. */
+typedef enum vlog_value {
+    VLOG_VALUE_SIGNAL = 0,
+    VLOG_VALUE_0 = 1,
+    VLOG_VALUE_1 = 2,
+    VLOG_VALUE_X = 3
+} vlog_value;
+
+/* What the reader needs to know about a library cell.  The arrays stay the
+ * builder's and must stay valid until vlog_read returns. */
+typedef struct vlog_cell_info {
+    uint32_t id;                  /* the builder's handle, given back to add_instance */
+    int pin_count;
+    const char *const *pin_names; /* scalar pin names, bus bits as "D[0]", in library order */
+} vlog_cell_info;
+
+/* The flattened design's size, known before the first add_net. */
+typedef struct vlog_sizes {
+    uint64_t names;            /* add_net plus add_net_alias calls to come */
+    uint64_t instances;        /* add_instance calls */
+    uint64_t connections;      /* connect calls */
+    uint64_t module_instances; /* instances of netlist modules (flattened away; the
+                                  reader's own memory grows with them) */
+} vlog_sizes;
+
+typedef struct vlog_builder {
+    void *ctx; /* passed to every callback */
+    /* The library cell `name`: false when there is none. */
+    bool (*find_cell)(void *ctx, const char *name, vlog_cell_info *out);
+    /* Optional (may be NULL): to reserve memory, or to refuse a design that
+     * is too large, before anything is added. */
+    gp_status (*reserve)(void *ctx, const vlog_sizes *sizes);
+    /* A net and its canonical flat name; *net is the builder's id for it. */
+    gp_status (*add_net)(void *ctx, const char *flat_name, vlog_value value, uint32_t *net);
+    /* Another flat name of `net`. */
+    gp_status (*add_net_alias)(void *ctx, uint32_t net, const char *flat_name);
+    /* A top-level port bit ("a" or "a[3]"), VLOG_DIR_*, and its net. */
+    gp_status (*add_port)(void *ctx, const char *name, int dir, uint32_t net);
+    /* A library cell instance at `flat_path`; cell_id from find_cell. */
+    gp_status (*add_instance)(void *ctx, const char *flat_path, const char *cell_name,
+                              uint32_t cell_id, uint32_t *inst);
+    /* Pin `pin_index` (into the cell's pin_names) of `inst` is on `net`.  Pins
+     * left unconnected get no call. */
+    gp_status (*connect)(void *ctx, uint32_t inst, int pin_index, uint32_t net);
+} vlog_builder;
+
+/* Reads the netlist files `paths` (gzip or plain; modules may be spread over
+ * them in any order) and builds the design below module `top` (NULL: the only
+ * module no other module instantiates).  Errors go to `d` with file:line:col;
+ * the first error stops the reading. */
+gp_status vlog_read(const char *const *paths, int npaths, const char *top, const vlog_builder *b,
+                    diag_ctx *d);
+
+/* The same for one netlist held in memory; `name` stands for the file in
+ * messages. */
+gp_status vlog_read_memory(const char *name, const char *text, size_t len, const char *top,
+                           const vlog_builder *b, diag_ctx *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,423 @@
+/* verilog_elab.c: flattens the checked hierarchy below the top module into
+ * the builder.
+ *
+ * Every module instance of the flattened design (a "node") owns a block of
+ * flat bit ids, one per bit of its module's nets, laid out as vlog_layout_bits
+ * says.  Nodes are numbered breadth-first from the top, so flat ids grow with
+ * the hierarchy level:
+ *
+ *   0 1 2          the literal constant nets 1'b0, 1'b1, 1'bx
+ *   3 ...          the top module: its ports, then its other nets
+ *   ...            the modules one level down, in instance order, and so on
+ *
+ * Assigns and port connections merge bits in a union-find whose root is
+ * always the smallest id of its class: so the root's name is the canonical
+ * name verilog.h promises (highest level, ports first, then declaration
+ * order), and a root precedes every other member in id order. */
+#include "verilog/verilog_int.h"
+
+typedef struct vlog_node {
+    uint32_t module;
+    uint32_t base;      /* its first flat bit */
+    size_t prefix;      /* its path prefix ("" or "u1/u2/") in the prefixes text */
+    size_t prefix_len;
+} vlog_node;
+VEC_DECLARE(vlog_node_vec, vlog_node)
+
+typedef struct vlog_elab {
+    vlog_reader *r;
+    vlog_node_vec nodes;
+    vec_u8 prefixes;
+    uint32_t *parent;  /* union-find over flat bits */
+    uint8_t *value;    /* vlog_value of a class, at its root */
+    uint32_t *net_of;  /* the builder's net of a root; of every bit once all are added */
+    uint32_t nbits;
+} vlog_elab;
+
+/* The bits of a connection's terms, most significant first: a signal bit
+ * gives its flat id, a constant bit the id of its literal net. */
+typedef struct vlog_bit_iter {
+    const vlog_reader *r;
+    const vlog_term *term;
+    uint32_t k; /* the next bit within *term */
+    uint32_t base;
+} vlog_bit_iter;
+
+static vlog_bit_iter vlog_bits(const vlog_reader *r, const vlog_conn *c, uint32_t base)
+{
+    return (vlog_bit_iter){r, &r->terms.data[c->term0], 0, base};
+}
+
+/* The next bit's id; true when it is a constant.  The caller asks for no
+ * more bits than the connection has. */
+static inline bool vlog_next_bit(vlog_bit_iter *it, uint32_t *bit)
+{
+    if (it->k == it->term->width) {
+        it->term++;
+        it->k = 0;
+    }
+    const vlog_term *t = it->term;
+    uint32_t k = it->k++;
+    if (t->ref & VLOG_TERM_CONST) {
+        *bit = it->r->const_bits.data[t->pos + k] - 1u;
+        return true;
+    }
+    *bit = it->base + t->pos + k;
+    return false;
+}
+
+static uint32_t vlog_find(uint32_t *parent, uint32_t b)
+{
+    while (parent[b] != b) {
+        parent[b] = parent[parent[b]]; /* path halving keeps parent[x] <= x */
+        b = parent[b];
+    }
+    return b;
+}
+
+/* --- names ------------------------------------------------------------------ */
+
+static const char *vlog_prefix(const vlog_elab *e, const vlog_node *n)
+{
+    return n->prefix_len ? (const char *)e->prefixes.data + n->prefix : "";
+}
+
+/* Writes the flat name of bit `pos` of signal s in node n with vlog_text. */
+static const char *vlog_bit_name(vlog_elab *e, const vlog_node *n, const vlog_signal *s,
+                                 uint32_t pos)
+{
+    vlog_reader *r = e->r;
+    vlog_text_reset(r);
+    vlog_text_add(r, vlog_prefix(e, n), n->prefix_len);
+    vlog_text_add(r, vlog_sym(r, s->name), strtab_len(&r->syms, s->name));
+    if (s->flags & VLOG_SIG_VECTOR) {
+        char index[16];
+        int64_t i = s->msb >= s->lsb ? (int64_t)s->msb - pos : (int64_t)s->msb + pos;
+        int len = snprintf(index, sizeof index, "[%lld]", (long long)i);
+        vlog_text_add(r, index, (size_t)len);
+    }
+    return vlog_text(r);
+}
+
+/* The flat name of any bit (for messages; not fast). */
+static const char *vlog_flat_bit_name(vlog_elab *e, uint32_t bit)
+{
+    static const char *const literal[] = {"1'b0", "1'b1", "1'bx"};
+    if (bit < VLOG_LITERAL_BITS)
+        return literal[bit];
+    size_t lo = 0, hi = e->nodes.len; /* the last node whose base <= bit */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (e->nodes.data[mid].base <= bit)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const vlog_node *n = &e->nodes.data[lo];
+    const vlog_module *m = &e->r->modules.data[n->module];
+    uint32_t offset = bit - n->base;
+    for (uint32_t i = 0; i < m->nsig; i++) {
+        const vlog_signal *s = &e->r->signals.data[m->sig0 + i];
+        if (offset >= s->offset && offset - s->offset < vlog_signal_width(s))
+            return vlog_bit_name(e, n, s, offset - s->offset);
+    }
+    return "?";
+}
+
+/* --- the hierarchy ------------------------------------------------------------ */
+
+static gp_status vlog_push_node(vlog_elab *e, uint32_t module, uint32_t base,
+                                const vlog_node *parent, uint32_t inst_name)
+{
+    vlog_reader *r = e->r;
+    vlog_node n = {module, base, e->prefixes.len, 0};
+    if (parent) {
+        const char *name = vlog_sym(r, inst_name);
+        size_t len = strlen(name);
+        n.prefix_len = parent->prefix_len + len + 1;
+        if (!vec_u8_reserve(&e->prefixes, e->prefixes.len + n.prefix_len))
+            return vlog_nomem(r);
+        uint8_t *at = e->prefixes.data + e->prefixes.len;
+        memcpy(at, vlog_prefix(e, parent), parent->prefix_len);
+        memcpy(at + parent->prefix_len, name, len);
+        at[n.prefix_len - 1] = '/';
+        e->prefixes.len += n.prefix_len;
+    }
+    return vlog_node_vec_push(&e->nodes, n) ? GP_OK : vlog_nomem(r);
+}
+
+/* Lists the nodes breadth-first and gives each its block of flat bits. */
+static gp_status vlog_build_nodes(vlog_elab *e, uint32_t top)
+{
+    vlog_reader *r = e->r;
+    if (!vlog_node_vec_reserve(&e->nodes, r->modules.data[top].flat_nodes))
+        return vlog_nomem(r);
+    gp_status st = vlog_push_node(e, top, VLOG_LITERAL_BITS, NULL, 0);
+    uint32_t next = VLOG_LITERAL_BITS + r->modules.data[top].nbits;
+    for (size_t i = 0; i < e->nodes.len && st == GP_OK; i++) {
+        const vlog_module *m = &r->modules.data[e->nodes.data[i].module];
+        for (uint32_t k = 0; k < m->ninst && st == GP_OK; k++) {
+            const vlog_inst *inst = &r->insts.data[m->inst0 + k];
+            if (!(inst->target & VLOG_TARGET_MODULE))
+                continue;
+            uint32_t child = inst->target & ~VLOG_TARGET_MODULE;
+            vlog_node parent = e->nodes.data[i]; /* a copy: the push may move the array */
+            st = vlog_push_node(e, child, next, &parent, inst->name);
+            next += r->modules.data[child].nbits;
+        }
+    }
+    e->nbits = next;
+    return st;
+}
+
+/* --- merging bits --------------------------------------------------------------- */
+
+static gp_status vlog_conflict(vlog_elab *e, const vlog_module *m, const vlog_conn *c,
+                               uint32_t bit, uint8_t v1, uint8_t v2)
+{
+    static const char *const text[] = {"", "1'b0", "1'b1", "1'bx"};
+    vlog_reader *r = e->r;
+    diag_error(r->d, 3080, vlog_loc(r, m->file, c->line, c->col),
+               "net '%s' would be tied to both %s and %s (through assigns, supply nets or port "
+               "connections): fix the netlist",
+               vlog_flat_bit_name(e, bit), text[v1], text[v2]);
+    return GP_ERR_INPUT;
+}
+
+/* Ties the class of `bit` to the constant v. */
+static gp_status vlog_tie(vlog_elab *e, const vlog_module *m, const vlog_conn *c, uint32_t bit,
+                          uint8_t v)
+{
+    uint32_t root = vlog_find(e->parent, bit);
+    if (e->value[root] != VLOG_VALUE_SIGNAL && e->value[root] != v)
+        return vlog_conflict(e, m, c, bit, e->value[root], v);
+    e->value[root] = v;
+    return GP_OK;
+}
+
+/* Makes a and b one net; the smaller root stays the root. */
+static gp_status vlog_union(vlog_elab *e, const vlog_module *m, const vlog_conn *c, uint32_t a,
+                            uint32_t b)
+{
+    uint32_t ra = vlog_find(e->parent, a), rb = vlog_find(e->parent, b);
+    if (ra == rb)
+        return GP_OK;
+    uint8_t va = e->value[ra], vb = e->value[rb];
+    if (va != VLOG_VALUE_SIGNAL && vb != VLOG_VALUE_SIGNAL && va != vb)
+        return vlog_conflict(e, m, c, a, va, vb);
+    uint32_t keep = ra < rb ? ra : rb, drop = ra < rb ? rb : ra;
+    e->parent[drop] = keep;
+    e->value[keep] = va != VLOG_VALUE_SIGNAL ? va : vb;
+    return GP_OK;
+}
+
+/* Joins `width` bits pairwise: a constant on either side ties the other. */
+static gp_status vlog_join(vlog_elab *e, const vlog_module *m, const vlog_conn *where,
+                           vlog_bit_iter a, vlog_bit_iter b, uint64_t width)
+{
+    gp_status st = GP_OK;
+    for (uint64_t k = 0; k < width && st == GP_OK; k++) {
+        uint32_t ba, bb;
+        bool ca = vlog_next_bit(&a, &ba), cb = vlog_next_bit(&b, &bb);
+        if (ca)
+            st = vlog_tie(e, m, where, bb, (uint8_t)(ba + 1));
+        else if (cb)
+            st = vlog_tie(e, m, where, ba, (uint8_t)(bb + 1));
+        else
+            st = vlog_union(e, m, where, ba, bb);
+    }
+    return st;
+}
+
+/* The merges that node n's module makes: supply nets, assigns and the port
+ * connections of its submodule instances (*child: the node of its next
+ * one). */
+static gp_status vlog_merge_node(vlog_elab *e, const vlog_node *n, size_t *child)
+{
+    vlog_reader *r = e->r;
+    const vlog_module *m = &r->modules.data[n->module];
+    gp_status st = GP_OK;
+    for (uint32_t i = 0; i < m->nsig && st == GP_OK; i++) {
+        const vlog_signal *s = &r->signals.data[m->sig0 + i];
+        uint32_t width = vlog_signal_width(s);
+        vlog_conn where = {0, 0, 0, s->line, s->col};
+        for (uint32_t k = 0; k < width && s->value != VLOG_VALUE_SIGNAL && st == GP_OK; k++)
+            st = vlog_tie(e, m, &where, n->base + s->offset + k, s->value);
+    }
+    for (uint32_t i = 0; i < m->nasgn && st == GP_OK; i++) {
+        const vlog_assign *a = &r->assigns.data[m->asgn0 + i];
+        const vlog_conn *lhs = &r->conns.data[a->lhs], *rhs = &r->conns.data[a->rhs];
+        st = vlog_join(e, m, lhs, vlog_bits(r, lhs, n->base), vlog_bits(r, rhs, n->base),
+                       vlog_conn_width(r, lhs));
+    }
+    for (uint32_t i = 0; i < m->ninst && st == GP_OK; i++) {
+        const vlog_inst *inst = &r->insts.data[m->inst0 + i];
+        if (!(inst->target & VLOG_TARGET_MODULE))
+            continue;
+        const vlog_node *sub = &e->nodes.data[(*child)++];
+        const vlog_module *cm = &r->modules.data[sub->module];
+        for (uint32_t k = 0; k < inst->nconn && st == GP_OK; k++) {
+            const vlog_conn *c = &r->conns.data[inst->conn0 + k];
+            uint32_t sig = r->ports.data[cm->port0 + c->pin];
+            const vlog_signal *port = &r->signals.data[sig];
+            vlog_term whole = {sig, port->offset, vlog_signal_width(port)};
+            if (c->nterm > 0)
+                st = vlog_join(e, m, c, vlog_bits(r, c, n->base),
+                               (vlog_bit_iter){r, &whole, 0, sub->base}, whole.width);
+        }
+    }
+    return st;
+}
+
+/* --- handing the design to the builder --------------------------------------- */
+
+static gp_status vlog_emit_name(vlog_elab *e, uint32_t bit, const char *name)
+{
+    const vlog_builder *b = e->r->b;
+    uint32_t root = e->parent[bit];
+    gp_status st;
+    if (root == bit) {
+        st = b->add_net(b->ctx, name, (vlog_value)e->value[bit], &e->net_of[bit]);
+        return st == GP_OK ? GP_OK : vlog_builder_failed(e->r, st, "net", name);
+    }
+    st = b->add_net_alias(b->ctx, e->net_of[root], name);
+    return st == GP_OK ? GP_OK : vlog_builder_failed(e->r, st, "net name", name);
+}
+
+/* Every flat bit in id order: a root as a net, the others as its aliases.
+ * Nodes and their signals' blocks are walked in layout order, which is id
+ * order, so each root comes before its aliases. */
+static gp_status vlog_emit_nets(vlog_elab *e)
+{
+    vlog_reader *r = e->r;
+    static const char *const literal[] = {"1'b0", "1'b1", "1'bx"};
+    gp_status st = GP_OK;
+    for (uint32_t b = 0; b < e->nbits; b++)
+        e->parent[b] = e->parent[e->parent[b]]; /* parent[b] <= b: now every bit points at its root */
+    for (uint32_t v = 0; v < VLOG_LITERAL_BITS && st == GP_OK; v++)
+        if (r->literal_used[v])
+            st = vlog_emit_name(e, v, literal[v]);
+    for (size_t i = 0; i < e->nodes.len && st == GP_OK; i++) {
+        const vlog_node *n = &e->nodes.data[i];
+        const vlog_module *m = &r->modules.data[n->module];
+        for (uint32_t p = 0; p < m->nport && st == GP_OK; p++) {
+            const vlog_signal *s = &r->signals.data[r->ports.data[m->port0 + p]];
+            for (uint32_t k = 0; k < vlog_signal_width(s) && st == GP_OK; k++)
+                st = vlog_emit_name(e, n->base + s->offset + k, vlog_bit_name(e, n, s, k));
+        }
+        for (uint32_t j = 0; j < m->nsig && st == GP_OK; j++) {
+            const vlog_signal *s = &r->signals.data[m->sig0 + j];
+            if (s->flags & VLOG_SIG_PORT)
+                continue; /* done above */
+            for (uint32_t k = 0; k < vlog_signal_width(s) && st == GP_OK; k++)
+                st = vlog_emit_name(e, n->base + s->offset + k, vlog_bit_name(e, n, s, k));
+        }
+    }
+    for (uint32_t b = 0; b < e->nbits; b++)
+        e->net_of[b] = e->net_of[e->parent[b]]; /* from here on, net_of maps every bit */
+    return st;
+}
+
+static gp_status vlog_emit_ports(vlog_elab *e)
+{
+    vlog_reader *r = e->r;
+    const vlog_builder *b = r->b;
+    const vlog_node *top = &e->nodes.data[0];
+    const vlog_module *m = &r->modules.data[top->module];
+    for (uint32_t p = 0; p < m->nport; p++) {
+        const vlog_signal *s = &r->signals.data[r->ports.data[m->port0 + p]];
+        for (uint32_t k = 0; k < vlog_signal_width(s); k++) {
+            uint32_t net = e->net_of[top->base + s->offset + k];
+            const char *name = vlog_bit_name(e, top, s, k);
+            gp_status st = b->add_port(b->ctx, name, s->dir, net);
+            if (st != GP_OK)
+                return vlog_builder_failed(r, st, "port", name);
+        }
+    }
+    return GP_OK;
+}
+
+/* One library cell instance of node n and its pin connections. */
+static gp_status vlog_emit_instance(vlog_elab *e, const vlog_node *n, const vlog_inst *inst)
+{
+    vlog_reader *r = e->r;
+    const vlog_builder *b = r->b;
+    const vlog_cell *cell = &r->cells.data[inst->target];
+    vlog_text_reset(r);
+    vlog_text_add(r, vlog_prefix(e, n), n->prefix_len);
+    vlog_text_add(r, vlog_sym(r, inst->name), strtab_len(&r->syms, inst->name));
+    const char *path = vlog_text(r);
+    uint32_t id;
+    gp_status st = b->add_instance(b->ctx, path, vlog_sym(r, cell->name), cell->id, &id);
+    if (st != GP_OK)
+        return vlog_builder_failed(r, st, "instance", path);
+    for (uint32_t k = 0; k < inst->nconn; k++) {
+        const vlog_conn *c = &r->conns.data[inst->conn0 + k];
+        if (c->nterm == 0)
+            continue;
+        const vlog_pin_group *g = &r->groups.data[cell->group0 + c->pin];
+        vlog_bit_iter it = vlog_bits(r, c, n->base);
+        for (uint32_t j = 0; j < g->width; j++) {
+            uint32_t bit, pin = r->pin_bits.data[g->bit0 + j].pin;
+            vlog_next_bit(&it, &bit);
+            st = b->connect(b->ctx, id, (int)pin, e->net_of[bit]);
+            if (st != GP_OK)
+                return vlog_builder_failed(r, st, "a connection of instance",
+                                           vlog_sym(r, inst->name));
+        }
+    }
+    return GP_OK;
+}
+
+static gp_status vlog_emit_instances(vlog_elab *e)
+{
+    vlog_reader *r = e->r;
+    gp_status st = GP_OK;
+    for (size_t i = 0; i < e->nodes.len && st == GP_OK; i++) {
+        const vlog_node *n = &e->nodes.data[i];
+        const vlog_module *m = &r->modules.data[n->module];
+        for (uint32_t k = 0; k < m->ninst && st == GP_OK; k++) {
+            const vlog_inst *inst = &r->insts.data[m->inst0 + k];
+            if (!(inst->target & VLOG_TARGET_MODULE))
+                st = vlog_emit_instance(e, n, inst);
+        }
+    }
+    return st;
+}
+
+static gp_status vlog_alloc_bits(vlog_elab *e)
+{
+    e->parent = mem_alloc((size_t)e->nbits * sizeof *e->parent);
+    e->net_of = mem_calloc(e->nbits, sizeof *e->net_of);
+    e->value = mem_calloc(e->nbits, 1);
+    if (!e->parent || !e->net_of || !e->value)
+        return vlog_nomem(e->r);
+    for (uint32_t b = 0; b < e->nbits; b++)
+        e->parent[b] = b;
+    for (uint32_t v = 0; v < VLOG_LITERAL_BITS; v++)
+        e->value[v] = (uint8_t)(v + 1);
+    return GP_OK;
+}
+
+gp_status vlog_elaborate(vlog_reader *r, uint32_t top)
+{
+    vlog_elab e = {.r = r};
+    gp_status st = vlog_build_nodes(&e, top);
+    if (st == GP_OK)
+        st = vlog_alloc_bits(&e);
+    size_t child = 1; /* nodes[0] is the top; its children follow in BFS order */
+    for (size_t i = 0; i < e.nodes.len && st == GP_OK; i++)
+        st = vlog_merge_node(&e, &e.nodes.data[i], &child);
+    if (st == GP_OK)
+        st = vlog_emit_nets(&e);
+    if (st == GP_OK)
+        st = vlog_emit_ports(&e);
+    if (st == GP_OK)
+        st = vlog_emit_instances(&e);
+    mem_free(e.parent);
+    mem_free(e.net_of);
+    mem_free(e.value);
+    vlog_node_vec_free(&e.nodes);
+    vec_u8_free(&e.prefixes);
+    return st;
+}

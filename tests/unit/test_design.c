@@ -1,0 +1,257 @@
+/* test_design.c: the design database on a four-instance design whose
+ * expected loads, levels, slews, delays, SDF and SPEF annotation and events
+ * are worked out here from the tables and the SPEC §2 rules. */
+#include "check.h"
+#include "design/design.h"
+#include "events/events.h"
+
+#include <unistd.h>
+
+/* Capacitances in pF, times in ns: the library's units. */
+static const char tiny_lib[] =
+    "library (tiny) {\n"
+    "  time_unit : \"1ns\" ; capacitive_load_unit (1, pf) ; voltage_unit : \"1V\" ;\n"
+    "  leakage_power_unit : \"1nW\" ; current_unit : \"1mA\" ; nom_voltage : 1.8 ;\n"
+    "  lu_table_template (t2) { variable_1 : input_net_transition ;\n"
+    "    variable_2 : total_output_net_capacitance ;\n"
+    "    index_1 (\"0.1, 0.3\") ; index_2 (\"0.01, 0.05\") ; }\n"
+    "  cell (INV) {\n"
+    "    pin (A) { direction : input ; capacitance : 0.02 ; }\n"
+    "    pin (Y) { direction : output ; function : \"!A\" ;\n"
+    "      timing () { related_pin : \"A\" ; timing_sense : negative_unate ;\n"
+    "        cell_rise (t2) { values (\"0.10, 0.30\", \"0.20, 0.40\") ; }\n"
+    "        cell_fall (t2) { values (\"0.05, 0.25\", \"0.15, 0.35\") ; }\n"
+    "        rise_transition (t2) { values (\"0.10, 0.50\", \"0.30, 0.70\") ; }\n"
+    "        fall_transition (t2) { values (\"0.08, 0.40\", \"0.20, 0.60\") ; } } } }\n"
+    "  cell (NAND2) {\n"
+    "    pin (A) { direction : input ; capacitance : 0.03 ; }\n"
+    "    pin (B) { direction : input ; capacitance : 0.04 ; }\n"
+    "    pin (Y) { direction : output ; function : \"!(A & B)\" ;\n"
+    "      timing () { related_pin : \"A B\" ; timing_sense : negative_unate ;\n"
+    "        cell_rise (scalar) { values (\"0.2\") ; } cell_fall (scalar) { values (\"0.1\") ; }\n"
+    "        rise_transition (scalar) { values (\"0.2\") ; }\n"
+    "        fall_transition (scalar) { values (\"0.1\") ; } } } }\n"
+    "  cell (DFF) {\n"
+    "    ff (IQ, IQN) { next_state : \"D\" ; clocked_on : \"CLK\" ; }\n"
+    "    pin (CLK) { direction : input ; clock : true ; capacitance : 0.005 ; }\n"
+    "    pin (D) { direction : input ; capacitance : 0.001 ; }\n"
+    "    pin (Q) { direction : output ; function : \"IQ\" ;\n"
+    "      timing () { related_pin : \"CLK\" ; timing_type : rising_edge ;\n"
+    "        cell_rise (scalar) { values (\"0.3\") ; } cell_fall (scalar) { values (\"0.25\") ; }\n"
+    "        rise_transition (scalar) { values (\"0.12\") ; }\n"
+    "        fall_transition (scalar) { values (\"0.1\") ; } } } }\n"
+    "}\n";
+
+static const char tiny_netlist[] =
+    "module top (clk, a, b, y);\n"
+    "  input clk, a, b; output y;\n"
+    "  wire n1, n2, q;\n"
+    "  DFF r1 (.CLK(clk), .D(a), .Q(q));\n"
+    "  INV u1 (.A(q), .Y(n1));\n"
+    "  NAND2 u2 (.A(n1), .B(b), .Y(n2));\n"
+    "  INV u3 (.A(n2), .Y(y));\n"
+    "endmodule\n";
+
+static char dir[] = "/tmp/gp_test_design_XXXXXX";
+
+/* Writes `text` to dir/name and returns the path (static storage per call site). */
+static const char *write_file(const char *name, const char *text, char *path, size_t size)
+{
+    snprintf(path, size, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static lib_set *libs;
+static design *dg;
+
+static void setup(diag_ctx *d)
+{
+    char lib_path[256], net_path[256];
+    libs = lib_set_new();
+    CHECK_EQ_INT(lib_read(libs, write_file("tiny.lib", tiny_lib, lib_path, sizeof lib_path), d), GP_OK);
+    const char *paths[] = {write_file("top.v", tiny_netlist, net_path, sizeof net_path)};
+    CHECK_EQ_INT(design_read_netlist(&dg, libs, paths, 1, "top", d), GP_OK);
+}
+
+static uint32_t pin_of(const char *inst, const char *pin)
+{
+    uint32_t i = design_find_inst(dg, inst);
+    return dg->inst_pin0[i] + (uint32_t)lib_pin_index(dg->inst_cell[i], pin);
+}
+
+static uint32_t arc_of(const char *inst)
+{
+    return dg->inst_arc0[design_find_inst(dg, inst)]; /* each cell's first arc */
+}
+
+static void test_netlist_and_levels(void)
+{
+    CHECK_EQ_INT(dg->n_insts, 4);
+    CHECK_EQ_INT(dg->n_nets, 7); /* clk a b y n1 n2 q */
+    CHECK_EQ_INT(dg->n_connected_pins, 3 + 2 + 3 + 2);
+    uint32_t q = design_find_net(dg, "q");
+    CHECK_EQ_INT(dg->net_pin0[q + 1] - dg->net_pin0[q], 2);
+    CHECK_EQ_INT(dg->net_driver[q], pin_of("r1", "Q"));
+    CHECK_EQ_INT(dg->net_driver[design_find_net(dg, "clk")], DESIGN_NONE);
+    CHECK_EQ_INT(dg->inst_level[design_find_inst(dg, "r1")], 0);
+    CHECK_EQ_INT(dg->inst_level[design_find_inst(dg, "u1")], 1);
+    CHECK_EQ_INT(dg->inst_level[design_find_inst(dg, "u2")], 2);
+    CHECK_EQ_INT(dg->inst_level[design_find_inst(dg, "u3")], 3);
+    CHECK_EQ_INT(dg->n_levels, 4);
+    CHECK_EQ_INT(dg->n_loop_insts, 0);
+}
+
+/* Bilinear value of a 2x2 table at fractions fx (slew) and fy (load). */
+static double bilinear(double v00, double v01, double v10, double v11, double fx, double fy)
+{
+    double low = v00 + fy * (v01 - v00), high = v10 + fy * (v11 - v10);
+    return low + fx * (high - low);
+}
+
+static void test_loads_slews_delays(void)
+{
+    const double pf = 1e-12, ns = 1e-9;
+    CHECK_NEAR_REL(dg->pin_load[pin_of("r1", "Q")], 0.02 * pf, 1e-12);
+    CHECK_NEAR_REL(dg->pin_load[pin_of("u1", "Y")], 0.03 * pf, 1e-12);
+    CHECK_NEAR_REL(dg->pin_load[pin_of("u2", "Y")], 0.02 * pf, 1e-12);
+    CHECK_EQ_INT(dg->pin_load[pin_of("u3", "Y")] == 0.0, 1); /* only an output port */
+    CHECK_NEAR_REL(dg->pin_slew[DESIGN_RISE][pin_of("r1", "CLK")], 0.1 * ns, 1e-12);
+    CHECK_NEAR_REL(dg->pin_slew[DESIGN_RISE][pin_of("r1", "Q")], 0.12 * ns, 1e-12);
+    CHECK_NEAR_REL(dg->arc_delay[DESIGN_RISE][arc_of("r1")], 0.3 * ns, 1e-12);
+    /* u1, negative unate, load 0.03 pF (fy = 0.5): its rise follows q's fall
+     * slew 0.10 ns (fx = 0), its fall q's rise slew 0.12 ns (fx = 0.1). */
+    CHECK_NEAR_REL(dg->arc_delay[DESIGN_RISE][arc_of("u1")], bilinear(0.10, 0.30, 0.20, 0.40, 0, 0.5) * ns, 1e-9);
+    CHECK_NEAR_REL(dg->arc_delay[DESIGN_FALL][arc_of("u1")], bilinear(0.05, 0.25, 0.15, 0.35, 0.1, 0.5) * ns, 1e-9);
+    CHECK_NEAR_REL(dg->pin_slew[DESIGN_RISE][pin_of("u1", "Y")], bilinear(0.10, 0.50, 0.30, 0.70, 0, 0.5) * ns, 1e-9);
+    CHECK_NEAR_REL(dg->pin_slew[DESIGN_FALL][pin_of("u1", "Y")], bilinear(0.08, 0.40, 0.20, 0.60, 0.1, 0.5) * ns, 1e-9);
+    /* The slew reaches u2's input from u1's output. */
+    CHECK_NEAR_REL(dg->pin_slew[DESIGN_FALL][pin_of("u2", "A")], dg->pin_slew[DESIGN_FALL][pin_of("u1", "Y")], 1e-12);
+}
+
+static void test_sdf_annotation(void)
+{
+    static const char sdf[] =
+        "(DELAYFILE (SDFVERSION \"3.0\") (DESIGN \"top\") (DIVIDER /) (TIMESCALE 1ns)\n"
+        " (CELL (CELLTYPE \"top\") (INSTANCE)\n"
+        "  (DELAY (ABSOLUTE (INTERCONNECT u1/Y u2/A (0.01::0.02)) (INTERCONNECT clk r1/CLK (0.003)))))\n"
+        " (CELL (CELLTYPE \"INV\") (INSTANCE u1) (DELAY (ABSOLUTE (IOPATH A Y (0.5::0.6) (0.4::0.45)))))\n"
+        " (CELL (CELLTYPE \"NAND2\") (INSTANCE u9)\n"
+        "  (DELAY (ABSOLUTE (IOPATH A Y (1) (1)))))\n"
+        ")\n";
+    char path[256];
+    diag_ctx *d = diag_new(NULL);
+    design_sdf_stats st;
+    double u3_rise = dg->arc_delay[DESIGN_RISE][arc_of("u3")];
+    CHECK_EQ_INT(design_read_sdf(dg, write_file("top.sdf", sdf, path, sizeof path), &st, d), GP_OK);
+    CHECK_EQ_INT(st.iopaths, 2);
+    CHECK_EQ_INT(st.iopaths_matched, 1);
+    CHECK_EQ_INT(st.arcs_annotated, 1);
+    CHECK_EQ_INT(st.interconnects, 2);
+    CHECK_EQ_INT(st.interconnects_matched, 2);
+    CHECK_EQ_INT(st.unmatched, 1);
+    CHECK_EQ_INT(diag_count_of(d, 7011), 1);
+    CHECK_NEAR_REL(dg->arc_delay[DESIGN_RISE][arc_of("u1")], 0.6e-9, 1e-12); /* typ empty: max */
+    CHECK_NEAR_REL(dg->arc_delay[DESIGN_FALL][arc_of("u1")], 0.45e-9, 1e-12);
+    CHECK_EQ_INT(dg->arc_from_sdf[arc_of("u1")], 1);
+    CHECK_EQ_INT(dg->arc_delay[DESIGN_RISE][arc_of("u3")] == u3_rise, 1); /* untouched */
+    CHECK_NEAR_REL(dg->pin_wire_delay[DESIGN_RISE][pin_of("u2", "A")], 0.02e-9, 1e-12);
+    CHECK_NEAR_REL(dg->pin_wire_delay[DESIGN_FALL][pin_of("r1", "CLK")], 0.003e-9, 1e-12);
+    diag_free(d);
+}
+
+static void test_spef_wire_cap(void)
+{
+    static const char spef[] =
+        "*SPEF \"IEEE 1481-1998\"\n*DESIGN \"top\"\n*DATE \"today\"\n*VENDOR \"me\"\n"
+        "*PROGRAM \"hand\"\n*VERSION \"1\"\n*DESIGN_FLOW \"x\"\n*DIVIDER /\n*DELIMITER :\n"
+        "*BUS_DELIMITER [ ]\n*T_UNIT 1 NS\n*C_UNIT 1 PF\n*R_UNIT 1 OHM\n*L_UNIT 1 HENRY\n\n"
+        "*D_NET n1 0.01\n*CONN\n*I u1:Y O\n*I u2:A I\n*END\n\n"
+        "*D_NET nowhere 0.5\n*CONN\n*I u7:Y O\n*END\n";
+    char path[256];
+    diag_ctx *d = diag_new(NULL);
+    design_spef_stats st;
+    design_timing_options opt = design_timing_defaults();
+    CHECK_EQ_INT(design_read_spef(dg, write_file("top.spef", spef, path, sizeof path), &opt, &st, d), GP_OK);
+    CHECK_EQ_INT(st.nets, 2);
+    CHECK_EQ_INT(st.nets_matched, 1);
+    CHECK_EQ_INT(diag_count_of(d, 7012), 1);
+    CHECK_NEAR_REL(dg->pin_load[pin_of("u1", "Y")], (0.03 + 0.01) * 1e-12, 1e-12);
+    CHECK_NEAR_REL(dg->arc_delay[DESIGN_RISE][arc_of("u1")], bilinear(0.10, 0.30, 0.20, 0.40, 0, 0.75) * 1e-9, 1e-9);
+    CHECK_EQ_INT(dg->arc_from_sdf[arc_of("u1")], 0); /* recomputed from NLDM */
+    diag_free(d);
+}
+
+static void test_events(void)
+{
+    static const char vcd[] =
+        "$timescale 1ps $end\n$scope module tb $end\n$scope module dut $end\n"
+        "$var wire 1 ! clk $end\n$var wire 1 \" n1 $end\n$var wire 2 # bus [1:0] $end\n"
+        "$upscope $end\n$upscope $end\n$enddefinitions $end\n"
+        "#0\n0!\n1\"\nb00 #\n#500\n1!\n0\"\n#1000\n0!\n";
+    char path[256];
+    diag_ctx *d = diag_new(NULL);
+    events *ev;
+    events_stats st;
+    events_options opt = {.scope = "tb/dut"};
+    CHECK_EQ_INT(events_read(dg, write_file("act.vcd", vcd, path, sizeof path), &opt, &ev, &st, d), GP_OK);
+    CHECK_EQ_INT(st.vars, 3);
+    CHECK_EQ_INT(st.signals_matched, 2);
+    CHECK_EQ_INT(st.signals_unmatched, 2);
+    CHECK_EQ_INT(st.nets_with_activity, 2);
+    CHECK_EQ_INT(ev->n_events, 5);
+    CHECK_EQ_INT(ev->end_fs, 1000000);
+    uint32_t clk = design_find_net(dg, "clk"), n1 = design_find_net(dg, "n1");
+    uint64_t k = ev->net_ev0[clk];
+    CHECK_EQ_INT(ev->net_ev0[clk + 1] - k, 3);
+    CHECK_EQ_INT(ev->time_fs[k + 1], 500000);
+    CHECK_EQ_INT(ev->value[k + 1], 1);
+    CHECK_EQ_INT(ev->time_fs[k + 2], 1000000);
+    CHECK_EQ_INT(ev->value[k + 2], 0);
+    CHECK_EQ_INT(ev->net_ev0[n1 + 1] - ev->net_ev0[n1], 2);
+    CHECK_EQ_INT(ev->value[ev->net_ev0[n1]], 1);
+    events_free(ev);
+    diag_free(d);
+}
+
+static void test_combinational_loop_is_reported(void)
+{
+    static const char loop[] = "module loop (a, y);\n  input a; output y;\n  wire x;\n"
+                               "  NAND2 g1 (.A(a), .B(y), .Y(x));\n  INV g2 (.A(x), .Y(y));\n"
+                               "endmodule\n";
+    char path[256];
+    diag_ctx *d = diag_new(NULL);
+    const char *paths[] = {write_file("loop.v", loop, path, sizeof path)};
+    design *looped;
+    CHECK_EQ_INT(design_read_netlist(&looped, libs, paths, 1, "loop", d), GP_OK);
+    CHECK_EQ_INT(looped->n_loop_insts, 2);
+    CHECK_EQ_INT(diag_count_of(d, 7007), 1);
+    design_free(looped);
+    diag_free(d);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return 1;
+    diag_ctx *d = diag_new(stderr);
+    setup(d);
+    if (!dg)
+        return 1; /* the setup's failed checks are printed */
+    RUN(test_netlist_and_levels);
+    RUN(test_loads_slews_delays);
+    RUN(test_sdf_annotation);
+    RUN(test_spef_wire_cap);
+    RUN(test_events);
+    RUN(test_combinational_loop_is_reported);
+    design_free(dg);
+    lib_set_free(libs);
+    diag_free(d);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        return 1;
+    return check_exit_code();
+}

@@ -1,0 +1,674 @@
+/* test_verilog.c: the structural Verilog reader, through a fake builder that
+ * writes every callback as a line of text; the expected texts are written out
+ * by hand from the netlists (net ids count from 0 in add_net order). */
+#include <stdarg.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "verilog/verilog.h"
+
+/* --- the fake library and builder ---------------------------------------- */
+
+typedef struct fake_cell {
+    const char *name;
+    const char *pins[10];
+} fake_cell;
+
+/* Bus bits listed lowest index first, as a Liberty bit-blast may list them:
+ * the reader must still connect the most significant bit first. */
+static const fake_cell fake_cells[] = {
+    {"DFFHQx4_ASAP7_75t_R", {"CLK", "D", "Q"}},
+    {"BUFx2_ASAP7_75t_R", {"A", "Y"}},
+    {"AND2x2_ASAP7_75t_R", {"A", "B", "Y"}},
+    {"INV", {"A", "Y"}},
+    {"AND2", {"A", "B", "Y"}},
+    {"DFF", {"CLK", "D", "Q"}},
+    {"REG4", {"CLK", "D[0]", "D[1]", "D[2]", "D[3]", "Q[0]", "Q[1]", "Q[2]", "Q[3]"}},
+    {"BADLIB", {"A", "A"}},
+};
+#define N_FAKE_CELLS (sizeof fake_cells / sizeof fake_cells[0])
+
+typedef struct fake {
+    char log[16384];
+    size_t len;
+    uint32_t nets, insts;
+    uint32_t inst_cell[64];
+    int fail_instances; /* add_instance fails (without a message) when set */
+} fake;
+
+static void fake_log(fake *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(f->log + f->len, sizeof f->log - f->len, fmt, ap);
+    va_end(ap);
+    if (n > 0 && f->len + (size_t)n < sizeof f->log)
+        f->len += (size_t)n;
+}
+
+static int fake_pin_count(const fake_cell *c)
+{
+    int n = 0;
+    while (n < 10 && c->pins[n])
+        n++;
+    return n;
+}
+
+static bool fake_find_cell(void *ctx, const char *name, vlog_cell_info *out)
+{
+    (void)ctx;
+    for (uint32_t i = 0; i < N_FAKE_CELLS; i++) {
+        if (strcmp(fake_cells[i].name, name) == 0) {
+            out->id = i;
+            out->pin_count = fake_pin_count(&fake_cells[i]);
+            out->pin_names = fake_cells[i].pins;
+            return true;
+        }
+    }
+    return false;
+}
+
+static gp_status fake_add_net(void *ctx, const char *name, vlog_value value, uint32_t *net)
+{
+    fake *f = ctx;
+    static const char *const v[] = {"", " =0", " =1", " =x"};
+    *net = f->nets++;
+    fake_log(f, "net %u %s%s\n", *net, name, v[value]);
+    return GP_OK;
+}
+
+static gp_status fake_add_alias(void *ctx, uint32_t net, const char *name)
+{
+    fake_log(ctx, "alias %u %s\n", net, name);
+    return GP_OK;
+}
+
+static gp_status fake_add_port(void *ctx, const char *name, int dir, uint32_t net)
+{
+    fake_log(ctx, "port %s %s %u\n", name,
+             dir == VLOG_DIR_INPUT ? "in" : dir == VLOG_DIR_OUTPUT ? "out" : "inout", net);
+    return GP_OK;
+}
+
+static gp_status fake_add_instance(void *ctx, const char *path, const char *cell, uint32_t id,
+                                   uint32_t *inst)
+{
+    fake *f = ctx;
+    if (f->fail_instances)
+        return GP_ERR_INPUT;
+    CHECK_EQ_STR(fake_cells[id].name, cell);
+    *inst = f->insts++;
+    if (*inst < 64)
+        f->inst_cell[*inst] = id;
+    fake_log(f, "inst %s %s\n", path, cell);
+    return GP_OK;
+}
+
+static gp_status fake_connect(void *ctx, uint32_t inst, int pin, uint32_t net)
+{
+    fake *f = ctx;
+    CHECK(inst < f->insts && inst < 64);
+    fake_log(f, "  %s %u\n", fake_cells[f->inst_cell[inst]].pins[pin], net);
+    return GP_OK;
+}
+
+static gp_status fake_reserve(void *ctx, const vlog_sizes *z)
+{
+    fake_log(ctx, "reserve %llu %llu %llu %llu\n", (unsigned long long)z->names,
+             (unsigned long long)z->instances, (unsigned long long)z->connections,
+             (unsigned long long)z->module_instances);
+    return ((fake *)ctx)->fail_instances ? GP_ERR_INPUT : GP_OK;
+}
+
+static vlog_builder fake_builder(fake *f)
+{
+    memset(f, 0, sizeof *f);
+    return (vlog_builder){f, fake_find_cell, NULL, fake_add_net, fake_add_alias, fake_add_port,
+                          fake_add_instance, fake_connect};
+}
+
+/* Reads `text` as file "t.v" and returns the status; the log is in *f. */
+static gp_status read_text(fake *f, const char *text, const char *top, diag_ctx *d)
+{
+    vlog_builder b = fake_builder(f);
+    return vlog_read_memory("t.v", text, strlen(text), top, &b, d);
+}
+
+static void check_log(const fake *f, const char *want)
+{
+    CHECK_EQ_STR(f->log, want);
+}
+
+/* --- designs that read ------------------------------------------------------ */
+
+static void test_reg1_asap7(void)
+{
+    fake f;
+    vlog_builder b = fake_builder(&f);
+    diag_ctx *d = diag_new(stderr);
+    const char *paths[] = {"../../../shared/designs/reg1_asap7.v"};
+    if (access(paths[0], R_OK) != 0)
+        check_skip("../../../shared/designs/reg1_asap7.v is missing");
+    CHECK_EQ_INT(vlog_read(paths, 1, "top", &b, d), GP_OK);
+    check_log(&f, "net 0 in1\nnet 1 in2\nnet 2 clk1\nnet 3 clk2\nnet 4 clk3\nnet 5 out\n"
+                  "net 6 r1q\nnet 7 r2q\nnet 8 u1z\nnet 9 u2z\n"
+                  "port in1 in 0\nport in2 in 1\nport clk1 in 2\nport clk2 in 3\n"
+                  "port clk3 in 4\nport out out 5\n"
+                  "inst r1 DFFHQx4_ASAP7_75t_R\n  D 0\n  CLK 2\n  Q 6\n"
+                  "inst r2 DFFHQx4_ASAP7_75t_R\n  D 1\n  CLK 3\n  Q 7\n"
+                  "inst u1 BUFx2_ASAP7_75t_R\n  A 7\n  Y 8\n"
+                  "inst u2 AND2x2_ASAP7_75t_R\n  A 6\n  B 8\n  Y 9\n"
+                  "inst r3 DFFHQx4_ASAP7_75t_R\n  D 9\n  CLK 4\n  Q 5\n");
+    CHECK_EQ_INT(diag_error_count(d), 0);
+    diag_free(d);
+}
+
+/* Two levels of hierarchy, ANSI and non-ANSI headers, named and ordered
+ * module connections, an assign between nets of the top. */
+static const char hier_text[] =
+    "module leaf(a, y);\n"
+    "  input a; output y;\n"
+    "  wire n;\n"
+    "  INV u0 (.A(a), .Y(n));\n"
+    "  INV u1 (.A(n), .Y(y));\n"
+    "endmodule\n"
+    "module mid(input [1:0] i, output [1:0] o);\n"
+    "  leaf l0 (.a(i[0]), .y(o[0]));\n"
+    "  leaf l1 (i[1], o[1]);\n"
+    "endmodule\n"
+    "module top(x, z);\n"
+    "  input [1:0] x; output [1:0] z;\n"
+    "  wire [1:0] w;\n"
+    "  mid m (.i(x), .o(w));\n"
+    "  assign z = w;\n"
+    "endmodule\n";
+
+/* Flat bits in order: x[1] x[0] z[1] z[0] w[1] w[0] | m/i[1] m/i[0] m/o[1]
+ * m/o[0] | m/l0/a m/l0/y m/l0/n | m/l1/a m/l1/y m/l1/n.  Classes: {x[1],
+ * m/i[1], m/l1/a}, {x[0], m/i[0], m/l0/a}, {z[1], w[1], m/o[1], m/l1/y},
+ * {z[0], w[0], m/o[0], m/l0/y}, {m/l0/n}, {m/l1/n}. */
+static const char hier_log[] =
+    "net 0 x[1]\nnet 1 x[0]\nnet 2 z[1]\nnet 3 z[0]\nalias 2 w[1]\nalias 3 w[0]\n"
+    "alias 0 m/i[1]\nalias 1 m/i[0]\nalias 2 m/o[1]\nalias 3 m/o[0]\n"
+    "alias 1 m/l0/a\nalias 3 m/l0/y\nnet 4 m/l0/n\n"
+    "alias 0 m/l1/a\nalias 2 m/l1/y\nnet 5 m/l1/n\n"
+    "port x[1] in 0\nport x[0] in 1\nport z[1] out 2\nport z[0] out 3\n"
+    "inst m/l0/u0 INV\n  A 1\n  Y 4\ninst m/l0/u1 INV\n  A 4\n  Y 3\n"
+    "inst m/l1/u0 INV\n  A 0\n  Y 5\ninst m/l1/u1 INV\n  A 5\n  Y 2\n";
+
+static void test_hierarchy(void)
+{
+    fake f;
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(read_text(&f, hier_text, "top", d), GP_OK);
+    check_log(&f, hier_log);
+    /* The sizes: 16 net bits, 4 cells, 8 pin connections, 3 module instances. */
+    vlog_builder b = fake_builder(&f);
+    b.reserve = fake_reserve;
+    CHECK_EQ_INT(vlog_read_memory("t.v", hier_text, strlen(hier_text), "top", &b, d), GP_OK);
+    static const char head[] = "reserve 16 4 8 3\nnet 0 x[1]\n";
+    CHECK(strncmp(f.log, head, sizeof head - 1) == 0);
+    /* Without a top named, the only module nobody instantiates is taken. */
+    CHECK_EQ_INT(read_text(&f, hier_text, NULL, d), GP_OK);
+    check_log(&f, hier_log);
+    CHECK_EQ_INT(diag_error_count(d), 0);
+    diag_free(d);
+}
+
+/* Bus pins (MSB first), a concatenation with part-selects of an ascending
+ * vector, constants on pins (sized, unsized), supply1, escaped names, an
+ * unconnected pin, an assign with a constant and a concatenation. */
+static void test_selects_constants_escapes(void)
+{
+    static const char text[] =
+        "module t3 (a, b, q, \\odd~name );\n"
+        "  input [3:0] a;\n"
+        "  input b;\n"
+        "  output [3:0] q;\n"
+        "  output \\odd~name ;\n"
+        "  wire [0:1] r;\n"
+        "  wire \\data_in[3] ;\n"
+        "  supply1 vdd;\n"
+        "  REG4 u_reg (.CLK(b), .D({a[1:0], r}), .Q(q));\n"
+        "  AND2 \\u/and (.A(\\data_in[3] ), .B(1'b1), .Y(\\odd~name ));\n"
+        "  AND2 u2 (.A(vdd), .B(0), .Y(\\data_in[3] ));\n"
+        "  INV u3 (.A(r[0]), .Y());\n"
+        "  assign r = {1'b0, b};\n"
+        "endmodule\n";
+    /* Bits: a[3..0] b q[3..0] odd~name | r[0] r[1] data_in[3] vdd; r[0] is
+     * tied to 0, r[1] joins b.  D = {a[1], a[0], r[0], r[1]} goes to D[3]..D[0]. */
+    fake f;
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(read_text(&f, text, NULL, d), GP_OK);
+    check_log(&f, "net 0 1'b0 =0\nnet 1 1'b1 =1\n"
+                  "net 2 a[3]\nnet 3 a[2]\nnet 4 a[1]\nnet 5 a[0]\nnet 6 b\n"
+                  "net 7 q[3]\nnet 8 q[2]\nnet 9 q[1]\nnet 10 q[0]\nnet 11 odd~name\n"
+                  "net 12 r[0] =0\nalias 6 r[1]\nnet 13 data_in[3]\nnet 14 vdd =1\n"
+                  "port a[3] in 2\nport a[2] in 3\nport a[1] in 4\nport a[0] in 5\n"
+                  "port b in 6\nport q[3] out 7\nport q[2] out 8\nport q[1] out 9\n"
+                  "port q[0] out 10\nport odd~name out 11\n"
+                  "inst u_reg REG4\n  CLK 6\n  D[3] 4\n  D[2] 5\n  D[1] 12\n  D[0] 6\n"
+                  "  Q[3] 7\n  Q[2] 8\n  Q[1] 9\n  Q[0] 10\n"
+                  "inst u/and AND2\n  A 13\n  B 1\n  Y 11\n"
+                  "inst u2 AND2\n  A 14\n  B 0\n  Y 13\n"
+                  "inst u3 INV\n  A 12\n");
+    CHECK_EQ_INT(diag_error_count(d), 0);
+    diag_free(d);
+}
+
+/* yosys-style non-ANSI declarations, ordered cell connections, directives,
+ * comments, attributes, an X constant and an instance parameter (skipped with
+ * a warning). */
+static void test_yosys_style(void)
+{
+    static const char text[] =
+        "`timescale 1ns/1ps\n"
+        "// a comment\n"
+        "/* a block\n   comment */\n"
+        "(* top = 1, src = \"t.v:1\" *)\n"
+        "module t4(p, q, s);\n"
+        "  input [1:0] p;\n"
+        "  wire [1:0] p;\n"
+        "  output [1:0] q;\n"
+        "  output [3:0] s;\n"
+        "  wire c, d;\n"
+        "`ifdef NOT_DEFINED\n"
+        "  garbage here ( 3'b9\n"
+        "`else\n"
+        "  AND2 g0 (p[1], p[0], c);\n"
+        "`endif\n"
+        "  (* keep *) INV g1 (.A(c), .Y(d));\n"
+        "  assign {q[1], q[0]} = {d, c};\n"
+        "  assign s = 4'hA;\n"
+        "  DFF #(.INIT(0)) f0 (.CLK(p[0]), .D(1'bx), .Q());\n"
+        "endmodule\n";
+    fake f;
+    diag_ctx *d = diag_new(NULL);
+    CHECK_EQ_INT(read_text(&f, text, "t4", d), GP_OK);
+    check_log(&f, "net 0 1'bx =x\nnet 1 p[1]\nnet 2 p[0]\nnet 3 q[1]\nnet 4 q[0]\n"
+                  "net 5 s[3] =1\nnet 6 s[2] =0\nnet 7 s[1] =1\nnet 8 s[0] =0\n"
+                  "alias 4 c\nalias 3 d\n"
+                  "port p[1] in 1\nport p[0] in 2\nport q[1] out 3\nport q[0] out 4\n"
+                  "port s[3] out 5\nport s[2] out 6\nport s[1] out 7\nport s[0] out 8\n"
+                  "inst g0 AND2\n  A 1\n  B 2\n  Y 4\ninst g1 INV\n  A 4\n  Y 3\n"
+                  "inst f0 DFF\n  CLK 2\n  D 0\n");
+    CHECK_EQ_INT(diag_error_count(d), 0);
+    CHECK_EQ_INT(diag_warning_count(d), 1);
+    CHECK_EQ_INT(diag_count_of(d, 3102), 1);
+    diag_free(d);
+}
+
+/* A constant on a submodule port ties the inner net; a submodule port
+ * joined to another by an assign inside merges the outer nets. */
+static void test_constants_through_hierarchy(void)
+{
+    static const char text[] =
+        "module feed(input i, output o, input k);\n"
+        "  INV u (.A(i), .Y(o));\n"
+        "  INV v (.A(k), .Y());\n"
+        "endmodule\n"
+        "module top(input a, output y);\n"
+        "  feed f (.i(a), .o(y), .k(1'b1));\n"
+        "endmodule\n";
+    fake f;
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(read_text(&f, text, "top", d), GP_OK);
+    check_log(&f, "net 0 a\nnet 1 y\nalias 0 f/i\nalias 1 f/o\nnet 2 f/k =1\n"
+                  "port a in 0\nport y out 1\ninst f/u INV\n  A 0\n  Y 1\ninst f/v INV\n  A 2\n");
+    /* o = i inside merges the top's a and y: one net, the first port's name. */
+    static const char merge[] =
+        "module feed(input i, output o);\n"
+        "  assign o = i;\n"
+        "endmodule\n"
+        "module top(input a, output y);\n"
+        "  feed f (.i(a), .o(y));\n"
+        "endmodule\n";
+    CHECK_EQ_INT(read_text(&f, merge, "top", d), GP_OK);
+    check_log(&f, "net 0 a\nalias 0 y\nalias 0 f/i\nalias 0 f/o\nport a in 0\nport y out 0\n");
+    CHECK_EQ_INT(diag_error_count(d), 0);
+    diag_free(d);
+}
+
+/* `define / `ifdef, inout, ANSI reg ports, a net declaration assignment, two
+ * instances in one statement, an escaped instance name with '/', an implicit
+ * net, a number split over tokens, an empty module (warning 3107). */
+static void test_more_syntax(void)
+{
+    static const char text[] =
+        "`define USE_B\n"
+        "module sub(inout io, output reg [1:0] q);\n"
+        "  wire w = io;\n"
+        "  INV i0 (.A(w), .Y(q[1])), i1 (.A(io), .Y(q[0]));\n"
+        "endmodule\n"
+        "module box(input a);\n"
+        "endmodule\n"
+        "module top(inout t, output [3:0] v);\n"
+        "`ifdef USE_B\n"
+        "  sub \\s/1 (.io(t), .q(v[3:2]));\n"
+        "`elsif OTHER\n"
+        "  garbage\n"
+        "`else\n"
+        "  garbage\n"
+        "`endif\n"
+        "`ifndef USE_B\n"
+        "  garbage\n"
+        "`endif\n"
+        "  assign v[1:0] = 2 'b 1x;\n"
+        "  AND2 g (.A(imp), .B(t), .Y());\n"
+        "  box bx (.a(t));\n"
+        "endmodule\n";
+    /* Bits: t v[3] v[2] v[1] v[0] imp | s/1/io s/1/q[1] s/1/q[0] s/1/w | bx/a */
+    fake f;
+    diag_ctx *d = diag_new(NULL);
+    CHECK_EQ_INT(read_text(&f, text, "top", d), GP_OK);
+    check_log(&f, "net 0 t\nnet 1 v[3]\nnet 2 v[2]\nnet 3 v[1] =1\nnet 4 v[0] =x\nnet 5 imp\n"
+                  "alias 0 s/1/io\nalias 1 s/1/q[1]\nalias 2 s/1/q[0]\nalias 0 s/1/w\n"
+                  "alias 0 bx/a\n"
+                  "port t inout 0\nport v[3] out 1\nport v[2] out 2\nport v[1] out 3\n"
+                  "port v[0] out 4\n"
+                  "inst g AND2\n  A 5\n  B 0\n"
+                  "inst s/1/i0 INV\n  A 0\n  Y 1\ninst s/1/i1 INV\n  A 0\n  Y 2\n");
+    CHECK_EQ_INT(diag_error_count(d), 0);
+    CHECK_EQ_INT(diag_count_of(d, 3107), 1);
+    diag_free(d);
+
+    /* An empty module with a library cell's name declares that cell. */
+    static const char blackbox[] =
+        "module INV(A, Y);\n  input A;\n  output Y;\nendmodule\n"
+        "module top(input a, output y);\n  INV u (.A(a), .Y(y));\nendmodule\n";
+    d = diag_new(NULL);
+    CHECK_EQ_INT(read_text(&f, blackbox, "top", d), GP_OK);
+    check_log(&f, "net 0 a\nnet 1 y\nport a in 0\nport y out 1\ninst u INV\n  A 0\n  Y 1\n");
+    CHECK_EQ_INT(diag_warning_count(d), 0);
+    diag_free(d);
+}
+
+static bool write_file(const char *path, const char *text, bool gzip)
+{
+    if (gzip) {
+        gzFile gz = gzopen(path, "wb");
+        return gz && gzputs(gz, text) >= 0 && gzclose(gz) == Z_OK;
+    }
+    FILE *f = fopen(path, "w");
+    return f && fputs(text, f) >= 0 && fclose(f) == 0;
+}
+
+/* The modules spread over two files, the second gzip-compressed, the top
+ * first. */
+static void test_two_files(void)
+{
+    char p1[] = "/tmp/gp_test_verilog_XXXXXX", p2[] = "/tmp/gp_test_verilog_XXXXXX";
+    int fd1 = mkstemp(p1), fd2 = mkstemp(p2);
+    CHECK(fd1 >= 0 && fd2 >= 0);
+    if (fd1 < 0 || fd2 < 0)
+        return;
+    close(fd1);
+    close(fd2);
+    const char *split = strstr(hier_text, "module top");
+    char first[sizeof hier_text];
+    memcpy(first, hier_text, (size_t)(split - hier_text));
+    first[split - hier_text] = '\0';
+    CHECK(write_file(p1, split, false));
+    CHECK(write_file(p2, first, true));
+    fake f;
+    vlog_builder b = fake_builder(&f);
+    diag_ctx *d = diag_new(stderr);
+    const char *paths[] = {p1, p2};
+    CHECK_EQ_INT(vlog_read(paths, 2, "top", &b, d), GP_OK);
+    check_log(&f, hier_log);
+    diag_free(d);
+    unlink(p1);
+    unlink(p2);
+}
+
+/* --- errors ------------------------------------------------------------------- */
+
+/* Reads `text`, expecting the first error to be `msgno` at t.v:`line`. */
+static void expect_error(const char *text, const char *top, int msgno, int line)
+{
+    fake f;
+    diag_ctx *d = diag_new(NULL);
+    gp_status st = read_text(&f, text, top, d);
+    CHECK(st != GP_OK);
+    CHECK_EQ_INT(diag_first_error_no(d), msgno);
+    char where[32];
+    snprintf(where, sizeof where, "t.v:%d:", line);
+    if (line > 0)
+        CHECK(strstr(diag_first_error_text(d), where) != NULL);
+    if (diag_first_error_no(d) != msgno || (line > 0 && !strstr(diag_first_error_text(d), where)))
+        fprintf(stderr, "  got: %s\n", diag_first_error_text(d));
+    diag_free(d);
+}
+
+static void test_missing_file(void)
+{
+    fake f;
+    vlog_builder b = fake_builder(&f);
+    diag_ctx *d = diag_new(NULL);
+    const char *paths[] = {"/nonexistent/netlist.v"};
+    CHECK_EQ_INT(vlog_read(paths, 1, "top", &b, d), GP_ERR_IO);
+    CHECK_EQ_INT(diag_first_error_no(d), 1101);
+    CHECK(strstr(diag_first_error_text(d), "/nonexistent/netlist.v") != NULL);
+    diag_free(d);
+}
+
+static void test_syntax_errors(void)
+{
+    /* truncated in the middle of an instance */
+    expect_error("module top(a);\n  input a;\n  INV u1 (.A(a)", "top", 3001, 3);
+    /* truncated before endmodule */
+    expect_error("module top(a);\n  input a;\n", "top", 3001, 3);
+    expect_error("module top(a);\n  input a;\n  INV u1 .A(a));\nendmodule\n", "top", 3001, 3);
+    expect_error("module top(a);\n  input a;\n  INV u1 (.A(a) .Y());\nendmodule\n", "top", 3001,
+                 3);
+    expect_error("module top(a);\n  input a;\n  INV 1u (.A(a));\nendmodule\n", "top", 3002, 3);
+    expect_error("module top(a);\n  input a;\n  wire [3:x] w;\nendmodule\n", "top", 3001, 3);
+    expect_error("module top(a);\n  input a;\n  INV u1 (.A(2'b12));\nendmodule\n", "top", 3040,
+                 3);
+    expect_error("module top(a);\n  input a;\n  INV u1 (.A(3'hF));\nendmodule\n", "top", 3040, 3);
+    expect_error("module top(a);\n  input a;\n  INV u1 (.A(1'q0));\nendmodule\n", "top", 3040, 3);
+    expect_error("module top(a);\n  input a;\n  INV u1 (.A({a, 1}));\nendmodule\n", "top", 3017,
+                 3);
+    expect_error("module top(a);\n  input a;\n (* keep \nendmodule\n", "top", 3033, 3);
+    expect_error("module top(a);\n`ifdef X\n  input a;\nendmodule\n", "top", 3034, 5);
+    expect_error("module top(a);\n`endif\nendmodule\n", "top", 3032, 2);
+    expect_error("module top(a);\n  input a;\n  `MYMACRO\nendmodule\n", "top", 3030, 3);
+    expect_error("primitive p(o, a);\nendprimitive\n", "top", 3025, 1);
+}
+
+static void test_unsupported(void)
+{
+    expect_error("module top(a);\n  input a;\n  always @(a) ;\nendmodule\n", "top", 3023, 3);
+    expect_error("module top(a, y);\n  input a; output y;\n  and g(y, a, a);\nendmodule\n",
+                 "top", 3024, 3);
+    expect_error("module top(a);\n  input a;\n  INV u[1:0] (.A(a));\nendmodule\n", "top", 3026,
+                 3);
+    expect_error("module top(a);\n  input a;\n  wire m [0:3];\nendmodule\n", "top", 3027, 3);
+    expect_error("module top(.p(a));\n  input a;\nendmodule\n", "top", 3028, 1);
+}
+
+static void test_declaration_errors(void)
+{
+    expect_error("module top(a);\n  input a;\n  input a;\nendmodule\n", "top", 3004, 3);
+    expect_error("module top(a);\n  input a;\n  INV u1 (.A(n));\n  wire n;\nendmodule\n", "top",
+                 3005, 4);
+    expect_error("module top(a);\n  input a, b;\nendmodule\n", "top", 3006, 2);
+    expect_error("module top(a);\n  input [3:0] a;\n  wire [4:0] a;\nendmodule\n", "top", 3007,
+                 3);
+    expect_error("module top(a, b);\n  input a;\nendmodule\n", "top", 3008, 1);
+    expect_error("module top(a);\n  input a;\n  wire [3:0] v;\n  wire \\v[2] ;\nendmodule\n",
+                 "top", 3009, 4);
+    expect_error("module top(a);\n  input a;\n  INV u1 (.A(a));\n  INV u1 (.A(a));\nendmodule\n",
+                 "top", 3010, 4);
+    expect_error("`default_nettype none\nmodule top(a);\n  input a;\n  INV u1 (.A(n));\n"
+                 "endmodule\n",
+                 "top", 3011, 4);
+    expect_error("module top(a);\n  input a;\n  INV u1 (.A(a[0]));\nendmodule\n", "top", 3012, 3);
+    expect_error("module top(a);\n  input [3:0] a;\n  INV u1 (.A(a[4]));\nendmodule\n", "top",
+                 3013, 3);
+    expect_error("module top(a);\n  input [3:0] a;\n  AND2 u1 (.A(a[0:1]));\nendmodule\n",
+                 "top", 3014, 3);
+    expect_error("module top(a);\n  input a;\n  assign 1'b0 = a;\nendmodule\n", "top", 3020, 3);
+    expect_error("module top(a);\n  input a;\n  wire [1:0] w;\n  assign w = a;\nendmodule\n",
+                 "top", 3021, 4);
+    expect_error("module top(a);\n  INV u1 (.A(a));\n  input a;\nendmodule\n", "top", 3036, 2);
+    expect_error("module top(a);\n  input a;\nendmodule\nmodule top(b);\n  input b;\nendmodule\n",
+                 "top", 3003, 4);
+}
+
+static void test_link_errors(void)
+{
+    /* unknown cell, unknown pin, width mismatch, connected twice, too many */
+    expect_error("module top(a);\n  input a;\n  NOPE u1 (.A(a));\nendmodule\n", "top", 3060, 3);
+    expect_error("module top(a);\n  input a;\n  INV u1 (.Z(a));\nendmodule\n", "top", 3062, 3);
+    expect_error("module top(a);\n  input [1:0] a;\n  INV u1 (.A(a));\nendmodule\n", "top", 3066,
+                 3);
+    expect_error("module top(a);\n  input [1:0] a;\n  REG4 u1 (.D({a, a[0]}));\nendmodule\n",
+                 "top", 3066, 3);
+    expect_error("module top(a);\n  input a;\n  INV u1 (.A(2));\nendmodule\n", "top", 3066, 3);
+    expect_error("module top(a);\n  input a;\n  INV u1 (.A(a), .A(a));\nendmodule\n", "top",
+                 3064, 3);
+    expect_error("module top(a);\n  input a;\n  INV u1 (a, a, a);\nendmodule\n", "top", 3065, 3);
+    expect_error("module top(a);\n  input a;\n  BADLIB u1 (.A(a));\nendmodule\n", "top", 3069,
+                 3);
+    /* submodules: unknown port, width, recursion */
+    expect_error("module s(input p);\nendmodule\nmodule top(a);\n  input a;\n  s u (.q(a));\n"
+                 "endmodule\n",
+                 "top", 3063, 5);
+    expect_error("module s(input [1:0] p);\nendmodule\nmodule top(a);\n  input a;\n"
+                 "  s u (.p(a));\nendmodule\n",
+                 "top", 3066, 5);
+    expect_error("module a(input p);\n  b u (.p(p));\nendmodule\nmodule b(input p);\n"
+                 "  a u (.p(p));\nendmodule\nmodule top(x);\n  input x;\n  a u (.p(x));\n"
+                 "endmodule\n",
+                 "top", 3061, 5);
+    /* a net tied to two constants */
+    expect_error("module top(a);\n  input a;\n  wire w;\n  assign w = 1'b0;\n"
+                 "  assign w = 1'b1;\nendmodule\n",
+                 "top", 3080, 5);
+}
+
+static void test_limits(void)
+{
+    expect_error("module top(a);\n  input a;\n  wire [2000000:0] w;\nendmodule\n", "top", 3015, 3);
+    expect_error("module top(a);\n  input [3:0] a;\n  INV u (.A(a[x]));\nendmodule\n", "top",
+                 3016, 3);
+    expect_error("module top(a);\n  input a;\n  INV u (.A({0{a}}));\nendmodule\n", "top", 3018,
+                 3);
+    expect_error("module top(a);\n  input a;\n  INV u (.A({65536{a, a}}));\nendmodule\n", "top",
+                 3019, 3);
+    char nested[1200] = "module top(a);\n  input a;\n  INV u (.A(";
+    for (int i = 0; i < 300; i++)
+        strcat(nested, "{");
+    strcat(nested, "a");
+    expect_error(nested, "top", 3037, 3);
+    expect_error("module top(a);\n  input a;\n`include \"cells.v\"\nendmodule\n", "top", 3029, 3);
+    expect_error("module top(a);\n  input a;\n`ifdef\n`endif\nendmodule\n", "top", 3031, 3);
+    /* 2^20-bit vectors instantiated 16^3 times: 2^32 flat bits */
+    expect_error("module l0(input a);\n  wire [1048575:0] w;\nendmodule\n"
+                 "module l1(input a);\n  l0 u0(a); l0 u1(a); l0 u2(a); l0 u3(a); l0 u4(a); "
+                 "l0 u5(a); l0 u6(a); l0 u7(a);\n  l0 u8(a); l0 u9(a); l0 ua(a); l0 ub(a); "
+                 "l0 uc(a); l0 ud(a); l0 ue(a); l0 uf(a);\nendmodule\n"
+                 "module l2(input a);\n  l1 u0(a); l1 u1(a); l1 u2(a); l1 u3(a); l1 u4(a); "
+                 "l1 u5(a); l1 u6(a); l1 u7(a);\n  l1 u8(a); l1 u9(a); l1 ua(a); l1 ub(a); "
+                 "l1 uc(a); l1 ud(a); l1 ue(a); l1 uf(a);\nendmodule\n"
+                 "module top(input a);\n  l2 u0(a); l2 u1(a); l2 u2(a); l2 u3(a); l2 u4(a); "
+                 "l2 u5(a); l2 u6(a); l2 u7(a);\n  l2 u8(a); l2 u9(a); l2 ua(a); l2 ub(a); "
+                 "l2 uc(a); l2 ud(a); l2 ue(a); l2 uf(a);\nendmodule\n",
+                 "top", 3070, 12);
+    /* one module of more than 2^31 bits */
+    size_t n = 2100, size = n * 40 + 64;
+    char *text = malloc(size), *at = text;
+    at += sprintf(at, "module top(a);\n  input a;\n");
+    for (size_t i = 0; i < n; i++)
+        at += sprintf(at, "  wire [1048575:0] w%zu;\n", i);
+    sprintf(at, "endmodule\n");
+    expect_error(text, "top", 3035, 1);
+    free(text);
+}
+
+static void test_warnings(void)
+{
+    static const char text[] =
+        "module top #(parameter W = 1) (input a, output y);\n"
+        "  wand w;\n"
+        "  assign #1 y = a;\n"
+        "  assign (strong0, strong1) w = a;\n"
+        "endmodule\n";
+    fake f;
+    diag_ctx *d = diag_new(NULL);
+    CHECK_EQ_INT(read_text(&f, text, "top", d), GP_OK);
+    CHECK_EQ_INT(diag_count_of(d, 3106), 1);
+    CHECK_EQ_INT(diag_count_of(d, 3105), 1);
+    CHECK_EQ_INT(diag_count_of(d, 3104), 2);
+    check_log(&f, "net 0 a\nalias 0 y\nalias 0 w\nport a in 0\nport y out 0\n");
+    diag_free(d);
+}
+
+static void test_top_errors(void)
+{
+    fake f;
+    diag_ctx *d = diag_new(NULL);
+    CHECK_EQ_INT(read_text(&f, hier_text, "nosuch", d), GP_ERR_USAGE);
+    CHECK_EQ_INT(diag_first_error_no(d), 3051);
+    CHECK(strstr(diag_first_error_text(d), "leaf, mid, top") != NULL);
+    CHECK(strstr(diag_first_error_text(d), "t.v:") != NULL);
+    diag_free(d);
+
+    d = diag_new(NULL);
+    CHECK_EQ_INT(read_text(&f, "module a;\nendmodule\nmodule b;\nendmodule\n", NULL, d),
+                 GP_ERR_USAGE);
+    CHECK_EQ_INT(diag_first_error_no(d), 3052);
+    CHECK(strstr(diag_first_error_text(d), "(a, b)") != NULL);
+    diag_free(d);
+
+    d = diag_new(NULL);
+    CHECK_EQ_INT(read_text(&f, "// nothing\n", NULL, d), GP_ERR_INPUT);
+    CHECK_EQ_INT(diag_first_error_no(d), 3050);
+    diag_free(d);
+}
+
+static void test_builder_failure(void)
+{
+    fake f;
+    vlog_builder b = fake_builder(&f);
+    f.fail_instances = 1;
+    diag_ctx *d = diag_new(NULL);
+    CHECK_EQ_INT(vlog_read_memory("t.v", hier_text, strlen(hier_text), "top", &b, d),
+                 GP_ERR_INPUT);
+    CHECK_EQ_INT(diag_first_error_no(d), 3090);
+    CHECK(strstr(diag_first_error_text(d), "m/l0/u0") != NULL);
+    diag_free(d);
+    /* a builder that refuses the design's size */
+    b = fake_builder(&f);
+    b.reserve = fake_reserve;
+    f.fail_instances = 1;
+    d = diag_new(NULL);
+    CHECK_EQ_INT(vlog_read_memory("t.v", hier_text, strlen(hier_text), "top", &b, d),
+                 GP_ERR_INPUT);
+    CHECK_EQ_INT(diag_first_error_no(d), 3090);
+    CHECK_EQ_STR(f.log, "reserve 16 4 8 3\n");
+    diag_free(d);
+}
+
+int main(void)
+{
+    RUN(test_reg1_asap7);
+    RUN(test_hierarchy);
+    RUN(test_selects_constants_escapes);
+    RUN(test_yosys_style);
+    RUN(test_constants_through_hierarchy);
+    RUN(test_more_syntax);
+    RUN(test_two_files);
+    RUN(test_missing_file);
+    RUN(test_syntax_errors);
+    RUN(test_unsupported);
+    RUN(test_declaration_errors);
+    RUN(test_link_errors);
+    RUN(test_limits);
+    RUN(test_warnings);
+    RUN(test_top_errors);
+    RUN(test_builder_failure);
+    return check_exit_code();
+}
