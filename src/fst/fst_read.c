@@ -114,15 +114,10 @@ static gp_status fst_reference(fst_reader *f, const struct fstHierVar *v, vcd_de
                    "followed by [index] or [msb:lsb]", (int)v->name_length, v->name, v->handle);
         return GP_ERR_PARSE;
     }
-    int64_t span = (int64_t)decl->msb - decl->lsb;
-    if (decl->has_range && (span < 0 ? -span : span) + 1 != decl->width) {
+    if (!vcd_decl_settle_range(decl)) {
         diag_error(f->st.d, 6105, f->loc, "variable '%s' has width %u but range [%d:%d]",
                    decl->name, decl->width, decl->msb, decl->lsb);
         return GP_ERR_PARSE;
-    }
-    if (!decl->has_range) {
-        decl->msb = (int32_t)(decl->width - 1);
-        decl->lsb = 0;
     }
     return GP_OK;
 }

@@ -178,15 +178,10 @@ static gp_status vcd_var_reference(vcd_text *r, vcd_decl *decl, diag_loc loc)
                    "[index] or [msb:lsb]", (int)used, used ? r->scratch : "");
         return GP_ERR_PARSE;
     }
-    int64_t span = (int64_t)decl->msb - decl->lsb;
-    if (decl->has_range && (span < 0 ? -span : span) + 1 != decl->width) {
+    if (!vcd_decl_settle_range(decl)) {
         diag_error(r->st.d, 6037, loc, "$var '%s' has width %u but range [%d:%d]: fix the file",
                    decl->name, decl->width, decl->msb, decl->lsb);
         return GP_ERR_PARSE;
-    }
-    if (!decl->has_range) {
-        decl->msb = (int32_t)(decl->width - 1);
-        decl->lsb = 0;
     }
     return GP_OK;
 }

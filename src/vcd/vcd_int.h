@@ -99,6 +99,9 @@ gp_status vcd_state_finish(vcd_state *s, int64_t end_fs);
  * name is written NUL-terminated into `name` (room for len + 1; it may be
  * `text` itself). */
 bool vcd_parse_reference(const char *text, size_t len, char *name, vcd_decl *decl);
+/* Checks the decl's range against its width (false when they disagree) and
+ * gives a declaration without a range the range [width-1:0]. */
+bool vcd_decl_settle_range(vcd_decl *decl);
 
 gp_status vcd_state_flush(vcd_state *s);
 /* Sets the time of the following changes (never smaller than the last). */

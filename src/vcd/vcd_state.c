@@ -408,6 +408,16 @@ bool vcd_parse_reference(const char *text, size_t len, char *name, vcd_decl *dec
     return true;
 }
 
+bool vcd_decl_settle_range(vcd_decl *decl)
+{
+    int64_t span = (int64_t)decl->msb - decl->lsb;
+    if (decl->has_range)
+        return (span < 0 ? -span : span) + 1 == decl->width;
+    decl->msb = (int32_t)(decl->width - 1);
+    decl->lsb = 0;
+    return true;
+}
+
 int vcd_bit_name(const vcd_var *v, uint32_t bit, char *buf, size_t size)
 {
     const char *sep = v->scope[0] ? "/" : "";
