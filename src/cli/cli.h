@@ -53,9 +53,10 @@ typedef struct cli_design {
 
 /* Reads libraries, netlist, SPEF, SDF and activity, in that order (SPEF
  * before SDF: SPEF's loads change the NLDM delays that SDF replaces).
- * list_unmatched: name each activity signal that matches no net. */
+ * list_unmatched: name each activity signal that matches no net.  A
+ * progress bar shows on a terminal unless --quiet. */
 gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design *out,
-                          diag_ctx *d);
+                          const cli_context *ctx);
 void cli_design_free(cli_design *cd);
 
 int cli_info(int argc, char **argv, const cli_context *ctx);

@@ -67,8 +67,9 @@ bool cli_inputs_complete(const cli_inputs *in, diag_ctx *d)
 }
 
 gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design *out,
-                          diag_ctx *d)
+                          const cli_context *ctx)
 {
+    diag_ctx *d = ctx->diag;
     memset(out, 0, sizeof *out);
     out->libs = lib_set_new();
     if (!out->libs) {
@@ -87,7 +88,9 @@ gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design 
     if (st == GP_OK && in->sdf)
         st = design_read_sdf(out->dg, in->sdf, &out->sdf, d);
     if (st == GP_OK && in->activity) {
-        events_options opt = {.scope = in->scope, .list_unmatched = list_unmatched};
+        progress bar;
+        progress_init(&bar, stderr, !ctx->quiet);
+        events_options opt = {.scope = in->scope, .list_unmatched = list_unmatched, .bar = &bar};
         st = events_read(out->dg, in->activity, &opt, &out->ev, &out->activity, d);
     }
     return st;

@@ -190,7 +190,7 @@ int cli_info(int argc, char **argv, const cli_context *ctx)
     if (status)
         return status < 0 ? 0 : status;
     cli_design cd;
-    if (cli_read_design(&in, list_unmatched, &cd, ctx->diag) != GP_OK)
+    if (cli_read_design(&in, list_unmatched, &cd, ctx) != GP_OK)
         status = CLI_EXIT_INPUT;
     else
         status = report(&in, &cd, json, ctx->diag);

@@ -161,7 +161,7 @@ gp_status events_read(const design *dg, const char *path, const events_options *
     c.net_bound = mem_calloc(dg->n_nets ? dg->n_nets : 1, 1);
     gp_status st = ev && c.net_bound ? GP_OK : no_memory(&c);
     if (st == GP_OK) {
-        vcd_options vo = {.scope = opt->scope};
+        vcd_options vo = {.scope = opt->scope, .bar = opt->bar};
         vcd_sink sink = {.ctx = &c, .var = on_var, .start = on_start, .changes = on_changes,
                          .finish = on_finish};
         st = vcd_read(path, &vo, &sink, d);

@@ -18,6 +18,7 @@
 
 #include "design/design.h"
 #include "util/diag.h"
+#include "util/progress.h"
 #include "util/status.h"
 
 enum { EVENTS_X = 2 };
@@ -47,6 +48,7 @@ typedef struct events_options {
     /* When set, each unmatched signal's name is reported as a note (message
      * 7102, not capped); otherwise they are only counted. */
     bool list_unmatched;
+    progress *bar;         /* advanced while the file is read; NULL: none */
 } events_options;
 
 /* Reads the VCD or FST file `path` into the events of `dg`'s nets. */

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "util/diag.h"
+#include "util/progress.h"
 #include "util/status.h"
 
 typedef enum vcd_value { VCD_0 = 0, VCD_1 = 1, VCD_X = 2 } vcd_value;
@@ -83,6 +84,9 @@ typedef struct vcd_options {
     const char *scope;
     /* Bytes read at once (0: 4 MiB); tests use tiny ones to cut tokens. */
     size_t chunk_size;
+    /* A progress bar to advance by the bytes of the file read (NULL: none;
+     * VCD only: fstapi reports no progress). */
+    progress *bar;
 } vcd_options;
 
 /* Reads the VCD (plain or gzip) or FST file `path` into `sink` (not NULL;

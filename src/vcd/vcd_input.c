@@ -22,6 +22,7 @@ gp_status vcd_text_init(vcd_text *r, const char *name, const vcd_options *opt,
     strtab_init(&r->long_codes);
     r->line = 1;
     r->chunk = opt && opt->chunk_size ? opt->chunk_size : VCD_DEFAULT_CHUNK;
+    r->bar = opt ? opt->bar : NULL;
     r->last_byte = '\n';
     gp_status st = vcd_state_init(&r->st, name, opt, sink, d);
     if (st != GP_OK)
@@ -134,6 +135,8 @@ gp_status vcd_text_refill(vcd_text *r)
     r->len += got;
     r->eof = got < r->chunk;
     r->buf[r->len] = '\0';
+    if (r->bar && r->f)
+        progress_update(r->bar, infile_raw_pos(r->f));
     return GP_OK;
 }
 
@@ -224,6 +227,8 @@ gp_status vcd_read(const char *path, const vcd_options *opt, const vcd_sink *sin
     gp_status st = vcd_text_init(&r, path, opt, sink, d);
     if (st == GP_OK)
         st = infile_open(path, d, &r.f);
+    if (st == GP_OK && r.bar)
+        progress_begin(r.bar, "reading activity", infile_size_hint(r.f));
     if (st == GP_OK)
         st = vcd_text_refill(&r);
     if (st == GP_OK && vcd_looks_like_fst(&r)) {
@@ -232,6 +237,8 @@ gp_status vcd_read(const char *path, const vcd_options *opt, const vcd_sink *sin
     }
     if (st == GP_OK)
         st = vcd_text_run(&r);
+    if (r.bar)
+        progress_end(r.bar);
     vcd_text_free(&r);
     return st;
 }

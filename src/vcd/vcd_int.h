@@ -179,6 +179,7 @@ typedef struct vcd_text {
     const char *mem;
     size_t mem_len, mem_pos;
     size_t chunk;
+    progress *bar;          /* NULL: no progress bar */
     /* buf[pos, len) is unread; buf[len] is a NUL sentinel, so a scan for the
      * end of a token (a byte <= ' ') always stops inside the buffer. */
     char *buf;
