@@ -4,6 +4,7 @@
 #define GP_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "design/design.h"
 #include "events/events.h"
@@ -59,6 +60,13 @@ gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design 
                           const cli_context *ctx);
 void cli_design_free(cli_design *cd);
 
+/* A time with its unit (s ms us ns ps fs, e.g. "10ns", "2.5 us") in fs;
+ * false when malformed, negative or without a unit. */
+bool cli_parse_time(const char *text, int64_t *fs);
+/* "T0:T1", both times with units. */
+bool cli_parse_window(const char *text, int64_t *start_fs, int64_t *end_fs);
+
 int cli_info(int argc, char **argv, const cli_context *ctx);
+int cli_power(int argc, char **argv, const cli_context *ctx);
 
 #endif

@@ -33,11 +33,17 @@ static int run_info(const cli_command *cmd, int argc, char **argv, const cli_con
     return cli_info(argc, argv, ctx);
 }
 
+static int run_power(const cli_command *cmd, int argc, char **argv, const cli_context *ctx)
+{
+    (void)cmd;
+    return cli_power(argc, argv, ctx);
+}
+
 static const cli_command commands[] = {
     {"info", "count what the inputs hold: cells, nets, levels, SDF arcs, events",
      run_info},
     {"power", "time-based power by kind, group, instance, cell; waveform and peak",
-     run_not_implemented},
+     run_power},
     {"resim", "re-simulate logic with delays from register activity (glitches)",
      run_not_implemented},
 };

@@ -31,7 +31,11 @@ expect 2 '^$' '^error 1013: --scope names an instance' -- info --lib a.lib --net
 expect 2 '^$' '^error 1011: option --lib needs a value' -- info --lib
 expect 2 '^$' "^error 1015: gatepower info: unknown or incomplete option '--frob'" -- info --frob
 expect 1 '^$' "error 1101: cannot open 'missing.lib'" -- info --lib missing.lib --netlist n.v
-for cmd in power resim; do
+expect 0 'usage: gatepower power .*--period TIME.*--glitch on\|off' '^$' -- power --help
+expect 2 '^$' '^error 1022: gatepower power needs switching activity' -- power --lib a.lib --netlist n.v
+expect 2 '^$' "^error 1020: gatepower power: bad value '10' for --period" -- power --period 10
+expect 2 '^$' "^error 1020: gatepower power: bad value 'maybe' for --glitch" -- power --glitch maybe
+for cmd in resim; do
   expect 2 '^$' "^error 1001: 'gatepower $cmd' is not implemented yet" -- $cmd
   expect 2 '^$' "not implemented yet" -- --quiet --max-warnings 3 $cmd --help
 done

@@ -1,0 +1,42 @@
+/* cli_time.c: times given on the command line ("10ns", "2.5 us", "0:1us"). */
+#include "cli/cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    double fs;
+} time_units[] = {{"s", 1e15}, {"ms", 1e12}, {"us", 1e9}, {"ns", 1e6}, {"ps", 1e3}, {"fs", 1.0}};
+
+bool cli_parse_time(const char *text, int64_t *fs)
+{
+    char *end;
+    double value = strtod(text, &end);
+    if (end == text || !isfinite(value) || value < 0)
+        return false;
+    while (*end == ' ')
+        end++;
+    for (size_t u = 0; u < sizeof time_units / sizeof time_units[0]; u++) {
+        if (strcmp(end, time_units[u].name) != 0)
+            continue;
+        double scaled = value * time_units[u].fs;
+        if (scaled >= 9.2e18)
+            return false;
+        *fs = (int64_t)llround(scaled);
+        return true;
+    }
+    return false;
+}
+
+bool cli_parse_window(const char *text, int64_t *start_fs, int64_t *end_fs)
+{
+    const char *colon = strchr(text, ':');
+    if (!colon || colon - text >= 64)
+        return false;
+    char first[64];
+    memcpy(first, text, (size_t)(colon - text));
+    first[colon - text] = '\0';
+    return cli_parse_time(first, start_fs) && cli_parse_time(colon + 1, end_fs);
+}

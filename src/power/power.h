@@ -1,0 +1,93 @@
+/* power.h: time-based power analysis (SPEC §3): the options, the result and
+ * the engines that compute it.
+ *
+ * Every engine fills the same power_result from the same inputs; the float64
+ * single-thread reference engine (power_analyze_ref) is the specification in
+ * code, and every faster engine must match it within 1e-6 relative per
+ * component, instance and waveform bin.
+ *
+ * Energies are joules, times seconds, powers watts.  A component's power is
+ * its energy over the window's length; a waveform bin's power is its energy
+ * over the clock period T (the last bin too, even when the window ends
+ * inside it). */
+#ifndef GP_POWER_POWER_H
+#define GP_POWER_POWER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "design/design.h"
+#include "events/events.h"
+#include "util/diag.h"
+#include "util/status.h"
+
+/* The kinds of energy.  Glitch energy is kept in its two parts (the internal
+ * and switching energy of glitch events, after scaling by r_gl). */
+typedef enum power_component {
+    POWER_INTERNAL,
+    POWER_SWITCHING,
+    POWER_LEAKAGE,
+    POWER_GLITCH_INTERNAL,
+    POWER_GLITCH_SWITCHING,
+    POWER_COMPONENTS
+} power_component;
+
+/* report_power's groups.  IO holds the switching of nets driven by primary
+ * inputs (no driver inside the design), which is outside the design total
+ * unless power_options.include_io. */
+typedef enum power_group {
+    POWER_GROUP_SEQUENTIAL,    /* cells with ff or latch groups */
+    POWER_GROUP_COMBINATIONAL,
+    POWER_GROUP_CLOCK,         /* combinational cells that drive only clock pins, through
+                                  other such cells (the clock network) */
+    POWER_GROUP_IO,
+    POWER_GROUPS
+} power_group;
+
+typedef struct power_options {
+    /* The window [start, end) in fs; a negative value takes the dump's first
+     * (last) time stamp. */
+    int64_t window_start_fs, window_end_fs;
+    /* The clock period in fs; 0: measured on clock_net (the most frequent
+     * interval between its rising edges). */
+    int64_t period_fs;
+    const char *clock_net;
+    /* false: glitch events are booked as ordinary internal and switching
+     * energy, unscaled (to compare with average-power tools). */
+    bool glitch;
+    /* true: the IO group's switching counts in the design total. */
+    bool include_io;
+} power_options;
+
+/* The defaults: the whole dump, glitch analysis on, IO apart; no period. */
+power_options power_defaults(void);
+
+typedef struct power_result {
+    int64_t window_start_fs, window_end_fs, period_fs;
+    double duration;         /* s, window_end - window_start */
+    uint32_t n_cycles;       /* waveform bins: ceil(duration / period) */
+    uint32_t n_insts;
+    uint8_t *inst_group;     /* power_group of each instance */
+    /* Energies, J.  inst_energy[i * POWER_COMPONENTS + c]: instance i (its
+     * output nets' switching included); group_energy[g][c]; bin_energy[b *
+     * POWER_COMPONENTS + c]: cycle b, all groups (IO only with include_io). */
+    double *inst_energy;
+    double group_energy[POWER_GROUPS][POWER_COMPONENTS];
+    double *bin_energy;
+    double io_switching;     /* J, the IO group's switching, whatever include_io says */
+    bool include_io;
+    uint64_t events_used;    /* pin events inside the window that were costed */
+} power_result;
+
+/* The float64 reference engine: one thread, written for clarity. */
+gp_status power_analyze_ref(const design *dg, const events *ev, const power_options *opt,
+                            power_result **out, diag_ctx *d);
+
+void power_result_free(power_result *r);
+
+/* Totals over groups (IO as include_io says), J. */
+double power_total_energy(const power_result *r, power_component c);
+/* Sum of all components of a row of POWER_COMPONENTS energies. */
+double power_sum_components(const double *energies);
+
+#endif

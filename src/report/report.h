@@ -1,0 +1,64 @@
+/* report.h: the writers of a power analysis's results (SPEC §3, Results):
+ * the report_power-style text report, hotspots, per-instance and per-cell
+ * tables, the per-cycle power waveform (CSV, VCD, FST and an SVG plot) and
+ * a JSON summary.
+ *
+ * Powers are watts: a component's power is its energy over the window's
+ * length (t1 - t0), a waveform bin's power its energy over the period T.
+ * "glitch" is glitch internal + glitch switching; "total" is the sum of the
+ * five components.  Design totals follow power_total_energy (the IO group
+ * counts only with include_io); an instance's powers never include IO. */
+#ifndef GP_REPORT_REPORT_H
+#define GP_REPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "design/design.h"
+#include "power/power.h"
+#include "util/diag.h"
+#include "util/status.h"
+
+#define REPORT_DEFAULT_HOTSPOTS 20
+/* The SVG plot draws at most this many columns per series; more cycles are
+ * merged, each column keeping the largest value of its cycles. */
+#define REPORT_SVG_MAX_POINTS 2000
+
+/* What the result itself does not record. */
+typedef struct report_options {
+    const char *design_name; /* in titles; NULL: "design" */
+    bool glitch;             /* glitch analysis was on (power_options.glitch) */
+    int hotspots;            /* instances in hotspots.txt; <= 0: REPORT_DEFAULT_HOTSPOTS */
+} report_options;
+
+/* design_name NULL, glitch on, REPORT_DEFAULT_HOTSPOTS hotspots. */
+report_options report_defaults(void);
+
+/* Creates out_dir (and its parents) if missing and writes into it:
+ * report.txt, hotspots.txt, instances.csv, cells.csv, waveform.csv,
+ * waveform.vcd, waveform.fst (builds with FST support; else a note says it
+ * was left out), waveform.svg and report.json.  A directory that cannot be
+ * created or a file that cannot be written is an error naming the path and
+ * the system's reason (GP_ERR_IO). */
+gp_status report_write_all(const char *out_dir, const design *dg, const power_result *r,
+                           const report_options *opt, diag_ctx *d);
+
+/* report.txt's text and report.json's document, to any stream. */
+void report_write_text(FILE *out, const design *dg, const power_result *r,
+                       const report_options *opt);
+void report_write_json(FILE *out, const design *dg, const power_result *r,
+                       const report_options *opt);
+
+/* "sequential", "combinational", "clock", "io". */
+const char *report_group_name(power_group g);
+
+/* Power of component c in waveform bin `cycle`, and of all five, W. */
+double report_bin_power(const power_result *r, uint32_t cycle, power_component c);
+double report_bin_total(const power_result *r, uint32_t cycle);
+
+/* The peak: the largest report_bin_total (the first on ties), W; its cycle
+ * goes to *cycle when not NULL.  0 and cycle 0 without bins. */
+double report_peak(const power_result *r, uint32_t *cycle);
+
+#endif

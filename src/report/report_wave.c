@@ -1,0 +1,123 @@
+/* report_wave.c: the power waveform for waveform viewers: waveform.vcd
+ * (always) and waveform.fst (builds with GTKWave's fstapi).  Both hold six
+ * real signals under the scope `power` (the five components and the total,
+ * W), each taking its cycle's value at the cycle's start t0 + c*T; a value
+ * is written only where it changes, and the last time stamp is the end of
+ * the last cycle, t0 + n*T.  The time unit is report_time_unit's, so every
+ * time stamp is exact. */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "report/report_int.h"
+
+#ifdef GATEPOWER_HAVE_FST
+#include "fstapi.h"
+#endif
+
+/* The VCD identifier codes of the signals: one printable character each. */
+static const char vcd_codes[REPORT_WAVE_SIGNALS] = {'!', '"', '#', '$', '%', '&'};
+
+static const char *unit_name(int exponent)
+{
+    static const char *const names[] = {"1fs", "1ps", "1ns", "1us", "1ms", "1s"};
+    return names[(exponent + 15) / 3];
+}
+
+static void vcd_header(FILE *out, const report_ctx *c, int exponent)
+{
+    fprintf(out, "$version gatepower %s $end\n", GATEPOWER_VERSION);
+    fprintf(out, "$comment power waveform of %s: watts per clock cycle $end\n",
+            c->opt.design_name);
+    fprintf(out, "$timescale %s $end\n$scope module power $end\n", unit_name(exponent));
+    for (int s = 0; s < REPORT_WAVE_SIGNALS; s++)
+        fprintf(out, "$var real 64 %c %s $end\n", vcd_codes[s], report_wave_names[s]);
+    fputs("$upscope $end\n$enddefinitions $end\n", out);
+}
+
+/* Cycle b's start (b = n_cycles: the end of the last cycle) in time units. */
+static int64_t cycle_tick(const power_result *r, uint32_t b, int64_t unit)
+{
+    return (r->window_start_fs + (int64_t)b * r->period_fs) / unit;
+}
+
+gp_status report_vcd_file(FILE *out, const report_ctx *c)
+{
+    const power_result *r = c->r;
+    int64_t unit;
+    int exponent = report_time_unit(r, &unit);
+    vcd_header(out, c, exponent);
+    double last[REPORT_WAVE_SIGNALS], v[REPORT_WAVE_SIGNALS];
+    for (uint32_t b = 0; b < r->n_cycles; b++) {
+        report_wave_values(r, b, v);
+        fprintf(out, "#%" PRId64 "\n", cycle_tick(r, b, unit));
+        if (b == 0)
+            fputs("$dumpvars\n", out);
+        for (int s = 0; s < REPORT_WAVE_SIGNALS; s++)
+            if (b == 0 || v[s] != last[s])
+                fprintf(out, "r%.17g %c\n", v[s], vcd_codes[s]);
+        if (b == 0)
+            fputs("$end\n", out);
+        memcpy(last, v, sizeof v);
+    }
+    fprintf(out, "#%" PRId64 "\n", cycle_tick(r, r->n_cycles, unit));
+    return GP_OK;
+}
+
+#ifdef GATEPOWER_HAVE_FST
+
+/* The header: version, timescale, the scope and its six real variables. */
+static void fst_header(void *w, const report_ctx *c, int exponent,
+                       fstHandle handles[REPORT_WAVE_SIGNALS])
+{
+    char comment[256];
+    snprintf(comment, sizeof comment, "power waveform of %s: watts per clock cycle",
+             c->opt.design_name);
+    fstWriterSetVersion(w, "gatepower " GATEPOWER_VERSION);
+    fstWriterSetComment(w, comment);
+    fstWriterSetTimescale(w, exponent);
+    fstWriterSetScope(w, FST_ST_VCD_MODULE, "power", NULL);
+    for (int s = 0; s < REPORT_WAVE_SIGNALS; s++)
+        handles[s] = fstWriterCreateVar(w, FST_VT_VCD_REAL, FST_VD_IMPLICIT, 64,
+                                        report_wave_names[s], 0);
+    fstWriterSetUpscope(w);
+}
+
+gp_status report_fst_file(const report_ctx *c)
+{
+    const power_result *r = c->r;
+    errno = 0;
+    void *w = fstWriterCreate(c->path, 1);
+    if (!w)
+        return report_write_failed(c, errno ? errno : EIO);
+    int64_t unit;
+    fstHandle handles[REPORT_WAVE_SIGNALS];
+    fst_header(w, c, report_time_unit(r, &unit), handles);
+    double last[REPORT_WAVE_SIGNALS], v[REPORT_WAVE_SIGNALS];
+    for (uint32_t b = 0; b < r->n_cycles; b++) {
+        report_wave_values(r, b, v);
+        fstWriterEmitTimeChange(w, (uint64_t)cycle_tick(r, b, unit));
+        for (int s = 0; s < REPORT_WAVE_SIGNALS; s++)
+            if (b == 0 || v[s] != last[s])
+                fstWriterEmitValueChange(w, handles[s], &v[s]);
+        memcpy(last, v, sizeof v);
+    }
+    fstWriterEmitTimeChange(w, (uint64_t)cycle_tick(r, r->n_cycles, unit));
+    /* fstapi reports no write errors but a failed seek. */
+    bool failed = fstWriterGetFseekFailed(w);
+    fstWriterClose(w);
+    return failed ? report_write_failed(c, EIO) : GP_OK;
+}
+
+#else
+
+gp_status report_fst_file(const report_ctx *c)
+{
+    diag_note(c->d, 8504, DIAG_NOWHERE,
+              "'%s' not written: this build has no FST support (install verilator, which ships "
+              "GTKWave's fstapi sources, and rebuild); waveform.vcd holds the same waveform",
+              c->path);
+    return GP_OK;
+}
+
+#endif

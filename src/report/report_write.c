@@ -1,0 +1,135 @@
+/* report_write.c: report_write_all: the output directory, and each file
+ * opened, written by its writer and closed with its errors reported. */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/report_int.h"
+#include "util/mem.h"
+
+gp_status report_nomem(const report_ctx *c)
+{
+    diag_error(c->d, 8500, DIAG_NOWHERE, "out of memory writing '%s'", c->path);
+    return GP_ERR_NOMEM;
+}
+
+gp_status report_write_failed(const report_ctx *c, int err)
+{
+    diag_error(c->d, 8501, DIAG_NOWHERE,
+               "cannot write '%s': %s; check the free space and the permissions of the output "
+               "directory",
+               c->path, strerror(err));
+    return GP_ERR_IO;
+}
+
+static gp_status mkdir_failed(const char *path, int err, diag_ctx *d)
+{
+    diag_error(d, 8502, DIAG_NOWHERE,
+               "cannot create the output directory '%s': %s; choose another --out directory",
+               path, strerror(err));
+    return GP_ERR_IO;
+}
+
+/* mkdir -p: each prefix of `dir` ending before a '/', then dir itself. */
+static gp_status make_dirs(const char *dir, diag_ctx *d)
+{
+    size_t len = strlen(dir);
+    char *path = mem_alloc(len + 1);
+    if (!path) {
+        diag_error(d, 8503, DIAG_NOWHERE, "out of memory creating the directory '%s'", dir);
+        return GP_ERR_NOMEM;
+    }
+    memcpy(path, dir, len + 1);
+    gp_status st = GP_OK;
+    for (size_t i = 1; i <= len && st == GP_OK; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        char saved = path[i];
+        path[i] = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            st = mkdir_failed(path, errno, d);
+        path[i] = saved;
+    }
+    mem_free(path);
+    struct stat sb;
+    if (st == GP_OK && stat(dir, &sb) != 0)
+        st = mkdir_failed(dir, errno, d);
+    else if (st == GP_OK && !S_ISDIR(sb.st_mode))
+        st = mkdir_failed(dir, ENOTDIR, d); /* an existing file of that name */
+    return st;
+}
+
+typedef gp_status (*report_file_writer)(FILE *out, const report_ctx *c);
+
+static gp_status text_file(FILE *out, const report_ctx *c)
+{
+    report_write_text(out, c->dg, c->r, &c->opt);
+    return GP_OK;
+}
+
+static gp_status json_file(FILE *out, const report_ctx *c)
+{
+    report_write_json(out, c->dg, c->r, &c->opt);
+    return GP_OK;
+}
+
+/* Opens c->path, runs the writer and closes it; a failed stream (a full
+ * disk, say) is reported once, whichever step saw it. */
+static gp_status write_file(report_ctx *c, report_file_writer writer)
+{
+    FILE *out = fopen(c->path, "w");
+    if (!out)
+        return report_write_failed(c, errno);
+    gp_status st = writer(out, c);
+    int err = ferror(out) ? (errno ? errno : EIO) : 0;
+    if (fclose(out) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (st == GP_OK && err)
+        st = report_write_failed(c, err);
+    return st;
+}
+
+/* out_dir + "/" + name into a fresh string; NULL when out of memory. */
+static char *join_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = mem_alloc(n);
+    if (path)
+        snprintf(path, n, "%s/%s", dir, name);
+    return path;
+}
+
+static const struct report_file {
+    const char *name;
+    report_file_writer writer; /* NULL: waveform.fst, which fstapi opens */
+} report_files[] = {
+    {"report.txt", text_file},
+    {"report.json", json_file},
+    {"hotspots.txt", report_hotspots_file},
+    {"instances.csv", report_instances_file},
+    {"cells.csv", report_cells_file},
+    {"waveform.csv", report_waveform_csv_file},
+    {"waveform.vcd", report_vcd_file},
+    {"waveform.svg", report_svg_file},
+    {"waveform.fst", NULL},
+};
+
+gp_status report_write_all(const char *out_dir, const design *dg, const power_result *r,
+                           const report_options *opt, diag_ctx *d)
+{
+    gp_status st = make_dirs(out_dir, d);
+    report_ctx c = {.dg = dg, .r = r, .opt = report_resolve_options(opt), .d = d};
+    size_t n_files = sizeof report_files / sizeof report_files[0];
+    for (size_t i = 0; i < n_files && st == GP_OK; i++) {
+        char *path = join_path(out_dir, report_files[i].name);
+        c.path = path ? path : report_files[i].name;
+        if (!path)
+            st = report_nomem(&c);
+        else if (report_files[i].writer)
+            st = write_file(&c, report_files[i].writer);
+        else
+            st = report_fst_file(&c);
+        mem_free(path);
+    }
+    return st;
+}
