@@ -1,5 +1,6 @@
 """Just enough of a Liberty reader for the flow checks: per cell, its pins'
-directions and whether it is sequential (has an ff or latch group)."""
+directions and capacitances and whether it is sequential (has an ff or latch
+group); and the library's nominal voltage."""
 
 import re
 
@@ -10,6 +11,7 @@ class LibCell:
     def __init__(self, name):
         self.name = name
         self.directions = {}        # pin name -> input/output/inout/internal
+        self.capacitance = {}       # pin name -> capacitance in the library's unit
         self.sequential = False
 
     def pins(self, direction):
@@ -40,7 +42,15 @@ def read_liberty(path):
                 cell = None
         elif token == "direction" and stack and stack[-1][0] == "pin" and cell:
             cell.directions[stack[-1][1]] = tokens[i + 2].strip('"')
+        elif token == "capacitance" and stack and stack[-1][0] == "pin" and cell:
+            cell.capacitance[stack[-1][1]] = float(tokens[i + 2])
     return cells
+
+
+def nominal_voltage(path):
+    """The library's nom_voltage, in its voltage unit."""
+    with open(path) as stream:
+        return float(re.search(r"nom_voltage\s*:\s*([-\d.eE+]+)", stream.read()).group(1))
 
 
 def _group_before(tokens, brace):

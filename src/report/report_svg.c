@@ -156,8 +156,9 @@ static void draw_series(FILE *out, const power_result *r, const svg_plot *p)
                 series[s].color, series[s].width);
         for (uint32_t k = 0; k < p->n_cols; k++) {
             double y = py(p, p->cols[(size_t)k * SERIES + s]);
-            fprintf(out, "%.2f,%.2f %.2f,%.2f ", px(p, report_cycle_start(r, col_first_cycle(p, k))),
-                    y, px(p, report_cycle_start(r, col_first_cycle(p, k + 1))), y);
+            double x0 = px(p, report_cycle_start(r, col_first_cycle(p, k)));
+            double x1 = px(p, report_cycle_start(r, col_first_cycle(p, k + 1)));
+            fprintf(out, "%.2f,%.2f %.2f,%.2f ", x0, y, x1, y);
         }
         fputs("\"/>\n", out);
     }

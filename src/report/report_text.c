@@ -68,8 +68,8 @@ static void write_findings(FILE *out, const power_result *r, const report_option
     fprintf(out, "  glitch analysis  %s\n",
             o->glitch ? "on: glitch events scaled by r_gl and reported as glitch power"
                       : "off: glitch events counted as internal and switching power, unscaled");
-    fprintf(out, "  glitch power     %s = internal %s + switching %s\n", report_eng(a, gi + gs, "W"),
-            report_eng(b, gi, "W"), report_eng(c, gs, "W"));
+    fprintf(out, "  glitch power     %s = internal %s + switching %s\n",
+            report_eng(a, gi + gs, "W"), report_eng(b, gi, "W"), report_eng(c, gs, "W"));
     fprintf(out, "  I/O              primary-input switching %s, %s\n",
             report_eng(a, r->io_switching / report_duration(r), "W"),
             r->include_io ? "included in the total"

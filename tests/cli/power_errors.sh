@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# power_errors.sh: bad inputs to `gatepower power` give a clear error and exit
+# status 1 (never a report of zeros): no clock and no period, an unknown
+# scope, an empty window, activity with no matching nets, an unknown clock net.
+set -u
+gp=$1
+lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
+[ -f "$lib" ] || { echo "SKIPPED: $lib is missing (scripts/install-deps installs it)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/top.v" <<'V'
+module top (a, y);
+  input a; output y;
+  INVX1 u1 (.A(a), .Y(y));
+endmodule
+V
+cat > "$tmp/act.vcd" <<'V'
+$timescale 1ns $end
+$scope module tb $end
+$scope module dut $end
+$var wire 1 ! a $end
+$var wire 1 " y $end
+$upscope $end
+$var wire 1 # other $end
+$upscope $end
+$enddefinitions $end
+#0
+0!
+1"
+0#
+#5
+1!
+0"
+#10
+0!
+1"
+#20
+1#
+V
+base=(power --lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/act.vcd")
+failures=0
+# expect STATUS STDERR_PATTERN ARGS...
+expect() {
+  local want=$1 pattern=$2 out err status
+  shift 2
+  out=$("$gp" "$@" 2>"$tmp/err"); status=$?
+  err=$(cat "$tmp/err")
+  [ "$status" -eq "$want" ] || { echo "FAIL ($*): status $status, expected $want"; failures=$((failures + 1)); }
+  [[ "$err" =~ $pattern ]] || { echo "FAIL ($*): stderr '$err' lacks '$pattern'"; failures=$((failures + 1)); }
+  [ "$want" -eq 0 ] || [ -z "$out" ] || { echo "FAIL ($*): printed a report: $out"; failures=$((failures + 1)); }
+}
+expect 0 '' "${base[@]}" --scope tb/dut --period 10ns
+expect 1 'error 8004: no clock period' "${base[@]}" --scope tb/dut
+expect 1 "error 6005: mismatched scope: 'tb/nope'" "${base[@]}" --scope tb/nope --period 10ns
+expect 1 'error 8006: the window .* is empty' "${base[@]}" --scope tb/dut --period 10ns --window 5ns:5ns
+expect 1 'error 8005: the activity has no events on any net' "${base[@]}" --scope tb --period 10ns
+expect 1 "error 8002: --clock: there is no net 'clk'" "${base[@]}" --scope tb/dut --clock clk
+expect 1 "error 8003: --clock: net 'a' has fewer than two rising edges" "${base[@]}" --scope tb/dut --clock a
+echo "$failures failures"
+[ "$failures" -eq 0 ]
