@@ -36,4 +36,38 @@ static inline uint32_t power_bin_of(const power_plan *plan, int64_t t)
 void power_book(power_result *r, const power_plan *plan, uint32_t inst, power_component c,
                 uint32_t bin, double e);
 
+/* ---- the rules of SPEC §3 every engine applies the same way (power_ref.c) ---- */
+
+/* Whether a change old -> now is a rise (to 1, or from 0 to X) and its weight:
+ * a change to or from X is half a transition. */
+static inline bool power_is_rise(uint8_t old, uint8_t now)
+{
+    return now == 1 || (now == EVENTS_X && old == 0);
+}
+static inline double power_weight(uint8_t old, uint8_t now)
+{
+    return old == EVENTS_X || now == EVENTS_X ? 0.5 : 1.0;
+}
+
+/* A pin's value before its net's first event: X, or the net's constant. */
+uint8_t power_start_value(const design *dg, uint32_t net);
+
+/* Whether internal_power group pw is the one its pg group uses in state s:
+ * call it, with *served zero at first, for the groups of one (pin, related
+ * pin) pair in library order; it picks the first group per pg group whose
+ * `when` holds and records that pg group in *served. */
+bool power_group_chosen(const lib_cell *c, const lib_power *pw, uint32_t s, uint64_t *served);
+/* Whether pin `pin` has internal_power groups related to `related`
+ * (LIB_NONE: groups without related_pin). */
+bool power_has_groups(const lib_cell *c, uint32_t pin, int32_t related);
+/* The first delay arc of output `out` related to `related`, or LIB_NONE. */
+int32_t power_delay_arc(const lib_cell *c, uint32_t out, uint32_t related);
+/* Leakage power (W) of cell c in state s (SPEC §3.3). */
+double power_leakage(const lib_cell *c, uint32_t s);
+/* r_gl of a glitch event: pulse width and the pin's slews, fs. */
+double power_glitch_ratio(double width_fs, double t_rise_fs, double t_fall_fs);
+/* Books the switching of the nets driven from outside the design (IO group). */
+void power_book_input_nets(const design *dg, const events *ev, const power_plan *plan,
+                           power_result *r);
+
 #endif

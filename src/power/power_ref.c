@@ -72,6 +72,15 @@ static uint64_t pg_bit(int32_t related_pg)
     return related_pg == LIB_NONE ? 1ull << 63 : 1ull << (related_pg < 62 ? related_pg : 62);
 }
 
+/* SPEC §3.1's choice among the groups of one (pin, related) pair. */
+bool power_group_chosen(const lib_cell *c, const lib_power *pw, uint32_t s, uint64_t *served)
+{
+    if ((*served & pg_bit(pw->related_pg)) || !when_holds(c, pw->when, s))
+        return false;
+    *served |= pg_bit(pw->related_pg);
+    return true;
+}
+
 /* SPEC §3.1: for each pg group, the first internal_power group of (pin,
  * related) whose `when` S satisfies; their energies summed. */
 static double power_groups_energy(const lib_cell *c, uint32_t pin, int32_t related, uint32_t s,
@@ -82,10 +91,8 @@ static double power_groups_energy(const lib_cell *c, uint32_t pin, int32_t relat
     double e = 0.0;
     for (uint32_t g = p->first_power; g < p->first_power + p->n_powers; g++) {
         const lib_power *pw = &c->powers[g];
-        if (pw->related != related || (served & pg_bit(pw->related_pg)) ||
-            !when_holds(c, pw->when, s))
+        if (pw->related != related || !power_group_chosen(c, pw, s, &served))
             continue;
-        served |= pg_bit(pw->related_pg);
         const lib_table *t = rise ? pw->rise : pw->fall;
         if (t)
             e += lib_table_lookup(t, slew, load);
@@ -93,7 +100,7 @@ static double power_groups_energy(const lib_cell *c, uint32_t pin, int32_t relat
     return e;
 }
 
-static bool has_power_groups(const lib_cell *c, uint32_t pin, int32_t related)
+bool power_has_groups(const lib_cell *c, uint32_t pin, int32_t related)
 {
     const lib_pin *p = &c->pins[pin];
     for (uint32_t g = p->first_power; g < p->first_power + p->n_powers; g++)
@@ -102,18 +109,25 @@ static bool has_power_groups(const lib_cell *c, uint32_t pin, int32_t related)
     return false;
 }
 
+/* The arc whose delay the related-pin choice uses (SPEC §3.1). */
+int32_t power_delay_arc(const lib_cell *c, uint32_t out, uint32_t related)
+{
+    const lib_pin *p = &c->pins[out];
+    for (uint32_t a = p->first_arc; a < p->first_arc + p->n_arcs; a++)
+        if (c->arcs[a].related == (int32_t)related && lib_timing_type_is_delay(c->arcs[a].type))
+            return (int32_t)a;
+    return LIB_NONE;
+}
+
 /* The delay of the first delay arc of output k related to r; 0 if none. */
 static double arc_delay_fs(const walk *w, uint32_t k, uint32_t r, bool rise)
 {
-    const lib_pin *p = &w->cell->pins[k];
-    for (uint32_t a = p->first_arc; a < p->first_arc + p->n_arcs; a++) {
-        const lib_arc *arc = &w->cell->arcs[a];
-        if (arc->related != (int32_t)r || !lib_timing_type_is_delay(arc->type))
-            continue;
-        double delay = w->dg->arc_delay[rise ? DESIGN_RISE : DESIGN_FALL][w->dg->inst_arc0[w->inst] + a];
-        return isnan(delay) ? 0.0 : delay * 1e15;
-    }
-    return 0.0;
+    int32_t a = power_delay_arc(w->cell, k, r);
+    if (a == LIB_NONE)
+        return 0.0;
+    uint32_t slot = w->dg->inst_arc0[w->inst] + (uint32_t)a;
+    double delay = w->dg->arc_delay[rise ? DESIGN_RISE : DESIGN_FALL][slot];
+    return isnan(delay) ? 0.0 : delay * 1e15;
 }
 
 static double pin_slew(const walk *w, uint32_t k, bool rise)
@@ -131,7 +145,7 @@ static int32_t related_input(const walk *w, uint32_t k, int64_t t, bool rise)
     for (uint32_t r = 0; r < w->cell->n_pins; r++) {
         if (r == k || !design_dir_loads(w->cell->pins[r].dir) || w->last_t[r] < 0 ||
             cycle_of(w->plan, w->last_t[r]) != cycle_of(w->plan, t) ||
-            !has_power_groups(w->cell, k, (int32_t)r))
+            !power_has_groups(w->cell, k, (int32_t)r))
             continue;
         double gap = fabs((double)(t - w->last_t[r]) - arc_delay_fs(w, k, r, rise));
         if (gap < best_gap)
@@ -151,7 +165,7 @@ static double output_internal(const walk *w, uint32_t k, int64_t t, bool rise, u
     double sum = 0.0;
     int terms = 0;
     for (uint32_t q = 0; q < c->n_pins; q++) {
-        if (q == k || !design_dir_loads(c->pins[q].dir) || !has_power_groups(c, k, (int32_t)q))
+        if (q == k || !design_dir_loads(c->pins[q].dir) || !power_has_groups(c, k, (int32_t)q))
             continue;
         for (int in_rise = 0; in_rise < 2; in_rise++, terms++)
             sum += power_groups_energy(c, k, (int32_t)q, s, rise, pin_slew(w, q, in_rise), load);
@@ -159,6 +173,14 @@ static double output_internal(const walk *w, uint32_t k, int64_t t, bool rise, u
     if (terms > 0)
         return sum / terms;
     return power_groups_energy(c, k, LIB_NONE, s, rise, pin_slew(w, k, rise), load);
+}
+
+/* SPEC §3.4's r_gl. */
+double power_glitch_ratio(double width_fs, double t_rise_fs, double t_fall_fs)
+{
+    double slews = t_rise_fs + t_fall_fs;
+    double ratio = slews > 0.0 ? 2.0 * fabs(width_fs) / slews : 1.0;
+    return slews > 0.0 ? fmin(1.0, ratio * ratio) : 1.0;
 }
 
 /* Books the pending events of pin k by the glitch rule (SPEC §3.4). */
@@ -175,9 +197,7 @@ static void flush_pin(walk *w, uint32_t k)
         const pending *e = &pend->data[i];
         uint32_t bin = power_bin_of(w->plan, e->t);
         if (i < glitches) {
-            double width = (double)(pend->data[i ^ 1].t - e->t);
-            double ratio = tr + tf > 0.0 ? 2.0 * fabs(width) / (tr + tf) : 1.0;
-            double r_gl = tr + tf > 0.0 ? fmin(1.0, ratio * ratio) : 1.0;
+            double r_gl = power_glitch_ratio((double)(pend->data[i ^ 1].t - e->t), tr, tf);
             power_book(w->r, w->plan, w->inst, POWER_GLITCH_INTERNAL, bin, e->e_int * r_gl);
             power_book(w->r, w->plan, w->inst, POWER_GLITCH_SWITCHING, bin, e->e_sw * r_gl);
         } else {
@@ -192,8 +212,8 @@ static void flush_pin(walk *w, uint32_t k)
 static void cost_event(walk *w, uint32_t k, int64_t t, uint8_t old, uint8_t now, uint32_t s)
 {
     const lib_pin *pin = &w->cell->pins[k];
-    bool rise = now == 1 || (now == EVENTS_X && old == 0);
-    double weight = old == EVENTS_X || now == EVENTS_X ? 0.5 : 1.0;
+    bool rise = power_is_rise(old, now);
+    double weight = power_weight(old, now);
     double e_int, e_sw = 0.0;
     uint32_t p = w->pin0 + k;
     if (design_dir_drives(pin->dir)) {
@@ -214,7 +234,7 @@ static void cost_event(walk *w, uint32_t k, int64_t t, uint8_t old, uint8_t now,
 
 /* SPEC §3.3: per pg group the first leakage_power whose `when` holds, else
  * its unconditional one; none at all: cell_leakage_power. */
-static double leakage_power(const lib_cell *c, uint32_t s)
+double power_leakage(const lib_cell *c, uint32_t s)
 {
     uint64_t served = 0;
     double total = 0.0;
@@ -239,7 +259,7 @@ static void leak_until(walk *w, int64_t t, uint32_t s)
     w->leak_from = t;
     if (a >= b)
         return;
-    double watts = leakage_power(w->cell, s);
+    double watts = power_leakage(w->cell, s);
     while (a < b) {
         uint32_t bin = power_bin_of(plan, a);
         int64_t bin_end = plan->t0 + (int64_t)(bin + 1) * plan->period;
@@ -249,13 +269,19 @@ static void leak_until(walk *w, int64_t t, uint32_t s)
     }
 }
 
+/* X for signal nets (every bit is X before its first event), else the constant. */
+uint8_t power_start_value(const design *dg, uint32_t net)
+{
+    static const uint8_t constant_value[] = {[VLOG_VALUE_SIGNAL] = EVENTS_X, [VLOG_VALUE_0] = 0,
+                                             [VLOG_VALUE_1] = 1, [VLOG_VALUE_X] = EVENTS_X};
+    return net == DESIGN_NONE ? EVENTS_X : constant_value[dg->net_value[net]];
+}
+
 /* Points pin k at its net's events and its starting value. */
 static void start_pin(walk *w, uint32_t k)
 {
     uint32_t n = w->dg->pin_net[w->pin0 + k];
-    static const uint8_t constant_value[] = {[VLOG_VALUE_SIGNAL] = EVENTS_X, [VLOG_VALUE_0] = 0,
-                                             [VLOG_VALUE_1] = 1, [VLOG_VALUE_X] = EVENTS_X};
-    w->value[k] = n == DESIGN_NONE ? EVENTS_X : constant_value[w->dg->net_value[n]];
+    w->value[k] = power_start_value(w->dg, n);
     w->next[k] = w->end[k] = 0;
     if (n != DESIGN_NONE) {
         w->next[k] = w->ev->net_ev0[n];
@@ -278,7 +304,7 @@ static void apply_events_at(walk *w, uint32_t k, int64_t t, uint32_t s)
         if (old != now && t >= w->plan->t0)
             cost_event(w, k, t, old, now, s);
         w->last_t[k] = t;
-        w->last_rise[k] = now == 1 || (now == EVENTS_X && old == 0);
+        w->last_rise[k] = power_is_rise(old, now);
     }
 }
 
@@ -309,8 +335,8 @@ static void walk_gate(walk *w, uint32_t inst)
 }
 
 /* Nets driven from outside (primary inputs): C·V² per rise, IO group. */
-static void walk_input_nets(const design *dg, const events *ev, const power_plan *plan,
-                            power_result *r)
+void power_book_input_nets(const design *dg, const events *ev, const power_plan *plan,
+                           power_result *r)
 {
     double volts = lib_library_count(dg->libs) ? lib_library_at(dg->libs, 0)->voltage : 0.0;
     for (uint32_t n = 0; n < dg->n_nets; n++) {
@@ -325,9 +351,8 @@ static void walk_input_nets(const design *dg, const events *ev, const power_plan
             int64_t t = ev->time_fs[e];
             uint8_t now = ev->value[e];
             bool initial = e == ev->net_ev0[n] && t == plan->dump_start;
-            bool rise = now == 1 || (now == EVENTS_X && old == 0);
-            if (!initial && rise && t >= plan->t0 && t < plan->t1) {
-                double weight = old == EVENTS_X || now == EVENTS_X ? 0.5 : 1.0;
+            if (!initial && power_is_rise(old, now) && t >= plan->t0 && t < plan->t1) {
+                double weight = power_weight(old, now);
                 power_book(r, plan, DESIGN_NONE, POWER_SWITCHING, power_bin_of(plan, t),
                            weight * cap * volts * volts);
             }
@@ -377,7 +402,7 @@ gp_status power_analyze_ref(const design *dg, const events *ev, const power_opti
     for (uint32_t i = 0; ok && i < dg->n_insts && !w.out_of_memory; i++)
         walk_gate(&w, i);
     if (ok && !w.out_of_memory)
-        walk_input_nets(dg, ev, &plan, r);
+        power_book_input_nets(dg, ev, &plan, r);
     walk_free(&w, max_pins);
     power_plan_free(&plan);
     if (!ok || w.out_of_memory) {

@@ -316,9 +316,9 @@ static gp_status sdf_parse_cell(sdf_parser *p, diag_loc loc)
             st = sdf_parse_delay(p);
         } else if (sdf_is_kw(&p->t, "TIMINGCHECK") || sdf_is_kw(&p->t, "TIMINGENV")) {
             if (!p->warned_checks)
-                diag_warn(p->d, 4010, open_loc,
+                diag_note(p->d, 4010, open_loc,
                           "TIMINGCHECK and TIMINGENV groups are skipped: they do not affect "
-                          "power (this warning is given once per file)");
+                          "power (said once per file)");
             p->warned_checks = true;
             st = sdf_skip_group(p);
         } else {
