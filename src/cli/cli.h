@@ -9,10 +9,11 @@
 #include "design/design.h"
 #include "events/events.h"
 #include "liberty/liberty.h"
+#include "power/power.h"
 #include "util/diag.h"
 
 /* Exit statuses: 1 the inputs are wrong (the message says what to fix),
- * 2 a usage error or a command not implemented. */
+ * 2 a usage error. */
 enum { CLI_EXIT_INPUT = 1, CLI_EXIT_USAGE = 2 };
 
 /* What every command gets from the global options. */
@@ -66,7 +67,24 @@ bool cli_parse_time(const char *text, int64_t *fs);
 /* "T0:T1", both times with units. */
 bool cli_parse_window(const char *text, int64_t *start_fs, int64_t *end_fs);
 
+/* The power analysis options and outputs of `power` and `resim --power`. */
+typedef struct cli_power_args {
+    power_options opt;
+    const char *out_dir, *json;
+    int hotspots;
+} cli_power_args;
+
+extern const char cli_power_help[];
+cli_power_args cli_power_defaults(void);
+/* Like cli_parse_input, for the analysis and output options. */
+int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, diag_ctx *d);
+/* Runs the power analysis of `ev` and prints and writes its results; returns
+ * the exit status. */
+int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
+                  const events *ev, diag_ctx *d);
+
 int cli_info(int argc, char **argv, const cli_context *ctx);
 int cli_power(int argc, char **argv, const cli_context *ctx);
+int cli_resim(int argc, char **argv, const cli_context *ctx);
 
 #endif

@@ -1,8 +1,7 @@
 /* main.c: the gatepower command line: global options, then a subcommand.
  *
  * Exit status: 0 success, 1 the analysis failed on its inputs (the message
- * says what to fix), 2 a usage error or a subcommand this build does not
- * implement yet. */
+ * says what to fix), 2 a usage error. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,37 +14,16 @@
 typedef struct cli_command {
     const char *name;
     const char *summary;
-    int (*run)(const struct cli_command *cmd, int argc, char **argv, const cli_context *ctx);
+    int (*run)(int argc, char **argv, const cli_context *ctx);
 } cli_command;
-
-static int run_not_implemented(const cli_command *cmd, int argc, char **argv,
-                               const cli_context *ctx)
-{
-    (void)argc;
-    (void)argv;
-    diag_error(ctx->diag, 1001, DIAG_NOWHERE, "'gatepower %s' is not implemented yet", cmd->name);
-    return CLI_EXIT_USAGE;
-}
-
-static int run_info(const cli_command *cmd, int argc, char **argv, const cli_context *ctx)
-{
-    (void)cmd;
-    return cli_info(argc, argv, ctx);
-}
-
-static int run_power(const cli_command *cmd, int argc, char **argv, const cli_context *ctx)
-{
-    (void)cmd;
-    return cli_power(argc, argv, ctx);
-}
 
 static const cli_command commands[] = {
     {"info", "count what the inputs hold: cells, nets, levels, SDF arcs, events",
-     run_info},
+     cli_info},
     {"power", "time-based power by kind, group, instance, cell; waveform and peak",
-     run_power},
+     cli_power},
     {"resim", "re-simulate logic with delays from register activity (glitches)",
-     run_not_implemented},
+     cli_resim},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 
@@ -72,7 +50,7 @@ static void print_help(FILE *out)
             "inputs: Liberty (.lib, .lib.gz), structural Verilog, SDF 3.0, SPEF, VCD or FST.\n"
             "Messages read `file:line:col: error N: text`; N is stable and documented.\n"
             "Exit status: 0 success, 1 bad input (the message says what to fix),\n"
-            "2 usage error or a command not implemented in this build.\n");
+            "2 usage error.\n");
 }
 
 static void print_cuda_devices(FILE *out)
@@ -155,7 +133,7 @@ int main(int argc, char **argv)
                    argv[i]);
         goto done;
     }
-    status = cmd->run(cmd, argc - i, argv + i, &ctx);
+    status = cmd->run(argc - i, argv + i, &ctx);
 done:
     diag_finish(d);
     diag_free(d);

@@ -33,12 +33,11 @@ expect 2 '^$' "^error 1015: gatepower info: unknown or incomplete option '--frob
 expect 1 '^$' "error 1101: cannot open 'missing.lib'" -- info --lib missing.lib --netlist n.v
 expect 0 'usage: gatepower power .*--period TIME.*--glitch on\|off' '^$' -- power --help
 expect 2 '^$' '^error 1022: gatepower power needs switching activity' -- power --lib a.lib --netlist n.v
-expect 2 '^$' "^error 1020: gatepower power: bad value '10' for --period" -- power --period 10
-expect 2 '^$' "^error 1020: gatepower power: bad value 'maybe' for --glitch" -- power --glitch maybe
-for cmd in resim; do
-  expect 2 '^$' "^error 1001: 'gatepower $cmd' is not implemented yet" -- $cmd
-  expect 2 '^$' "not implemented yet" -- --quiet --max-warnings 3 $cmd --help
-done
+expect 2 '^$' "^error 1020: bad value '10' for --period" -- power --period 10
+expect 2 '^$' "^error 1020: bad value 'maybe' for --glitch" -- power --glitch maybe
+expect 0 'usage: gatepower resim .*--saif FILE.*--period TIME' '^$' -- resim --help
+expect 2 '^$' '^error 1402: gatepower resim needs the register and input activity' -- resim --lib a.lib --netlist n.v
+expect 2 '^$' '^error 1403: gatepower resim --power needs the clock' -- resim --lib a.lib --netlist n.v --activity a.vcd --power
 rm -f /tmp/gp_usage_err.$$
 echo "$failures failures"
 [ "$failures" -eq 0 ]

@@ -1,0 +1,106 @@
+/* cli_power.c: the power analysis options and outputs shared by `power` and
+ * `resim --power`: parsing them, running the engine, writing the results. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/report.h"
+
+const char cli_power_help[] =
+    "analysis:\n"
+    "  --period TIME     clock period with unit, e.g. 10ns; or\n"
+    "  --clock NET       measure the period on this net (its most frequent rise-to-rise)\n"
+    "  --window T0:T1    analyse [T0, T1) only, e.g. 1us:2us (default: the whole dump)\n"
+    "  --glitch on|off   off books glitch events as ordinary internal and switching\n"
+    "                    energy, unscaled, to compare with average-power tools\n"
+    "  --include-io      count the switching of primary-input nets in the total\n"
+    "  --engine ref      the float64 single-thread reference engine (the default\n"
+    "                    until the fast engines land)\n"
+    "\n"
+    "output:\n"
+    "  --out DIR         write report.txt, report.json, waveform.csv, waveform.vcd,\n"
+    "                    waveform.fst, waveform.svg, instances.csv, cells.csv and\n"
+    "                    hotspots.txt into DIR\n"
+    "  --json FILE|-     the totals as JSON (to stdout instead of the report with -)\n"
+    "  --hotspots N      instances listed in hotspots.txt (default 20)\n";
+
+cli_power_args cli_power_defaults(void)
+{
+    return (cli_power_args){.opt = power_defaults()};
+}
+
+int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, diag_ctx *d)
+{
+    const char *option = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
+    bool ok = true;
+    if (strcmp(option, "--include-io") == 0) {
+        a->opt.include_io = true;
+        return 1;
+    }
+    if (!value)
+        return 0;
+    if (strcmp(option, "--period") == 0)
+        ok = cli_parse_time(value, &a->opt.period_fs) && a->opt.period_fs > 0;
+    else if (strcmp(option, "--clock") == 0)
+        a->opt.clock_net = value;
+    else if (strcmp(option, "--window") == 0)
+        ok = cli_parse_window(value, &a->opt.window_start_fs, &a->opt.window_end_fs);
+    else if (strcmp(option, "--glitch") == 0)
+        ok = (a->opt.glitch = strcmp(value, "on") == 0) || strcmp(value, "off") == 0;
+    else if (strcmp(option, "--engine") == 0)
+        ok = strcmp(value, "ref") == 0;
+    else if (strcmp(option, "--out") == 0)
+        a->out_dir = value;
+    else if (strcmp(option, "--json") == 0)
+        a->json = value;
+    else if (strcmp(option, "--hotspots") == 0)
+        ok = (a->hotspots = atoi(value)) > 0;
+    else
+        return 0;
+    if (!ok) {
+        diag_error(d, 1020, DIAG_NOWHERE, "bad value '%s' for %s (see --help; times need a "
+                   "unit, e.g. 10ns)", value, option);
+        return -1;
+    }
+    ++*i;
+    return 1;
+}
+
+/* Prints the report (or the JSON) and writes the files asked for. */
+static int write_outputs(const cli_power_args *a, const char *design_name, const design *dg,
+                         const power_result *r, diag_ctx *d)
+{
+    report_options ro = report_defaults();
+    ro.design_name = design_name;
+    ro.glitch = a->opt.glitch;
+    ro.hotspots = a->hotspots;
+    bool json_on_stdout = a->json && strcmp(a->json, "-") == 0;
+    if (!json_on_stdout)
+        report_write_text(stdout, dg, r, &ro);
+    if (a->json) {
+        FILE *out = json_on_stdout ? stdout : fopen(a->json, "w");
+        if (!out) {
+            diag_error(d, 1023, DIAG_NOWHERE, "cannot write '%s'", a->json);
+            return CLI_EXIT_INPUT;
+        }
+        report_write_json(out, dg, r, &ro);
+        if (out != stdout && fclose(out) != 0) {
+            diag_error(d, 1024, DIAG_NOWHERE, "cannot finish writing '%s'", a->json);
+            return CLI_EXIT_INPUT;
+        }
+    }
+    if (a->out_dir && report_write_all(a->out_dir, dg, r, &ro, d) != GP_OK)
+        return CLI_EXIT_INPUT;
+    return 0;
+}
+
+int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
+                  const events *ev, diag_ctx *d)
+{
+    power_result *r = NULL;
+    int status = CLI_EXIT_INPUT;
+    if (power_analyze_ref(dg, ev, &a->opt, &r, d) == GP_OK)
+        status = write_outputs(a, design_name, dg, r, d);
+    power_result_free(r);
+    return status;
+}

@@ -1,0 +1,153 @@
+/* cmd_resim.c: `gatepower resim`: every net's delay-annotated waveform from a
+ * dump of the primary inputs and register outputs, written as SAIF and VCD
+ * and optionally analysed for power. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "resim/resim.h"
+
+static const char resim_help[] =
+    "usage: gatepower resim --lib FILE --netlist FILE --activity FILE --scope PATH\n"
+    "                       [--sdf FILE] [--saif FILE] [--vcd FILE] [options]\n"
+    "\n"
+    "Re-simulation: from a zero-delay dump of the primary inputs and register\n"
+    "outputs (--activity), the waveform of every net with gate delays (SDF IOPATH,\n"
+    "else NLDM) and glitches. Register outputs move by their clock-to-Q delay.\n"
+    "\n"
+    "%s"
+    "\n"
+    "re-simulation:\n"
+    "  --no-clock-to-q   keep register outputs at the dump's times (for a dump\n"
+    "                    that already has the clock-to-Q delays)\n"
+    "\n"
+    "output:\n"
+    "  --saif FILE       SAIF 2.0 (T0 T1 TX TC IG per net)\n"
+    "  --vcd FILE        every net's waveform, 1 fs timescale, under --scope\n"
+    "  --power           then analyse the re-simulated events' power, as\n"
+    "                    `gatepower power` does, with its options below\n"
+    "\n"
+    "%s"
+    "\n"
+    "example:\n"
+    "  gatepower resim --lib osu018_stdcells.lib --netlist netlist.v --sdf netlist.sdf \\\n"
+    "                  --activity regs.vcd --scope tb/dut --saif full.saif --vcd full.vcd\n";
+
+typedef struct resim_args {
+    cli_inputs in;
+    resim_options opt;
+    cli_power_args power;
+    const char *saif, *vcd;
+    bool want_power;
+} resim_args;
+
+/* Takes one of resim's own options at argv[*i]; 1 taken, 0 not one, -1
+ * malformed (reported). */
+static int parse_resim_option(resim_args *a, int argc, char **argv, int *i, diag_ctx *d)
+{
+    const char *option = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (strcmp(option, "--no-clock-to-q") == 0 || strcmp(option, "--power") == 0) {
+        if (option[2] == 'n')
+            a->opt.shift_registers = false;
+        else
+            a->want_power = true;
+        return 1;
+    }
+    bool ok = true;
+    if (!value)
+        return 0;
+    if (strcmp(option, "--saif") == 0)
+        a->saif = value;
+    else if (strcmp(option, "--vcd") == 0)
+        a->vcd = value;
+    else
+        return 0;
+    if (!ok) {
+        diag_error(d, 1400, DIAG_NOWHERE, "gatepower resim: bad value '%s' for %s (times need "
+                   "a unit, e.g. 10ns)", value, option);
+        return -1;
+    }
+    ++*i;
+    return 1;
+}
+
+/* Returns 0 to go on, -1 after --help, else the exit status. */
+static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
+{
+    for (int i = 1; i < argc; i++) {
+        int taken = cli_parse_input(&a->in, argc, argv, &i, d);
+        if (taken == 0)
+            taken = parse_resim_option(a, argc, argv, &i, d);
+        if (taken == 0)
+            taken = cli_parse_power_option(&a->power, argc, argv, &i, d);
+        if (taken < 0)
+            return CLI_EXIT_USAGE;
+        if (taken)
+            continue;
+        if (strcmp(argv[i], "--help") == 0) {
+            printf(resim_help, cli_inputs_help, cli_power_help);
+            return -1;
+        }
+        diag_error(d, 1401, DIAG_NOWHERE, "gatepower resim: unknown or incomplete option '%s' "
+                   "(see gatepower resim --help)", argv[i]);
+        return CLI_EXIT_USAGE;
+    }
+    if (!cli_inputs_complete(&a->in, d))
+        return CLI_EXIT_USAGE;
+    if (!a->in.activity) {
+        diag_error(d, 1402, DIAG_NOWHERE, "gatepower resim needs the register and input "
+                   "activity: give --activity FILE (VCD or FST) and --scope PATH");
+        return CLI_EXIT_USAGE;
+    }
+    if (a->want_power && !a->power.opt.period_fs && !a->power.opt.clock_net) {
+        diag_error(d, 1403, DIAG_NOWHERE, "gatepower resim --power needs the clock: give "
+                   "--period TIME or --clock NET");
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Writes the files asked for, then the power analysis; the exit status. */
+static int write_outputs(const resim_args *a, const cli_design *cd, const events *full,
+                         diag_ctx *d)
+{
+    resim_saif_info info = {.design = a->in.top, .scope = a->in.scope, .program = "gatepower"};
+    gp_status st = GP_OK;
+    if (a->saif)
+        st = resim_write_saif(a->saif, cd->dg, full, &info, d);
+    if (st == GP_OK && a->vcd)
+        st = resim_write_vcd(a->vcd, cd->dg, full, a->in.scope, d);
+    if (st != GP_OK)
+        return CLI_EXIT_INPUT;
+    return a->want_power ? cli_power_run(&a->power, a->in.top, cd->dg, full, d) : 0;
+}
+
+static void print_stats(const resim_stats *s)
+{
+    fprintf(stderr, "resim: %u gate outputs from %u register outputs and %u inputs: "
+            "%llu events in, %llu out; %llu updates scheduled, %llu swallowed\n", s->gates,
+            s->registers, s->inputs, (unsigned long long)s->events_in,
+            (unsigned long long)s->events_out, (unsigned long long)s->wakeups,
+            (unsigned long long)s->swallowed);
+}
+
+int cli_resim(int argc, char **argv, const cli_context *ctx)
+{
+    resim_args a = {.opt = resim_defaults(), .power = cli_power_defaults()};
+    int status = parse_options(argc, argv, &a, ctx->diag);
+    if (status)
+        return status < 0 ? 0 : status;
+    cli_design cd;
+    events *full = NULL;
+    resim_stats stats;
+    status = CLI_EXIT_INPUT;
+    if (cli_read_design(&a.in, false, &cd, ctx) == GP_OK &&
+        resim_run(cd.dg, cd.ev, &a.opt, &full, &stats, ctx->diag) == GP_OK) {
+        if (!ctx->quiet)
+            print_stats(&stats);
+        status = write_outputs(&a, &cd, full, ctx->diag);
+    }
+    events_free(full);
+    cli_design_free(&cd);
+    return status;
+}

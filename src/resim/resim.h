@@ -1,0 +1,70 @@
+/* resim.h: gate-level re-simulation (SPEC §5, GATSPI): from the waveforms of
+ * the primary inputs and register outputs (a zero-delay dump) to every net's
+ * delay-annotated waveform, and writers of the result as SAIF and VCD.
+ *
+ * The model (docs/model.md, "Re-simulation"): combinational gates are
+ * evaluated level by level from their Liberty truth tables; an output change
+ * schedules a wake-up one path delay (SDF IOPATH or NLDM, by the output's
+ * transition) after the input change that caused it, and each wake-up puts
+ * the gate's newest value on the output net, as Icarus Verilog's module
+ * paths do.  Register outputs are the dump's, moved by their clock-to-Q
+ * delay; input pins see their net's events after the pin's INTERCONNECT
+ * delay. */
+#ifndef GP_RESIM_RESIM_H
+#define GP_RESIM_RESIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "design/design.h"
+#include "events/events.h"
+#include "util/diag.h"
+#include "util/status.h"
+
+typedef struct resim_options {
+    /* Move register-output events by the flop's clock-to-Q arc delay (the
+     * dump is zero-delay); false keeps them where the dump has them. */
+    bool shift_registers;
+} resim_options;
+
+typedef struct resim_stats {
+    uint32_t gates;            /* combinational output pins simulated */
+    uint32_t registers;        /* register-output nets taken from the dump */
+    uint32_t inputs;           /* other nets taken from the dump */
+    uint64_t events_in;        /* events of the dump used */
+    uint64_t events_out;       /* events of the result */
+    uint64_t wakeups;          /* scheduled output updates */
+    uint64_t swallowed;        /* updates that found the output unchanged (filtered pulses) */
+} resim_stats;
+
+resim_options resim_defaults(void);
+
+/* Re-simulates `dg` from `dump` (events of the primary inputs and register
+ * outputs, e.g. read by events_read from a zero-delay VCD) into `*full`, an
+ * event store of every net (free with events_free).  Errors: a register
+ * output or input port missing from the dump, a combinational loop, a cell
+ * whose functions are not compiled. */
+gp_status resim_run(const design *dg, const events *dump, const resim_options *opt,
+                    events **full, resim_stats *stats, diag_ctx *d);
+
+/* What the SAIF header names. */
+typedef struct resim_saif_info {
+    const char *design;  /* DESIGN; NULL: empty */
+    const char *scope;   /* instance path of the design, "tb/dut" or "tb.dut"; NULL: none */
+    const char *program; /* PROGRAM_NAME and VERSION */
+    const char *version;
+} resim_saif_info;
+
+/* Writes SAIF 2.0 (backward) of every net of `ev` over [its first time,
+ * ev->end_fs): T0 T1 TX (fs, summing to DURATION), TC (0<->1 changes) and
+ * IG (0: glitches are not split out). */
+gp_status resim_write_saif(const char *path, const design *dg, const events *ev,
+                           const resim_saif_info *info, diag_ctx *d);
+
+/* Writes every net's events as a VCD with a 1 fs timescale (each name of a
+ * net, aliases included, a variable), the nets under
+ * the scopes of `scope` ("tb/dut" or "tb.dut"; NULL: at the top). */
+gp_status resim_write_vcd(const char *path, const design *dg, const events *ev,
+                          const char *scope, diag_ctx *d);
+
+#endif

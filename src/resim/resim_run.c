@@ -1,0 +1,278 @@
+/* resim_run.c: the re-simulation's driver: the dump's nets (register outputs
+ * moved by clock-to-Q), then the combinational gates level by level, each
+ * from its inputs' finished waveforms, then the result as an event store. */
+#include "resim/resim_int.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/mem.h"
+#include "verilog/verilog.h"
+
+resim_options resim_defaults(void)
+{
+    return (resim_options){.shift_registers = true};
+}
+
+int64_t resim_fs(double seconds)
+{
+    return (int64_t)llround(seconds * 1e15);
+}
+
+static gp_status no_memory(diag_ctx *d)
+{
+    diag_error(d, 9005, DIAG_NOWHERE, "out of memory during re-simulation");
+    return GP_ERR_NOMEM;
+}
+
+/* Refuses designs the level-by-level model cannot simulate. */
+static gp_status check_design(const design *dg, diag_ctx *d)
+{
+    if (dg->n_loop_insts > 0) {
+        diag_error(d, 9002, DIAG_NOWHERE, "the design has a combinational loop (%u instances on "
+                   "or behind it; the netlist reader's warning names them): re-simulation "
+                   "needs loop-free logic between registers; break the loop in the netlist",
+                   dg->n_loop_insts);
+        return GP_ERR_INPUT;
+    }
+    for (uint32_t i = 0; i < dg->n_insts; i++)
+        if (dg->inst_level[i] > 0 && !dg->inst_cell[i]->exprs_compiled) {
+            diag_error(d, 9003, DIAG_NOWHERE, "cell '%s' of instance '%s' has more than %d pins "
+                       "and state variables, so its functions have no truth table: "
+                       "re-simulation cannot evaluate it", dg->inst_cell[i]->name,
+                       design_inst_name(dg, i), LIB_MAX_EXPR_PINS);
+            return GP_ERR_UNSUPPORTED;
+        }
+    return GP_OK;
+}
+
+/* The clock-to-Q delays (fs, by Q's transition) of the flop driving `pin`. */
+static void clock_to_q(const design *dg, uint32_t pin, int64_t delay[2])
+{
+    uint32_t inst = dg->pin_inst[pin], lp = pin - dg->inst_pin0[inst];
+    const lib_cell *c = dg->inst_cell[inst];
+    double best[2] = {INFINITY, INFINITY};
+    for (uint32_t a = c->pins[lp].first_arc; a < c->pins[lp].first_arc + c->pins[lp].n_arcs; a++) {
+        if (c->arcs[a].type != LIB_TT_RISING_EDGE && c->arcs[a].type != LIB_TT_FALLING_EDGE)
+            continue;
+        for (int dir = 0; dir < 2; dir++) {
+            double v = dg->arc_delay[dir][dg->inst_arc0[inst] + a];
+            if (!isnan(v) && v < best[dir])
+                best[dir] = v;
+        }
+    }
+    for (int dir = 0; dir < 2; dir++)
+        delay[dir] = isinf(best[dir]) ? 0 : resim_fs(best[dir]);
+}
+
+/* Copies net n's dump events into the store, those after t0 moved by
+ * shift[] (by the value they go to; to X: the smaller), kept in time order.
+ * A moved net starts with X at t0 unless the dump gives its value there. */
+static bool copy_dump_net(const events *dump, uint32_t n, const int64_t shift[2], int64_t t0,
+                          resim_wave *w, resim_stats *stats)
+{
+    uint64_t first = w->time.len, k0 = dump->net_ev0[n], k1 = dump->net_ev0[n + 1];
+    bool moved = shift[0] || shift[1];
+    int64_t last = INT64_MIN;
+    if (moved && dump->time_fs[k0] > t0 &&
+        !resim_wave_push(w, t0, EVENTS_X))
+        return false;
+    for (uint64_t k = k0; k < k1; k++) {
+        uint8_t v = dump->value[k];
+        int64_t t = dump->time_fs[k];
+        if (t > t0)
+            t += v == 1 ? shift[0] : v == 0 ? shift[1] : (shift[0] < shift[1] ? shift[0] : shift[1]);
+        t = t < last ? last : t;
+        last = t;
+        if (!resim_wave_push(w, t, v))
+            return false;
+    }
+    stats->events_in += k1 - k0;
+    w->first[n] = first;
+    w->count[n] = w->time.len - first;
+    return true;
+}
+
+static bool is_input_port(const design *dg, uint32_t n)
+{
+    for (uint32_t k = 0; k < dg->n_ports; k++)
+        if (dg->ports[k].net == n && dg->ports[k].dir != VLOG_DIR_OUTPUT)
+            return true;
+    return false;
+}
+
+static bool single_event(resim_wave *w, uint32_t n, int64_t t, uint8_t v)
+{
+    w->first[n] = w->time.len;
+    w->count[n] = 1;
+    return resim_wave_push(w, t, v);
+}
+
+/* Fills the nets that are not driven by combinational gates. */
+static gp_status load_dump(const design *dg, const events *dump, const resim_options *opt,
+                           int64_t t0, resim_wave *w, resim_stats *stats, diag_ctx *d)
+{
+    static const uint8_t constant[] = {[VLOG_VALUE_0] = 0, [VLOG_VALUE_1] = 1,
+                                       [VLOG_VALUE_X] = EVENTS_X};
+    for (uint32_t n = 0; n < dg->n_nets; n++) {
+        uint32_t drv = dg->net_driver[n];
+        bool is_reg = drv != DESIGN_NONE && dg->inst_level[dg->pin_inst[drv]] == 0;
+        bool in_dump = n < dump->n_nets && dump->net_ev0[n + 1] > dump->net_ev0[n];
+        int64_t shift[2] = {0, 0};
+        if (drv != DESIGN_NONE && !is_reg)
+            continue;
+        if (is_reg && !in_dump) {
+            diag_error(d, 9001, DIAG_NOWHERE, "register output '%s' (of instance '%s') is not "
+                       "in the activity dump: re-simulation needs every register output and "
+                       "primary input; dump it too (or check --scope)", design_net_name(dg, n),
+                       design_inst_name(dg, dg->pin_inst[drv]));
+            return GP_ERR_INPUT;
+        }
+        if (!is_reg && dg->net_value[n] != VLOG_VALUE_SIGNAL) {
+            if (!single_event(w, n, t0, constant[dg->net_value[n]]))
+                return no_memory(d);
+            continue;
+        }
+        if (!in_dump && is_input_port(dg, n)) {
+            diag_error(d, 9004, DIAG_NOWHERE, "primary input '%s' is not in the activity dump: "
+                       "re-simulation needs every primary input and register output; dump it "
+                       "too (or check --scope)", design_net_name(dg, n));
+            return GP_ERR_INPUT;
+        }
+        if (!in_dump) {
+            if (dg->net_pin0[n + 1] > dg->net_pin0[n])
+                diag_warn(d, 9006, DIAG_NOWHERE, "net '%s' has no driver and no activity: it "
+                          "is X throughout the re-simulation", design_net_name(dg, n));
+            if (!single_event(w, n, t0, EVENTS_X))
+                return no_memory(d);
+            continue;
+        }
+        if (is_reg && opt->shift_registers)
+            clock_to_q(dg, drv, shift);
+        stats->registers += is_reg;
+        stats->inputs += !is_reg;
+        if (!copy_dump_net(dump, n, shift, t0, w, stats))
+            return no_memory(d);
+    }
+    return GP_OK;
+}
+
+/* Instances ordered by level (a counting sort); NULL when out of memory. */
+static uint32_t *by_level(const design *dg, uint32_t *level0)
+{
+    uint32_t *order = mem_alloc((dg->n_insts ? dg->n_insts : 1) * sizeof *order);
+    if (!order)
+        return NULL;
+    for (uint32_t l = 0; l <= dg->n_levels; l++)
+        level0[l] = 0;
+    for (uint32_t i = 0; i < dg->n_insts; i++)
+        level0[dg->inst_level[i] + 1]++;
+    for (uint32_t l = 0; l < dg->n_levels; l++)
+        level0[l + 1] += level0[l];
+    uint32_t *fill = mem_calloc(dg->n_levels ? dg->n_levels : 1, sizeof *fill);
+    if (!fill) {
+        mem_free(order);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < dg->n_insts; i++)
+        order[level0[dg->inst_level[i]] + fill[dg->inst_level[i]]++] = i;
+    mem_free(fill);
+    return order;
+}
+
+/* Simulates every combinational output pin, level by level. */
+static gp_status run_levels(const design *dg, int64_t t0, resim_wave *w, resim_stats *stats,
+                            diag_ctx *d)
+{
+    uint32_t *level0 = mem_alloc(((size_t)dg->n_levels + 1) * sizeof *level0);
+    uint32_t *order = level0 ? by_level(dg, level0) : NULL;
+    gp_status st = order ? GP_OK : no_memory(d);
+    for (uint32_t k = order && dg->n_levels ? level0[1] : 0;
+         st == GP_OK && dg->n_levels && k < level0[dg->n_levels]; k++) {
+        uint32_t inst = order[k];
+        const lib_cell *c = dg->inst_cell[inst];
+        for (uint32_t lp = c->n_inputs + c->n_inouts; lp < c->n_pins && st == GP_OK; lp++) {
+            uint32_t pin = dg->inst_pin0[inst] + lp, net = dg->pin_net[pin];
+            if (c->pins[lp].dir != LIB_DIR_OUTPUT || net == DESIGN_NONE ||
+                dg->net_driver[net] != pin)
+                continue;
+            stats->gates++;
+            if (!resim_gate(dg, inst, pin, t0, w, stats))
+                st = no_memory(d);
+        }
+    }
+    mem_free(order);
+    mem_free(level0);
+    return st;
+}
+
+/* The waveform store as an event store in net order. */
+static gp_status pack(const design *dg, const resim_wave *w, int64_t end_fs, events **out,
+                      diag_ctx *d)
+{
+    events *ev = mem_calloc(1, sizeof *ev);
+    size_t n_ev = w->time.len;
+    if (ev) {
+        ev->n_nets = dg->n_nets;
+        ev->end_fs = end_fs;
+        ev->net_ev0 = mem_alloc(((size_t)dg->n_nets + 1) * sizeof *ev->net_ev0);
+        ev->time_fs = mem_alloc((n_ev ? n_ev : 1) * sizeof *ev->time_fs);
+        ev->value = mem_alloc(n_ev ? n_ev : 1);
+    }
+    if (!ev || !ev->net_ev0 || !ev->time_fs || !ev->value) {
+        events_free(ev);
+        return no_memory(d);
+    }
+    uint64_t at = 0;
+    for (uint32_t n = 0; n < dg->n_nets; n++) {
+        ev->net_ev0[n] = at;
+        uint64_t count = w->count[n];
+        while (count > 1 && w->time.data[w->first[n] + count - 1] > end_fs)
+            count--; /* after the dump's end: the reference simulation stopped before */
+        memcpy(ev->time_fs + at, w->time.data + w->first[n], count * sizeof *ev->time_fs);
+        memcpy(ev->value + at, w->value.data + w->first[n], count);
+        at += count;
+    }
+    ev->net_ev0[dg->n_nets] = at;
+    ev->n_events = at;
+    *out = ev;
+    return GP_OK;
+}
+
+/* The dump's first time stamp (0 when it is empty). */
+static int64_t first_time(const events *dump)
+{
+    int64_t t0 = INT64_MAX;
+    for (uint32_t n = 0; n < dump->n_nets; n++)
+        if (dump->net_ev0[n + 1] > dump->net_ev0[n] && dump->time_fs[dump->net_ev0[n]] < t0)
+            t0 = dump->time_fs[dump->net_ev0[n]];
+    return t0 == INT64_MAX ? 0 : t0;
+}
+
+gp_status resim_run(const design *dg, const events *dump, const resim_options *opt,
+                    events **full, resim_stats *stats, diag_ctx *d)
+{
+    *full = NULL;
+    memset(stats, 0, sizeof *stats);
+    gp_status st = check_design(dg, d);
+    if (st != GP_OK)
+        return st;
+    int64_t t0 = first_time(dump);
+    resim_wave w = {0};
+    w.first = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w.first);
+    w.count = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w.count);
+    st = w.first && w.count ? GP_OK : no_memory(d);
+    if (st == GP_OK)
+        st = load_dump(dg, dump, opt, t0, &w, stats, d);
+    if (st == GP_OK)
+        st = run_levels(dg, t0, &w, stats, d);
+    if (st == GP_OK)
+        st = pack(dg, &w, dump->end_fs, full, d);
+    if (st == GP_OK)
+        stats->events_out = (*full)->n_events;
+    resim_vec_time_free(&w.time);
+    resim_vec_value_free(&w.value);
+    mem_free(w.first);
+    mem_free(w.count);
+    return st;
+}

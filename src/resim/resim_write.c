@@ -1,0 +1,233 @@
+/* resim_write.c: the re-simulated events as SAIF 2.0 (backward) and as VCD. */
+#include "resim/resim.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/mem.h"
+
+/* Opens `path` for writing, reporting failure under message `msgno`. */
+static FILE *open_out(const char *path, int msgno, diag_ctx *d)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        diag_error(d, msgno, DIAG_NOWHERE, "cannot write '%s': check the directory exists and "
+                   "is writable", path);
+    return f;
+}
+
+static gp_status close_out(FILE *f, const char *path, int msgno, diag_ctx *d)
+{
+    if (ferror(f) | (fclose(f) != 0)) {
+        diag_error(d, msgno, DIAG_NOWHERE, "cannot finish writing '%s' (disk full?)", path);
+        return GP_ERR_IO;
+    }
+    return GP_OK;
+}
+
+/* The scope path's components, split at '/' or '.', into parts[]. */
+static int split_scope(const char *scope, char *buf, size_t size, char **parts, int max)
+{
+    int n = 0;
+    if (!scope || !*scope)
+        return 0;
+    snprintf(buf, size, "%s", scope);
+    for (char *s = strtok(buf, "/."); s && n < max; s = strtok(NULL, "/."))
+        parts[n++] = s;
+    return n;
+}
+
+/* The dump's first time: the earliest first event of any net. */
+static int64_t start_time(const events *ev)
+{
+    int64_t t0 = ev->end_fs;
+    for (uint32_t n = 0; n < ev->n_nets; n++)
+        if (ev->net_ev0[n + 1] > ev->net_ev0[n] && ev->time_fs[ev->net_ev0[n]] < t0)
+            t0 = ev->time_fs[ev->net_ev0[n]];
+    return t0;
+}
+
+/* SAIF's identifiers escape every character other than letters, digits, _. */
+static void put_saif_name(FILE *f, const char *name)
+{
+    for (const char *c = name; *c; c++) {
+        if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') &&
+            !(*c >= '0' && *c <= '9') && *c != '_')
+            fputc('\\', f);
+        fputc(*c, f);
+    }
+}
+
+/* One net's NET entry over [t0, end): time at 0, 1, X; 0<->1 changes; X
+ * glitches (0-X-0, 1-X-1). */
+static void put_saif_net(FILE *f, const design *dg, const events *ev, uint32_t n, int64_t t0,
+                         int64_t end)
+{
+    int64_t at[3] = {0, 0, 0}, since = t0;
+    uint64_t tc = 0, ig = 0;
+    uint8_t v = 2, before_x = 2;
+    for (uint64_t k = ev->net_ev0[n]; k < ev->net_ev0[n + 1]; k++) {
+        int64_t t = ev->time_fs[k] < t0 ? t0 : ev->time_fs[k] > end ? end : ev->time_fs[k];
+        uint8_t nv = ev->value[k];
+        at[v] += t - since;
+        since = t;
+        if (nv == v)
+            continue;
+        tc += v != 2 && nv != 2;
+        ig += v == 2 && nv == before_x;
+        before_x = v == 2 ? 2 : v;
+        v = nv;
+    }
+    at[v] += end - since;
+    fputs("      (", f);
+    put_saif_name(f, design_net_name(dg, n));
+    fprintf(f, " (T0 %lld) (T1 %lld) (TX %lld) (TC %llu) (IG %llu))\n", (long long)at[0],
+            (long long)at[1], (long long)at[2], (unsigned long long)tc, (unsigned long long)ig);
+}
+
+gp_status resim_write_saif(const char *path, const design *dg, const events *ev,
+                           const resim_saif_info *info, diag_ctx *d)
+{
+    FILE *f = open_out(path, 9010, d);
+    if (!f)
+        return GP_ERR_IO;
+    char date[64], buf[1024], *parts[64];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%a %b %d %H:%M:%S %Y", localtime(&now));
+    int64_t t0 = start_time(ev), end = ev->end_fs > t0 ? ev->end_fs : t0;
+    fprintf(f, "(SAIFILE\n(SAIFVERSION \"2.0\")\n(DIRECTION \"backward\")\n"
+            "(DESIGN \"%s\")\n(DATE \"%s\")\n(VENDOR \"gatepower\")\n(PROGRAM_NAME \"%s\")\n"
+            "(VERSION \"%s\")\n(DIVIDER / )\n(TIMESCALE 1 fs)\n(DURATION %lld)\n",
+            info->design ? info->design : "", date, info->program ? info->program : "gatepower",
+            info->version ? info->version : "", (long long)(end - t0));
+    int depth = split_scope(info->scope, buf, sizeof buf, parts, 64);
+    for (int k = 0; k < depth; k++) {
+        fprintf(f, "(INSTANCE ");
+        put_saif_name(f, parts[k]);
+        fputc('\n', f);
+    }
+    fputs("  (NET\n", f);
+    for (uint32_t n = 0; n < dg->n_nets && n < ev->n_nets; n++)
+        put_saif_net(f, dg, ev, n, t0, end);
+    fputs("  )\n", f);
+    for (int k = 0; k < depth; k++)
+        fputs(")\n", f);
+    fputs(")\n", f);
+    return close_out(f, path, 9011, d);
+}
+
+/* A VCD identifier for index i: base-94 over the printable characters. */
+static void put_vcd_id(FILE *f, uint32_t i)
+{
+    do {
+        fputc('!' + (int)(i % 94), f);
+        i /= 94;
+    } while (i);
+}
+
+/* A net as a 1-bit variable: a simple identifier as it is, any other name
+ * (such as "sum[3]", a bit of a flattened vector) escaped, "\\sum[3]", which
+ * VCD readers take as the scalar of that name. */
+static void put_vcd_var(FILE *f, const char *name, uint32_t id)
+{
+    bool simple = !(*name >= '0' && *name <= '9') && *name != '$';
+    for (const char *c = name; *c; c++)
+        simple &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                  (*c >= '0' && *c <= '9') || *c == '_' || *c == '$';
+    fputs("$var wire 1 ", f);
+    put_vcd_id(f, id);
+    fprintf(f, " %s%s $end\n", simple ? "" : "\\", name);
+}
+
+typedef struct vcd_item {
+    int64_t t;
+    uint32_t net;
+    uint64_t k;
+} vcd_item;
+
+static int by_time(const void *a, const void *b)
+{
+    const vcd_item *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->net != y->net)
+        return x->net < y->net ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* The names of each net: names[first[n] .. first[n + 1]) (ids in net_names);
+ * false when out of memory. */
+static bool names_by_net(const design *dg, uint32_t n_nets, uint32_t **first, uint32_t **names)
+{
+    uint32_t count = strtab_count(&dg->net_names);
+    *first = mem_calloc((size_t)n_nets + 2, sizeof **first);
+    *names = mem_alloc((count ? count : 1) * sizeof **names);
+    if (!*first || !*names)
+        return false;
+    for (uint32_t id = 0; id < count; id++)
+        if (dg->net_of_name[id] < n_nets)
+            (*first)[dg->net_of_name[id] + 2]++;
+    for (uint32_t n = 0; n < n_nets; n++)
+        (*first)[n + 2] += (*first)[n + 1];
+    for (uint32_t id = 0; id < count; id++)
+        if (dg->net_of_name[id] < n_nets)
+            (*names)[(*first)[dg->net_of_name[id] + 1]++] = id;
+    return true;
+}
+
+static void put_vcd_header(FILE *f, const design *dg, const char *scope)
+{
+    char buf[1024], *parts[64];
+    int depth = split_scope(scope, buf, sizeof buf, parts, 64);
+    fputs("$version gatepower resim $end\n$timescale 1fs $end\n", f);
+    for (int k = 0; k < depth; k++)
+        fprintf(f, "$scope module %s $end\n", parts[k]);
+    for (uint32_t id = 0; id < strtab_count(&dg->net_names); id++)
+        put_vcd_var(f, strtab_str(&dg->net_names, id), id);
+    for (int k = 0; k < depth; k++)
+        fputs("$upscope $end\n", f);
+    fputs("$enddefinitions $end\n", f);
+}
+
+/* Every name of a net, aliases included, is a variable of its own (some
+ * readers do not take two variables of one id). */
+gp_status resim_write_vcd(const char *path, const design *dg, const events *ev,
+                          const char *scope, diag_ctx *d)
+{
+    uint32_t n_nets = ev->n_nets < dg->n_nets ? ev->n_nets : dg->n_nets, *first, *names;
+    vcd_item *items = mem_alloc((ev->n_events ? ev->n_events : 1) * sizeof *items);
+    if (!names_by_net(dg, n_nets, &first, &names) || !items) {
+        mem_free(first);
+        mem_free(names);
+        mem_free(items);
+        diag_error(d, 9012, DIAG_NOWHERE, "out of memory while writing '%s'", path);
+        return GP_ERR_NOMEM;
+    }
+    FILE *f = open_out(path, 9013, d);
+    uint64_t n_items = 0;
+    for (uint32_t n = 0; f && n < n_nets; n++)
+        for (uint64_t k = ev->net_ev0[n]; k < ev->net_ev0[n + 1]; k++)
+            items[n_items++] = (vcd_item){ev->time_fs[k], n, k};
+    qsort(items, n_items, sizeof *items, by_time);
+    if (f)
+        put_vcd_header(f, dg, scope);
+    int64_t now = INT64_MIN;
+    for (uint64_t k = 0; f && k < n_items; k++) {
+        if (items[k].t != now)
+            fprintf(f, "#%lld\n", (long long)(now = items[k].t));
+        for (uint32_t j = first[items[k].net]; j < first[items[k].net + 1]; j++) {
+            fputc("01x"[ev->value[items[k].k] < 3 ? ev->value[items[k].k] : 2], f);
+            put_vcd_id(f, names[j]);
+            fputc('\n', f);
+        }
+    }
+    if (f && ev->end_fs > now)
+        fprintf(f, "#%lld\n", (long long)ev->end_fs);
+    mem_free(items);
+    mem_free(first);
+    mem_free(names);
+    return f ? close_out(f, path, 9014, d) : GP_ERR_IO;
+}
