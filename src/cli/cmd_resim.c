@@ -1,7 +1,9 @@
 /* cmd_resim.c: `gatepower resim`: every net's delay-annotated waveform from a
  * dump of the primary inputs and register outputs, written as SAIF and VCD
  * and optionally analysed for power. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -20,6 +22,8 @@ static const char resim_help[] =
     "re-simulation:\n"
     "  --no-clock-to-q   keep register outputs at the dump's times (for a dump\n"
     "                    that already has the clock-to-Q delays)\n"
+    "  --threads N       worker threads (default: every core); the result is the\n"
+    "                    same for any N\n"
     "\n"
     "output:\n"
     "  --saif FILE       SAIF 2.0 (T0 T1 TX TC IG per net)\n"
@@ -41,6 +45,18 @@ typedef struct resim_args {
     bool want_power;
 } resim_args;
 
+/* A thread count from 1 to 1024. */
+static bool parse_threads(const char *text, uint32_t *threads)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(text, &end, 10);
+    if (errno || end == text || *end || n < 1 || n > 1024)
+        return false;
+    *threads = (uint32_t)n;
+    return true;
+}
+
 /* Takes one of resim's own options at argv[*i]; 1 taken, 0 not one, -1
  * malformed (reported). */
 static int parse_resim_option(resim_args *a, int argc, char **argv, int *i, diag_ctx *d)
@@ -60,11 +76,13 @@ static int parse_resim_option(resim_args *a, int argc, char **argv, int *i, diag
         a->saif = value;
     else if (strcmp(option, "--vcd") == 0)
         a->vcd = value;
+    else if (strcmp(option, "--threads") == 0)
+        ok = parse_threads(value, &a->opt.threads);
     else
         return 0;
     if (!ok) {
-        diag_error(d, 1400, DIAG_NOWHERE, "gatepower resim: bad value '%s' for %s (times need "
-                   "a unit, e.g. 10ns)", value, option);
+        diag_error(d, 1400, DIAG_NOWHERE, "gatepower resim: bad value '%s' for %s (give a "
+                   "whole number from 1 to 1024)", value, option);
         return -1;
     }
     ++*i;

@@ -25,6 +25,9 @@ typedef struct resim_options {
     /* Move register-output events by the flop's clock-to-Q arc delay (the
      * dump is zero-delay); false keeps them where the dump has them. */
     bool shift_registers;
+    /* Worker threads for the gates of a level; 0: every online core.  The
+     * result is the same for any number. */
+    uint32_t threads;
 } resim_options;
 
 typedef struct resim_stats {

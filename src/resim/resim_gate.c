@@ -110,7 +110,7 @@ static void arc_delays(const design *dg, uint32_t inst, uint32_t out_lib_pin, ui
 
 /* Appends (t, v) to the net being written, merging a change at the same time
  * as the last one and dropping one that repeats the value before it. */
-static bool emit(resim_wave *w, uint64_t first, int64_t t, uint8_t v)
+static bool emit(resim_trace *w, uint64_t first, int64_t t, uint8_t v)
 {
     size_t len = w->time.len;
     if (len > first && w->time.data[len - 1] == t) {
@@ -121,7 +121,7 @@ static bool emit(resim_wave *w, uint64_t first, int64_t t, uint8_t v)
         }
         return true;
     }
-    return resim_wave_push(w, t, v);
+    return resim_vec_time_push(&w->time, t) && resim_vec_value_push(&w->value, v);
 }
 
 /* Loads the inputs' bookkeeping; returns their number. */
@@ -162,12 +162,12 @@ typedef struct gate_sim {
     uint32_t n;
     uint8_t evaluated, on_net;
     resim_vec_time heap;    /* pending wake-ups */
-    uint64_t first;         /* the net's first event in the store */
+    uint64_t first;         /* the output's first event in the trace */
 } gate_sim;
 
 /* Applies every input change at time `now`, evaluates the gate and schedules
  * a wake-up when the evaluated value changes. */
-static bool take_inputs(gate_sim *g, resim_wave *w, int64_t now, resim_stats *stats)
+static bool take_inputs(gate_sim *g, const resim_wave *w, int64_t now, resim_stats *stats)
 {
     uint32_t changed = 0;
     for (uint32_t k = 0; k < g->n; k++)
@@ -190,16 +190,16 @@ static bool take_inputs(gate_sim *g, resim_wave *w, int64_t now, resim_stats *st
     return heap_push(&g->heap, now + delay);
 }
 
-bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs, resim_wave *w,
-                resim_stats *stats)
+bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs,
+                const resim_wave *w, resim_trace *out, resim_stats *stats)
 {
-    uint32_t lp = pin - dg->inst_pin0[inst], net = dg->pin_net[pin];
-    gate_sim g = {.c = dg->inst_cell[inst], .first = w->time.len};
+    uint32_t lp = pin - dg->inst_pin0[inst];
+    gate_sim g = {.c = dg->inst_cell[inst], .first = out->time.len};
     g.f = g.c->pins[lp].function;
     g.n = load_inputs(dg, inst, lp, w, g.in);
     g.evaluated = g.n == 0 && g.f ? eval(g.c, g.f, g.in, 0) : EVENTS_X;
     g.on_net = g.evaluated;
-    bool ok = emit(w, g.first, t0_fs, g.on_net);
+    bool ok = emit(out, g.first, t0_fs, g.on_net);
     while (ok) {
         int64_t now = INT64_MAX;
         for (uint32_t k = 0; k < g.n; k++) {
@@ -210,7 +210,7 @@ bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs, re
             int64_t t = heap_pop(&g.heap);
             stats->swallowed += g.evaluated == g.on_net;
             if (g.evaluated != g.on_net)
-                ok = emit(w, g.first, t, g.on_net = g.evaluated);
+                ok = emit(out, g.first, t, g.on_net = g.evaluated);
         } else if (now != INT64_MAX) {
             ok = take_inputs(&g, w, now, stats);
         } else {
@@ -218,7 +218,5 @@ bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs, re
         }
     }
     resim_vec_time_free(&g.heap);
-    w->first[net] = g.first;
-    w->count[net] = w->time.len - g.first;
     return ok;
 }

@@ -24,10 +24,25 @@ static inline bool resim_wave_push(resim_wave *w, int64_t t, uint8_t v)
     return resim_vec_time_push(&w->time, t) && resim_vec_value_push(&w->value, v);
 }
 
-/* Simulates the combinational output pin `pin` of instance `inst` into its
- * net's waveform, starting from X at t0_fs; false when out of memory. */
-bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs, resim_wave *w,
-                resim_stats *stats);
+/* A worker thread's output: the waveforms of the gates it simulated, one
+ * after the other. */
+typedef struct resim_trace {
+    resim_vec_time time;
+    resim_vec_value value;
+} resim_trace;
+
+/* Simulates the combinational output pin `pin` of instance `inst`, starting
+ * from X at t0_fs, reading its inputs' finished waveforms from `w` (which it
+ * does not change, so gates of one level may run in parallel) and appending
+ * its output's waveform to `out`; false when out of memory. */
+bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs,
+                const resim_wave *w, resim_trace *out, resim_stats *stats);
+
+/* Simulates every combinational output pin into `w` (whose other nets are
+ * filled), level by level on `threads` threads (0: every core); the result
+ * does not depend on the thread count.  False when out of memory. */
+bool resim_run_levels(const design *dg, int64_t t0_fs, uint32_t threads, resim_wave *w,
+                      resim_stats *stats);
 
 /* Seconds to femtoseconds, rounded. */
 int64_t resim_fs(double seconds);

@@ -11,7 +11,7 @@
 
 resim_options resim_defaults(void)
 {
-    return (resim_options){.shift_registers = true};
+    return (resim_options){.shift_registers = true, .threads = 0};
 }
 
 int64_t resim_fs(double seconds)
@@ -157,55 +157,6 @@ static gp_status load_dump(const design *dg, const events *dump, const resim_opt
     return GP_OK;
 }
 
-/* Instances ordered by level (a counting sort); NULL when out of memory. */
-static uint32_t *by_level(const design *dg, uint32_t *level0)
-{
-    uint32_t *order = mem_alloc((dg->n_insts ? dg->n_insts : 1) * sizeof *order);
-    if (!order)
-        return NULL;
-    for (uint32_t l = 0; l <= dg->n_levels; l++)
-        level0[l] = 0;
-    for (uint32_t i = 0; i < dg->n_insts; i++)
-        level0[dg->inst_level[i] + 1]++;
-    for (uint32_t l = 0; l < dg->n_levels; l++)
-        level0[l + 1] += level0[l];
-    uint32_t *fill = mem_calloc(dg->n_levels ? dg->n_levels : 1, sizeof *fill);
-    if (!fill) {
-        mem_free(order);
-        return NULL;
-    }
-    for (uint32_t i = 0; i < dg->n_insts; i++)
-        order[level0[dg->inst_level[i]] + fill[dg->inst_level[i]]++] = i;
-    mem_free(fill);
-    return order;
-}
-
-/* Simulates every combinational output pin, level by level. */
-static gp_status run_levels(const design *dg, int64_t t0, resim_wave *w, resim_stats *stats,
-                            diag_ctx *d)
-{
-    uint32_t *level0 = mem_alloc(((size_t)dg->n_levels + 1) * sizeof *level0);
-    uint32_t *order = level0 ? by_level(dg, level0) : NULL;
-    gp_status st = order ? GP_OK : no_memory(d);
-    for (uint32_t k = order && dg->n_levels ? level0[1] : 0;
-         st == GP_OK && dg->n_levels && k < level0[dg->n_levels]; k++) {
-        uint32_t inst = order[k];
-        const lib_cell *c = dg->inst_cell[inst];
-        for (uint32_t lp = c->n_inputs + c->n_inouts; lp < c->n_pins && st == GP_OK; lp++) {
-            uint32_t pin = dg->inst_pin0[inst] + lp, net = dg->pin_net[pin];
-            if (c->pins[lp].dir != LIB_DIR_OUTPUT || net == DESIGN_NONE ||
-                dg->net_driver[net] != pin)
-                continue;
-            stats->gates++;
-            if (!resim_gate(dg, inst, pin, t0, w, stats))
-                st = no_memory(d);
-        }
-    }
-    mem_free(order);
-    mem_free(level0);
-    return st;
-}
-
 /* The waveform store as an event store in net order. */
 static gp_status pack(const design *dg, const resim_wave *w, int64_t end_fs, events **out,
                       diag_ctx *d)
@@ -265,7 +216,7 @@ gp_status resim_run(const design *dg, const events *dump, const resim_options *o
     if (st == GP_OK)
         st = load_dump(dg, dump, opt, t0, &w, stats, d);
     if (st == GP_OK)
-        st = run_levels(dg, t0, &w, stats, d);
+        st = resim_run_levels(dg, t0, opt->threads, &w, stats) ? GP_OK : no_memory(d);
     if (st == GP_OK)
         st = pack(dg, &w, dump->end_fs, full, d);
     if (st == GP_OK)

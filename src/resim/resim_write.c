@@ -142,20 +142,108 @@ static void put_vcd_var(FILE *f, const char *name, uint32_t id)
     fprintf(f, " %s%s $end\n", simple ? "" : "\\", name);
 }
 
+/* One event to write: its time and index in the store (the store is in net
+ * order, so events of one time ordered by index are ordered by net). */
 typedef struct vcd_item {
     int64_t t;
-    uint32_t net;
     uint64_t k;
 } vcd_item;
 
-static int by_time(const void *a, const void *b)
+/* Sorts items by time, keeping the order of items of one time (listed by
+ * index): an LSD radix sort on the time above the earliest, in as few passes
+ * of at most 16 bits as its range needs; false when out of memory. */
+static bool sort_by_time(vcd_item *items, uint64_t n)
 {
-    const vcd_item *x = a, *y = b;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
-    if (x->net != y->net)
-        return x->net < y->net ? -1 : 1;
-    return x->k < y->k ? -1 : x->k > y->k;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (uint64_t k = 0; k < n; k++) {
+        lo = items[k].t < lo ? items[k].t : lo;
+        hi = items[k].t > hi ? items[k].t : hi;
+    }
+    uint64_t range = n ? (uint64_t)hi - (uint64_t)lo : 0;
+    int bits = 0;
+    while (bits < 64 && range >> bits)
+        bits++;
+    int passes = (bits + 15) / 16, width = passes ? (bits + passes - 1) / passes : 0;
+    uint64_t mask = ((uint64_t)1 << width) - 1;
+    vcd_item *tmp = mem_alloc((n ? n : 1) * sizeof *tmp), *from = items, *to = tmp;
+    size_t *bucket = mem_alloc(65536 * sizeof *bucket);
+    bool ok = tmp && bucket;
+    for (int shift = 0; ok && shift < bits; shift += width) {
+        memset(bucket, 0, (mask + 1) * sizeof *bucket);
+        for (uint64_t k = 0; k < n; k++)
+            bucket[((uint64_t)from[k].t - (uint64_t)lo) >> shift & mask]++;
+        for (size_t b = 0, at = 0; b <= mask; b++) {
+            size_t c = bucket[b];
+            bucket[b] = at;
+            at += c;
+        }
+        for (uint64_t k = 0; k < n; k++)
+            to[bucket[((uint64_t)from[k].t - (uint64_t)lo) >> shift & mask]++] = from[k];
+        vcd_item *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (ok && from != items)
+        memcpy(items, from, n * sizeof *items);
+    mem_free(tmp);
+    mem_free(bucket);
+    return ok;
+}
+
+/* The body's output: a large buffer written out when full. */
+typedef struct vcd_out {
+    FILE *f;
+    size_t len;
+    char buf[1 << 20];
+} vcd_out;
+
+static void out_flush(vcd_out *o)
+{
+    fwrite(o->buf, 1, o->len, o->f);
+    o->len = 0;
+}
+
+/* Room for `n` more bytes (n well under the buffer's size). */
+static char *out_room(vcd_out *o, size_t n)
+{
+    if (o->len + n > sizeof o->buf)
+        out_flush(o);
+    return o->buf + o->len;
+}
+
+/* "#<time>\n". */
+static void out_time(vcd_out *o, int64_t t)
+{
+    char digits[24], *p = out_room(o, 24);
+    uint64_t u = t < 0 ? 0 - (uint64_t)t : (uint64_t)t;
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    *p++ = '#';
+    if (t < 0)
+        *p++ = '-';
+    while (n)
+        *p++ = digits[--n];
+    *p++ = '\n';
+    o->len = (size_t)(p - o->buf);
+}
+
+/* Each name's identifier code, put_vcd_id's: code[id * 8] on, code_len[id]. */
+static bool vcd_codes(uint32_t count, char **code, uint8_t **code_len)
+{
+    *code = mem_calloc((size_t)count + 1, 8);
+    *code_len = mem_alloc((size_t)count + 1);
+    if (!*code || !*code_len)
+        return false;
+    for (uint32_t id = 0; id < count; id++) {
+        uint8_t n = 0;
+        for (uint32_t i = id; n == 0 || i; i /= 94)
+            (*code)[(size_t)id * 8 + n++] = (char)('!' + (int)(i % 94));
+        (*code_len)[id] = n;
+    }
+    return true;
 }
 
 /* The names of each net: names[first[n] .. first[n + 1]) (ids in net_names);
@@ -192,6 +280,29 @@ static void put_vcd_header(FILE *f, const design *dg, const char *scope)
     fputs("$enddefinitions $end\n", f);
 }
 
+/* The events in time order, each as one line per name of its net. */
+static void put_vcd_body(vcd_out *o, const events *ev, const vcd_item *items, uint64_t n_items,
+                         const uint32_t *net_of, const uint32_t *first, const uint32_t *names, const char *code,
+                         const uint8_t *code_len)
+{
+    int64_t now = INT64_MIN;
+    for (uint64_t k = 0; k < n_items; k++) {
+        if (items[k].t != now)
+            out_time(o, now = items[k].t);
+        uint32_t net = net_of[items[k].k];
+        char value = "01x"[ev->value[items[k].k] < 3 ? ev->value[items[k].k] : 2];
+        for (uint32_t j = first[net]; j < first[net + 1]; j++) {
+            char *p = out_room(o, 10);
+            *p++ = value;
+            memcpy(p, code + (size_t)names[j] * 8, 8);
+            p[code_len[names[j]]] = '\n';
+            o->len += 2u + code_len[names[j]];
+        }
+    }
+    if (ev->end_fs > now)
+        out_time(o, ev->end_fs);
+    out_flush(o);
+}
 /* Every name of a net, aliases included, is a variable of its own (some
  * readers do not take two variables of one id). */
 gp_status resim_write_vcd(const char *path, const design *dg, const events *ev,
@@ -199,35 +310,34 @@ gp_status resim_write_vcd(const char *path, const design *dg, const events *ev,
 {
     uint32_t n_nets = ev->n_nets < dg->n_nets ? ev->n_nets : dg->n_nets, *first, *names;
     vcd_item *items = mem_alloc((ev->n_events ? ev->n_events : 1) * sizeof *items);
-    if (!names_by_net(dg, n_nets, &first, &names) || !items) {
-        mem_free(first);
-        mem_free(names);
-        mem_free(items);
-        diag_error(d, 9012, DIAG_NOWHERE, "out of memory while writing '%s'", path);
-        return GP_ERR_NOMEM;
-    }
-    FILE *f = open_out(path, 9013, d);
+    uint32_t *net_of = mem_alloc((ev->n_events ? ev->n_events : 1) * sizeof *net_of);
+    vcd_out *o = mem_alloc(sizeof *o);
+    char *code = NULL;
+    uint8_t *code_len = NULL;
     uint64_t n_items = 0;
-    for (uint32_t n = 0; f && n < n_nets; n++)
-        for (uint64_t k = ev->net_ev0[n]; k < ev->net_ev0[n + 1]; k++)
-            items[n_items++] = (vcd_item){ev->time_fs[k], n, k};
-    qsort(items, n_items, sizeof *items, by_time);
-    if (f)
-        put_vcd_header(f, dg, scope);
-    int64_t now = INT64_MIN;
-    for (uint64_t k = 0; f && k < n_items; k++) {
-        if (items[k].t != now)
-            fprintf(f, "#%lld\n", (long long)(now = items[k].t));
-        for (uint32_t j = first[items[k].net]; j < first[items[k].net + 1]; j++) {
-            fputc("01x"[ev->value[items[k].k] < 3 ? ev->value[items[k].k] : 2], f);
-            put_vcd_id(f, names[j]);
-            fputc('\n', f);
+    for (uint32_t n = 0; items && net_of && n < n_nets; n++)
+        for (uint64_t k = ev->net_ev0[n]; k < ev->net_ev0[n + 1]; k++) {
+            items[n_items++] = (vcd_item){ev->time_fs[k], k};
+            net_of[k] = n;
         }
+    bool ok = names_by_net(dg, n_nets, &first, &names) && items && net_of && o &&
+              vcd_codes(strtab_count(&dg->net_names), &code, &code_len) &&
+              sort_by_time(items, n_items);
+    FILE *f = NULL;
+    if (!ok)
+        diag_error(d, 9012, DIAG_NOWHERE, "out of memory while writing '%s'", path);
+    else if ((f = open_out(path, 9013, d)) != NULL) {
+        put_vcd_header(f, dg, scope);
+        o->f = f;
+        o->len = 0;
+        put_vcd_body(o, ev, items, n_items, net_of, first, names, code, code_len);
     }
-    if (f && ev->end_fs > now)
-        fprintf(f, "#%lld\n", (long long)ev->end_fs);
     mem_free(items);
+    mem_free(net_of);
     mem_free(first);
     mem_free(names);
-    return f ? close_out(f, path, 9014, d) : GP_ERR_IO;
+    mem_free(code);
+    mem_free(code_len);
+    mem_free(o);
+    return !ok ? GP_ERR_NOMEM : f ? close_out(f, path, 9014, d) : GP_ERR_IO;
 }

@@ -83,8 +83,33 @@ typedef struct sim_case {
     diag_ctx *d;
 } sim_case;
 
+static bool same_events(const events *a, const events *b)
+{
+    return a && b && a->n_nets == b->n_nets && a->n_events == b->n_events &&
+           a->end_fs == b->end_fs &&
+           memcmp(a->net_ev0, b->net_ev0, (a->n_nets + 1) * sizeof *a->net_ev0) == 0 &&
+           memcmp(a->time_fs, b->time_fs, a->n_events * sizeof *a->time_fs) == 0 &&
+           memcmp(a->value, b->value, a->n_events) == 0;
+}
+
+/* Re-simulating on 1, 2 and 3 threads gives sc->full (from every core)
+ * exactly, and the same statistics. */
+static void check_threads(const sim_case *sc)
+{
+    for (uint32_t threads = 1; threads <= 3; threads++) {
+        resim_options opt = resim_defaults();
+        opt.threads = threads;
+        events *full = NULL;
+        resim_stats stats;
+        CHECK_EQ_INT(resim_run(sc->dg, sc->dump, &opt, &full, &stats, sc->d), GP_OK);
+        CHECK(same_events(full, sc->full));
+        CHECK(memcmp(&stats, &sc->stats, sizeof stats) == 0);
+        events_free(full);
+    }
+}
+
 /* Reads `netlist` (module top), the SDF text `sdf` unless NULL, and the
- * dump, then re-simulates. */
+ * dump, then re-simulates (and again on 1, 2, 3 threads when that works). */
 static bool sim(sim_case *sc, const char *sdf, const char *tag, const char *netlist,
                 const char *vars, const char *body)
 {
@@ -108,6 +133,8 @@ static bool sim(sim_case *sc, const char *sdf, const char *tag, const char *netl
         return false;
     resim_options opt = resim_defaults();
     sc->status = resim_run(sc->dg, sc->dump, &opt, &sc->full, &sc->stats, sc->d);
+    if (sc->status == GP_OK)
+        check_threads(sc);
     return true;
 }
 
@@ -388,6 +415,104 @@ static void test_unwritable_output(void)
     sim_free(&sc);
 }
 
+/* A fixed pseudo-random sequence (an LCG), the same on every run. */
+static uint32_t next_random(uint64_t *state)
+{
+    *state = *state * 6364136223846793005u + 1442695040888963407u;
+    return (uint32_t)(*state >> 33);
+}
+
+#define RANDOM_INPUTS 12
+#define RANDOM_REGS 6
+#define RANDOM_GATES 400
+
+/* A random netlist: RANDOM_GATES gates of the library's cells, each input
+ * from a primary input, a register output or an earlier gate. */
+static void random_netlist(char *v, size_t size, uint64_t *seed)
+{
+    static const char *const cells[] = {"INV", "BUF", "AND2", "XOR2", "XORD"};
+    size_t len = (size_t)snprintf(v, size, "module top (clk");
+    for (int k = 0; k < RANDOM_INPUTS; k++)
+        len += (size_t)snprintf(v + len, size - len, ", i%d", k);
+    len += (size_t)snprintf(v + len, size - len, ");\n input clk;\n");
+    for (int k = 0; k < RANDOM_INPUTS; k++)
+        len += (size_t)snprintf(v + len, size - len, " input i%d;\n", k);
+    for (int k = 0; k < RANDOM_REGS; k++)
+        len += (size_t)snprintf(v + len, size - len, " wire q%d;\n", k);
+    for (int g = 0; g < RANDOM_GATES; g++) {
+        char in[2][16];
+        for (int p = 0; p < 2; p++) {
+            uint32_t pick = next_random(seed) % (RANDOM_INPUTS + RANDOM_REGS + (uint32_t)g);
+            if (pick < RANDOM_INPUTS)
+                snprintf(in[p], sizeof in[p], "i%u", pick);
+            else if (pick < RANDOM_INPUTS + RANDOM_REGS)
+                snprintf(in[p], sizeof in[p], "q%u", pick - RANDOM_INPUTS);
+            else
+                snprintf(in[p], sizeof in[p], "g%u", pick - RANDOM_INPUTS - RANDOM_REGS);
+        }
+        uint32_t cell = next_random(seed) % 5;
+        len += (size_t)snprintf(v + len, size - len, " wire g%d;\n %s u%d (.A(%s), ", g,
+                                cells[cell], g, in[0]);
+        if (cell >= 2)
+            len += (size_t)snprintf(v + len, size - len, ".B(%s), ", in[1]);
+        len += (size_t)snprintf(v + len, size - len, ".Y(g%d));\n", g);
+    }
+    for (int k = 0; k < RANDOM_REGS; k++)
+        len += (size_t)snprintf(v + len, size - len, " DFF r%d (.CLK(clk), .D(g%d), .Q(q%d));\n",
+                                k, RANDOM_GATES - 1 - k, k);
+    snprintf(v + len, size - len, "endmodule\n");
+}
+
+/* Random input and register activity: every 50 to 850 ps a few of them
+ * change (sometimes to x). */
+static void random_activity(char *body, size_t size, uint64_t *seed)
+{
+    size_t len = (size_t)snprintf(body, size, "#0\n0clk\n");
+    for (int k = 0; k < RANDOM_INPUTS; k++)
+        len += (size_t)snprintf(body + len, size - len, "0i%d\n", k);
+    for (int k = 0; k < RANDOM_REGS; k++)
+        len += (size_t)snprintf(body + len, size - len, "0q%d\n", k);
+    long t = 0;
+    for (int step = 0; step < 300; step++) {
+        t += 50 + next_random(seed) % 800;
+        len += (size_t)snprintf(body + len, size - len, "#%ld\n", t);
+        for (uint32_t n = 1 + next_random(seed) % 4; n > 0; n--) {
+            uint32_t which = next_random(seed) % (RANDOM_INPUTS + RANDOM_REGS);
+            char value = "01x"[next_random(seed) % 16 == 0 ? 2 : next_random(seed) % 2];
+            if (which < RANDOM_INPUTS)
+                len += (size_t)snprintf(body + len, size - len, "%ci%u\n", value, which);
+            else
+                len += (size_t)snprintf(body + len, size - len, "%cq%u\n", value,
+                                        which - RANDOM_INPUTS);
+        }
+    }
+    snprintf(body + len, size - len, "#%ld\n", t + 5000);
+}
+
+/* A random design of a few hundred gates with random activity: the result
+ * is the same on 1, 2 and 3 threads (sim checks it) and has every gate. */
+static void test_random_design_threads(void)
+{
+    static char netlist[64 * 1024], body[64 * 1024];
+    char vars[256];
+    uint64_t seed = 12345;
+    random_netlist(netlist, sizeof netlist, &seed);
+    random_activity(body, sizeof body, &seed);
+    size_t len = (size_t)snprintf(vars, sizeof vars, "clk");
+    for (int k = 0; k < RANDOM_INPUTS; k++)
+        len += (size_t)snprintf(vars + len, sizeof vars - len, " i%d", k);
+    for (int k = 0; k < RANDOM_REGS; k++)
+        len += (size_t)snprintf(vars + len, sizeof vars - len, " q%d", k);
+    sim_case sc;
+    if (sim(&sc, NULL, "random", netlist, vars, body)) {
+        CHECK_EQ_INT(sc.status, GP_OK);
+        CHECK_EQ_INT(sc.stats.gates, RANDOM_GATES);
+        CHECK_EQ_INT(sc.stats.registers, RANDOM_REGS);
+        CHECK(sc.stats.wakeups > 1000);
+    }
+    sim_free(&sc);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -412,6 +537,7 @@ int main(void)
         RUN(test_saif);
         RUN(test_vcd_round_trip);
         RUN(test_unwritable_output);
+        RUN(test_random_design_threads);
     }
     lib_set_free(libs);
     diag_free(d);
