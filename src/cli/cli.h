@@ -64,12 +64,16 @@ void cli_design_free(cli_design *cd);
 /* A time with its unit (s ms us ns ps fs, e.g. "10ns", "2.5 us") in fs;
  * false when malformed, negative or without a unit. */
 bool cli_parse_time(const char *text, int64_t *fs);
+/* A whole number from 0 to max; false when malformed or out of range. */
+bool cli_parse_count(const char *text, int max, int *out);
 /* "T0:T1", both times with units. */
 bool cli_parse_window(const char *text, int64_t *start_fs, int64_t *end_fs);
 
 /* The power analysis options and outputs of `power` and `resim --power`. */
 typedef struct cli_power_args {
     power_options opt;
+    bool reference;  /* --engine ref: the float64 single-thread reference engine */
+    int threads;     /* --threads N for the cpu engine; 0: every core */
     const char *out_dir, *json;
     int hotspots;
 } cli_power_args;

@@ -2,6 +2,8 @@
  * inputs they name into the design database. */
 #include "cli/cli.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char cli_inputs_help[] =
@@ -102,4 +104,15 @@ void cli_design_free(cli_design *cd)
     design_free(cd->dg);
     lib_set_free(cd->libs);
     memset(cd, 0, sizeof *cd);
+}
+
+bool cli_parse_count(const char *text, int max, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end != '\0' || v < 0 || v > max)
+        return false;
+    *out = (int)v;
+    return true;
 }

@@ -1,7 +1,6 @@
 /* cmd_resim.c: `gatepower resim`: every net's delay-annotated waveform from a
  * dump of the primary inputs and register outputs, written as SAIF and VCD
  * and optionally analysed for power. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +21,8 @@ static const char resim_help[] =
     "re-simulation:\n"
     "  --no-clock-to-q   keep register outputs at the dump's times (for a dump\n"
     "                    that already has the clock-to-Q delays)\n"
-    "  --threads N       worker threads (default: every core); the result is the\n"
-    "                    same for any N\n"
+    "  --threads N       also the re-simulation's threads (default 0: every core);\n"
+    "                    the result is the same for any N\n"
     "\n"
     "output:\n"
     "  --saif FILE       SAIF 2.0 (T0 T1 TX TC IG per net)\n"
@@ -45,46 +44,26 @@ typedef struct resim_args {
     bool want_power;
 } resim_args;
 
-/* A thread count from 1 to 1024. */
-static bool parse_threads(const char *text, uint32_t *threads)
-{
-    char *end;
-    errno = 0;
-    long n = strtol(text, &end, 10);
-    if (errno || end == text || *end || n < 1 || n > 1024)
-        return false;
-    *threads = (uint32_t)n;
-    return true;
-}
-
-/* Takes one of resim's own options at argv[*i]; 1 taken, 0 not one, -1
- * malformed (reported). */
-static int parse_resim_option(resim_args *a, int argc, char **argv, int *i, diag_ctx *d)
+/* Takes one of resim's own options at argv[*i]; 1 taken, 0 not one. */
+static int parse_resim_option(resim_args *a, int argc, char **argv, int *i)
 {
     const char *option = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
-    if (strcmp(option, "--no-clock-to-q") == 0 || strcmp(option, "--power") == 0) {
-        if (option[2] == 'n')
-            a->opt.shift_registers = false;
-        else
-            a->want_power = true;
+    if (strcmp(option, "--no-clock-to-q") == 0) {
+        a->opt.shift_registers = false;
         return 1;
     }
-    bool ok = true;
+    if (strcmp(option, "--power") == 0) {
+        a->want_power = true;
+        return 1;
+    }
     if (!value)
         return 0;
     if (strcmp(option, "--saif") == 0)
         a->saif = value;
     else if (strcmp(option, "--vcd") == 0)
         a->vcd = value;
-    else if (strcmp(option, "--threads") == 0)
-        ok = parse_threads(value, &a->opt.threads);
     else
         return 0;
-    if (!ok) {
-        diag_error(d, 1400, DIAG_NOWHERE, "gatepower resim: bad value '%s' for %s (give a "
-                   "whole number from 1 to 1024)", value, option);
-        return -1;
-    }
     ++*i;
     return 1;
 }
@@ -95,7 +74,7 @@ static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
     for (int i = 1; i < argc; i++) {
         int taken = cli_parse_input(&a->in, argc, argv, &i, d);
         if (taken == 0)
-            taken = parse_resim_option(a, argc, argv, &i, d);
+            taken = parse_resim_option(a, argc, argv, &i);
         if (taken == 0)
             taken = cli_parse_power_option(&a->power, argc, argv, &i, d);
         if (taken < 0)
@@ -155,6 +134,7 @@ int cli_resim(int argc, char **argv, const cli_context *ctx)
     int status = parse_options(argc, argv, &a, ctx->diag);
     if (status)
         return status < 0 ? 0 : status;
+    a.opt.threads = (uint32_t)a.power.threads;
     cli_design cd;
     events *full = NULL;
     resim_stats stats;

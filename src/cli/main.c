@@ -82,17 +82,6 @@ static const cli_command *find_command(const char *name)
     return NULL;
 }
 
-/* Parses a non-negative integer option value; false if malformed. */
-static bool parse_count(const char *text, int *out)
-{
-    char *end;
-    long v = strtol(text, &end, 10);
-    if (*text == '\0' || *end != '\0' || v < 0 || v > 1000000)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
 int main(int argc, char **argv)
 {
     diag_ctx *d = diag_new(stderr);
@@ -114,7 +103,7 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--quiet") == 0) {
             ctx.quiet = true;
         } else if (strcmp(argv[i], "--max-warnings") == 0 && i + 1 < argc &&
-                   parse_count(argv[i + 1], &cap)) {
+                   cli_parse_count(argv[i + 1], 1000000, &cap)) {
             diag_set_warning_cap(d, cap);
             i++;
         } else {

@@ -83,6 +83,13 @@ typedef struct power_result {
 gp_status power_analyze_ref(const design *dg, const events *ev, const power_options *opt,
                             power_result **out, diag_ctx *d);
 
+/* The fast CPU engine: the reference's rules on `threads` threads (<= 0: one
+ * per online core), each gate's events cut into cycle-aligned time windows
+ * by their density, with state-indexed power lookup tables.  The result is
+ * the same, bit for bit, for any number of threads. */
+gp_status power_analyze_cpu(const design *dg, const events *ev, const power_options *opt,
+                            int threads, power_result **out, diag_ctx *d);
+
 void power_result_free(power_result *r);
 
 /* Totals over groups (IO as include_io says), J. */

@@ -1,5 +1,7 @@
 /* power_int.h: what the power engines share: the plan every engine starts
- * from (window, period, cycles, groups) and the result's bookkeeping. */
+ * from (window, period, cycles, groups), the result's bookkeeping, and the
+ * reference engine's rules that the faster engines apply through the same
+ * code. */
 #ifndef GP_POWER_POWER_INT_H
 #define GP_POWER_POWER_INT_H
 
@@ -36,6 +38,16 @@ static inline uint32_t power_bin_of(const power_plan *plan, int64_t t)
 void power_book(power_result *r, const power_plan *plan, uint32_t inst, power_component c,
                 uint32_t bin, double e);
 
+/* The work (events; a cycle without events counts 1/16) one task of the CPU
+ * engine aims at. */
+#define POWER_CPU_TASK_EVENTS 2048
+/* power_analyze_cpu with the task size given (tests cut gates into many
+ * windows with a tiny one).  The result's bits depend on task_events, not on
+ * threads. */
+gp_status power_analyze_cpu_tasks(const design *dg, const events *ev, const power_options *opt,
+                                  int threads, uint32_t task_events, power_result **out,
+                                  diag_ctx *d);
+
 /* ---- the rules of SPEC §3 every engine applies the same way (power_ref.c) ---- */
 
 /* Whether a change old -> now is a rise (to 1, or from 0 to X) and its weight:
@@ -57,6 +69,11 @@ uint8_t power_start_value(const design *dg, uint32_t net);
  * pin) pair in library order; it picks the first group per pg group whose
  * `when` holds and records that pg group in *served. */
 bool power_group_chosen(const lib_cell *c, const lib_power *pw, uint32_t s, uint64_t *served);
+/* The internal energy (J) of pin `pin`'s groups related to `related` in
+ * state s: per pg group the chosen one's rise or fall table at (slew, load),
+ * summed (SPEC §3.1). */
+double power_groups_energy(const lib_cell *c, uint32_t pin, int32_t related, uint32_t s,
+                           bool rise, double slew, double load);
 /* Whether pin `pin` has internal_power groups related to `related`
  * (LIB_NONE: groups without related_pin). */
 bool power_has_groups(const lib_cell *c, uint32_t pin, int32_t related);

@@ -7,7 +7,11 @@
  * taken, the leakage of the interval since the last change is booked, and
  * each event at t is costed (inputs before outputs: pins are ordered so in
  * the library model).  A pin's costed events wait in a per-pin list until its
- * cycle ends, when the glitch rule decides how each is booked. */
+ * cycle ends, when the glitch rule decides how each is booked.
+ *
+ * The rules the faster engines apply the same way (the choice of power
+ * groups, leakage, r_gl, primary-input nets...) are the non-static functions
+ * here, declared in power_int.h. */
 #include "power/power_int.h"
 
 #include <math.h>
@@ -83,8 +87,8 @@ bool power_group_chosen(const lib_cell *c, const lib_power *pw, uint32_t s, uint
 
 /* SPEC §3.1: for each pg group, the first internal_power group of (pin,
  * related) whose `when` S satisfies; their energies summed. */
-static double power_groups_energy(const lib_cell *c, uint32_t pin, int32_t related, uint32_t s,
-                                  bool rise, double slew, double load)
+double power_groups_energy(const lib_cell *c, uint32_t pin, int32_t related, uint32_t s,
+                           bool rise, double slew, double load)
 {
     const lib_pin *p = &c->pins[pin];
     uint64_t served = 0;

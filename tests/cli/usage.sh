@@ -35,6 +35,8 @@ expect 0 'usage: gatepower power .*--period TIME.*--glitch on\|off' '^$' -- powe
 expect 2 '^$' '^error 1022: gatepower power needs switching activity' -- power --lib a.lib --netlist n.v
 expect 2 '^$' "^error 1020: bad value '10' for --period" -- power --period 10
 expect 2 '^$' "^error 1020: bad value 'maybe' for --glitch" -- power --glitch maybe
+expect 2 '^$' "^error 1020: bad value 'gpu' for --engine" -- power --engine gpu
+expect 2 '^$' "^error 1020: bad value '-1' for --threads" -- power --threads -1
 expect 0 'usage: gatepower resim .*--saif FILE.*--period TIME' '^$' -- resim --help
 expect 2 '^$' '^error 1402: gatepower resim needs the register and input activity' -- resim --lib a.lib --netlist n.v
 expect 2 '^$' '^error 1403: gatepower resim --power needs the clock' -- resim --lib a.lib --netlist n.v --activity a.vcd --power

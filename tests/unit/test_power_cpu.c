@@ -1,0 +1,663 @@
+/* test_power_cpu.c: the fast CPU engine against the reference engine (SPEC
+ * §4: within 1e-6 relative per component, instance and waveform bin), and
+ * bit for bit against itself for any number of threads.
+ *
+ * The designs: a handmade one with a handwritten dump, and random ones of a
+ * few hundred gates with random activity (glitches, X values, several events
+ * per cycle, zero-width pulses, nets never dumped) generated here from a
+ * fixed seed.  The library below exercises every rule: `when` conditions on
+ * internal power and leakage, related_pg_pin groups, input-pin power (with a
+ * negative energy), output groups without related pin, a flop whose `when`
+ * names a state variable, a clock buffer, and a cell with more pins than the
+ * state-indexed tables take (WIDE, 12 pins), which the engine scans. */
+#include "check.h"
+#include "power/power.h"
+#include "power/power_int.h"
+#include "power/power_sipl.h"
+
+#include <unistd.h>
+
+#define P2(name, v) name " (p2) { values (" v ") ; } "
+#define P2_VALUES "\"0.1, 0.2, 0.4\", \"0.15, 0.3, 0.5\", \"0.3, 0.45, 0.8\""
+#define P2_LOW "\"0.05, 0.1, 0.2\", \"0.07, 0.12, 0.25\", \"0.1, 0.2, 0.3\""
+#define D2(name, v) "        " name " (d2) { values (" v ") ; }\n"
+#define DELAYS(rel, sense)                                                                 \
+    "      timing () { related_pin : \"" rel "\" ; timing_sense : " sense " ;\n"           \
+    D2("cell_rise", "\"0.05, 0.1, 0.3\", \"0.08, 0.14, 0.35\", \"0.12, 0.2, 0.4\"")          \
+    D2("cell_fall", "\"0.04, 0.09, 0.25\", \"0.07, 0.12, 0.3\", \"0.1, 0.18, 0.35\"")        \
+    D2("rise_transition", "\"0.03, 0.08, 0.3\", \"0.06, 0.1, 0.32\", \"0.1, 0.15, 0.4\"")    \
+    D2("fall_transition", "\"0.02, 0.07, 0.25\", \"0.05, 0.09, 0.28\", \"0.08, 0.13, 0.3\"") \
+    "      }\n"
+#define POWER_REL(rel, extra)                                                              \
+    "      internal_power () { related_pin : \"" rel "\" ; " extra " "                       \
+    P2("rise_power", P2_VALUES) P2("fall_power", P2_LOW) "}\n"
+#define IN(name) "    pin (" name ") { direction : input ; capacitance : 0.002 ; }\n"
+
+static const char cpu_lib[] =
+    "library (cpulib) {\n"
+    "  time_unit : \"1ns\" ; capacitive_load_unit (1, pf) ; voltage_unit : \"1V\" ;\n"
+    "  leakage_power_unit : \"1nW\" ; current_unit : \"1mA\" ; nom_voltage : 1.1 ;\n"
+    "  default_cell_leakage_power : 0.25 ;\n"
+    "  power_lut_template (p2) { variable_1 : input_transition_time ;\n"
+    "    variable_2 : total_output_net_capacitance ;\n"
+    "    index_1 (\"0.02, 0.1, 0.4\") ; index_2 (\"0.001, 0.01, 0.05\") ; }\n"
+    "  power_lut_template (p1) { variable_1 : input_transition_time ; index_1 (\"0.02, 0.4\") ; }\n"
+    "  lu_table_template (d2) { variable_1 : input_net_transition ;\n"
+    "    variable_2 : total_output_net_capacitance ;\n"
+    "    index_1 (\"0.02, 0.1, 0.4\") ; index_2 (\"0.001, 0.01, 0.05\") ; }\n"
+    "  cell (INV) {\n"
+    "    leakage_power () { when : \"A\" ; value : 1.0 ; }\n"
+    "    leakage_power () { when : \"!A\" ; value : 2.0 ; }\n"
+    "    pin (A) { direction : input ; capacitance : 0.002 ;\n"
+    "      internal_power () { rise_power (p1) { values (\"-0.01, 0.02\") ; }\n"
+    "        fall_power (p1) { values (\"0.01, 0.03\") ; } } }\n"
+    "    pin (Y) { direction : output ; function : \"!A\" ;\n"
+    DELAYS("A", "negative_unate") POWER_REL("A", "") "} }\n"
+    "  cell (NAND2) {\n"
+    "    pg_pin (VDD) { pg_type : primary_power ; voltage_name : VDD ; }\n"
+    "    pg_pin (VSS) { pg_type : primary_ground ; voltage_name : VSS ; }\n"
+    "    leakage_power () { when : \"!A !B\" ; value : 1.5 ; related_pg_pin : VDD ; }\n"
+    "    leakage_power () { when : \"A B\" ; value : 4.0 ; related_pg_pin : VDD ; }\n"
+    "    leakage_power () { value : 2.0 ; related_pg_pin : VDD ; }\n"
+    "    leakage_power () { value : 0.5 ; related_pg_pin : VSS ; }\n"
+    IN("A") IN("B")
+    "    pin (Y) { direction : output ; function : \"!(A & B)\" ;\n"
+    DELAYS("A B", "negative_unate")
+    POWER_REL("A", "related_pg_pin : VDD ; when : \"B\" ;")
+    POWER_REL("A", "related_pg_pin : VDD ;")
+    "      internal_power () { related_pin : \"A\" ; related_pg_pin : VSS ; "
+    "power (p1) { values (\"0.02, 0.04\") ; } }\n"
+    POWER_REL("B", "related_pg_pin : VDD ;") "} }\n"
+    "  cell (XOR2) { cell_leakage_power : 1.25 ;\n" IN("A") IN("B")
+    "    pin (Y) { direction : output ; function : \"A ^ B\" ;\n"
+    DELAYS("A B", "non_unate") POWER_REL("A", "when : \"B\" ;")
+    "      internal_power () { related_pin : \"A\" ; when : \"!B\" ; "
+    P2("rise_power", P2_LOW) P2("fall_power", P2_VALUES) "}\n"
+    "      internal_power () { related_pin : \"B\" ;\n"
+    "        power (p1) { values (\"0.05, 0.09\") ; } } } }\n"
+    "  cell (AOI21) { cell_leakage_power : 3.0 ;\n" IN("A1") IN("A2") IN("B")
+    "    pin (Y) { direction : output ; function : \"!((A1 & A2) | B)\" ;\n"
+    DELAYS("A1 A2 B", "negative_unate") POWER_REL("A1", "") POWER_REL("A2", "")
+    POWER_REL("B", "when : \"!A1\" ;") "} }\n"
+    "  cell (DFF) {\n"
+    "    ff (IQ, IQN) { next_state : \"D\" ; clocked_on : \"CK\" ; }\n"
+    "    leakage_power () { when : \"IQ\" ; value : 7.0 ; }\n"
+    "    leakage_power () { when : \"D\" ; value : 5.0 ; }\n"
+    "    leakage_power () { value : 4.0 ; }\n"
+    "    pin (CK) { direction : input ; clock : true ; capacitance : 0.003 ;\n"
+    "      internal_power () { when : \"D\" ; " P2("rise_power", P2_VALUES)
+    P2("fall_power", P2_LOW) "}\n"
+    "      internal_power () { when : \"!D\" ; power (p1) { values (\"0.03, 0.06\") ; } } }\n"
+    IN("D")
+    "    pin (Q) { direction : output ; function : \"IQ\" ;\n"
+    DELAYS("CK", "non_unate") POWER_REL("CK", "") "}\n"
+    "    pin (QN) { direction : output ; function : \"IQN\" ;\n" DELAYS("CK", "non_unate") "} }\n"
+    "  cell (CKBUF) {\n" IN("A")
+    "    pin (Y) { direction : output ; function : \"A\" ;\n"
+    DELAYS("A", "positive_unate") POWER_REL("A", "") "} }\n"
+    "  cell (BUFN) {\n" IN("A")
+    "    pin (Y) { direction : output ; function : \"A\" ;\n" DELAYS("A", "positive_unate")
+    "      internal_power () { " P2("rise_power", P2_VALUES) P2("fall_power", P2_LOW) "} } }\n"
+    "  cell (WIDE) {\n"
+    "    leakage_power () { when : \"I0 & I1\" ; value : 9.0 ; }\n"
+    "    leakage_power () { value : 6.0 ; }\n"
+    IN("I0") IN("I1") IN("I2") IN("I3") IN("I4") IN("I5") IN("I6") IN("I7") IN("I8")
+    IN("I9") IN("I10")
+    "    pin (Y) { direction : output ;\n"
+    "      function : \"I0 & I1 & I2 & I3 & I4 & I5 & I6 & I7 & I8 & I9 & I10\" ;\n"
+    DELAYS("I0 I5", "positive_unate") POWER_REL("I0", "when : \"I1\" ;")
+    POWER_REL("I0", "when : \"!I1\" ;") POWER_REL("I5", "") "} }\n"
+    "}\n";
+
+static char dir[] = "/tmp/gp_test_power_cpu_XXXXXX";
+static lib_set *libs;
+
+typedef struct cpu_case {
+    design *dg;
+    events *ev;
+} cpu_case;
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Reads dir/TAG.v (module top) and dir/TAG.vcd (scope top). */
+static bool case_read(cpu_case *cc, const char *tag)
+{
+    char net_path[256], vcd_path[256];
+    snprintf(net_path, sizeof net_path, "%s/%s.v", dir, tag);
+    snprintf(vcd_path, sizeof vcd_path, "%s/%s.vcd", dir, tag);
+    diag_ctx *d = diag_new(stderr);
+    const char *paths[] = {net_path};
+    cc->dg = NULL;
+    cc->ev = NULL;
+    CHECK_EQ_INT(design_read_netlist(&cc->dg, libs, paths, 1, "top", d), GP_OK);
+    events_options eo = {.scope = "top"};
+    events_stats st;
+    if (cc->dg)
+        CHECK_EQ_INT(events_read(cc->dg, vcd_path, &eo, &cc->ev, &st, d), GP_OK);
+    diag_free(d);
+    if (cc->ev)
+        return true;
+    design_free(cc->dg);
+    return false;
+}
+
+static void case_free(cpu_case *cc)
+{
+    events_free(cc->ev);
+    design_free(cc->dg);
+}
+
+/* ---- comparing results ---------------------------------------------------- */
+
+/* SPEC §4's bound, with a floor for values that are about 0. */
+static bool near(double a, double b)
+{
+    return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b)) + 1e-30;
+}
+
+/* How many of n values differ beyond the bound; the first few are printed. */
+static size_t count_far(const double *ref, const double *cpu, size_t n, const char *what)
+{
+    size_t far = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!near(ref[i], cpu[i]) && far++ < 3)
+            fprintf(stderr, "  %s[%zu]: ref %.17g cpu %.17g\n", what, i, ref[i], cpu[i]);
+    return far;
+}
+
+static void check_near_ref(const power_result *ref, const power_result *cpu)
+{
+    CHECK_EQ_INT(cpu->n_insts, ref->n_insts);
+    CHECK_EQ_INT(cpu->n_cycles, ref->n_cycles);
+    CHECK_EQ_INT(cpu->period_fs, ref->period_fs);
+    CHECK_EQ_INT(cpu->window_start_fs, ref->window_start_fs);
+    CHECK_EQ_INT(cpu->window_end_fs, ref->window_end_fs);
+    CHECK_EQ_INT(cpu->events_used, ref->events_used);
+    if (cpu->n_insts != ref->n_insts || cpu->n_cycles != ref->n_cycles)
+        return;
+    CHECK_EQ_INT(memcmp(cpu->inst_group, ref->inst_group, ref->n_insts), 0);
+    CHECK_EQ_INT(count_far(ref->inst_energy, cpu->inst_energy,
+                           (size_t)ref->n_insts * POWER_COMPONENTS, "inst_energy"), 0);
+    CHECK_EQ_INT(count_far(ref->bin_energy, cpu->bin_energy,
+                           (size_t)ref->n_cycles * POWER_COMPONENTS, "bin_energy"), 0);
+    CHECK_EQ_INT(count_far(&ref->group_energy[0][0], &cpu->group_energy[0][0],
+                           POWER_GROUPS * POWER_COMPONENTS, "group_energy"), 0);
+    CHECK(near(ref->io_switching, cpu->io_switching));
+}
+
+static void check_same_bits(const power_result *a, const power_result *b)
+{
+    CHECK_EQ_INT(a->n_insts, b->n_insts);
+    CHECK_EQ_INT(a->n_cycles, b->n_cycles);
+    if (a->n_insts != b->n_insts || a->n_cycles != b->n_cycles)
+        return;
+    CHECK_EQ_INT(memcmp(a->inst_energy, b->inst_energy,
+                        (size_t)a->n_insts * POWER_COMPONENTS * sizeof(double)), 0);
+    CHECK_EQ_INT(memcmp(a->bin_energy, b->bin_energy,
+                        (size_t)a->n_cycles * POWER_COMPONENTS * sizeof(double)), 0);
+    CHECK_EQ_INT(memcmp(a->group_energy, b->group_energy, sizeof a->group_energy), 0);
+    CHECK_EQ_INT(memcmp(&a->io_switching, &b->io_switching, sizeof(double)), 0);
+    CHECK_EQ_INT(a->events_used, b->events_used);
+}
+
+static power_result *run_ref(const cpu_case *cc, const power_options *opt)
+{
+    power_result *r = NULL;
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(power_analyze_ref(cc->dg, cc->ev, opt, &r, d), GP_OK);
+    diag_free(d);
+    return r;
+}
+
+/* task_events 0: the engine's default (power_analyze_cpu). */
+static power_result *run_cpu(const cpu_case *cc, const power_options *opt, int threads,
+                             uint32_t task_events)
+{
+    power_result *r = NULL;
+    diag_ctx *d = diag_new(stderr);
+    gp_status st = task_events ? power_analyze_cpu_tasks(cc->dg, cc->ev, opt, threads,
+                                                         task_events, &r, d)
+                               : power_analyze_cpu(cc->dg, cc->ev, opt, threads, &r, d);
+    CHECK_EQ_INT(st, GP_OK);
+    CHECK_EQ_INT(diag_error_count(d) + diag_warning_count(d), 0);
+    diag_free(d);
+    return r;
+}
+
+/* The CPU engine near the reference with the default and with tiny tasks
+ * (gates cut into windows of one or a few cycles), and the same bits with
+ * 1, 2, 3 and 7 threads. */
+static void compare_engines(const cpu_case *cc, const power_options *opt)
+{
+    static const int threads[] = {2, 3, 7};
+    power_result *ref = run_ref(cc, opt);
+    for (uint32_t task_events = 0; task_events <= 1 && ref; task_events++) {
+        power_result *one = run_cpu(cc, opt, 1, task_events);
+        if (one)
+            check_near_ref(ref, one);
+        for (size_t i = 0; one && i < sizeof threads / sizeof threads[0]; i++) {
+            power_result *many = run_cpu(cc, opt, threads[i], task_events);
+            if (many)
+                check_same_bits(one, many);
+            power_result_free(many);
+        }
+        power_result_free(one);
+    }
+    power_result_free(ref);
+}
+
+/* The option sets every design is compared under. */
+static void compare_options(const cpu_case *cc, int64_t period_fs, int64_t window_start_fs,
+                            int64_t window_end_fs)
+{
+    power_options opt = power_defaults();
+    opt.period_fs = period_fs;
+    compare_engines(cc, &opt);
+    opt.glitch = false;
+    compare_engines(cc, &opt);
+    opt.glitch = true;
+    opt.include_io = true;
+    compare_engines(cc, &opt);
+    opt.window_start_fs = window_start_fs; /* not on a cycle of the dump */
+    opt.window_end_fs = window_end_fs;
+    compare_engines(cc, &opt);
+    opt = power_defaults();
+    opt.clock_net = "clk";
+    compare_engines(cc, &opt);
+    opt = power_defaults();
+    opt.period_fs = period_fs / 3 + 7; /* cycles across the clock's */
+    compare_engines(cc, &opt);
+}
+
+/* The CPU engine refuses what the reference refuses, with the same message. */
+static void expect_same_refusal(const cpu_case *cc, const power_options *opt, int msgno)
+{
+    power_result *r = NULL;
+    diag_ctx *d = diag_new(NULL);
+    CHECK(power_analyze_cpu(cc->dg, cc->ev, opt, 2, &r, d) != GP_OK);
+    CHECK(r == NULL);
+    CHECK_EQ_INT(diag_first_error_no(d), msgno);
+    diag_free(d);
+    d = diag_new(NULL);
+    CHECK(power_analyze_ref(cc->dg, cc->ev, opt, &r, d) != GP_OK);
+    CHECK_EQ_INT(diag_first_error_no(d), msgno);
+    diag_free(d);
+}
+
+static void check_bad_options(const cpu_case *cc)
+{
+    power_options opt = power_defaults();
+    expect_same_refusal(cc, &opt, 8004); /* no period */
+    opt.period_fs = 10000000;
+    opt.window_start_fs = 30000000;
+    opt.window_end_fs = 20000000;
+    expect_same_refusal(cc, &opt, 8006);
+    opt = power_defaults();
+    opt.clock_net = "no_such_net";
+    expect_same_refusal(cc, &opt, 8002);
+}
+
+/* ---- a handmade design ------------------------------------------------------ */
+
+/* A dump in ps whose 1-bit variables, in scope top, are the nets in `vars`,
+ * each its own identifier code. */
+static void write_hand_vcd(const char *path, const char *vars, const char *body)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs("$timescale 1ps $end\n$scope module top $end\n", f);
+    char names[256];
+    snprintf(names, sizeof names, "%s", vars);
+    for (char *save = NULL, *v = strtok_r(names, " ", &save); v; v = strtok_r(NULL, " ", &save))
+        fprintf(f, "$var wire 1 %s %s $end\n", v, v);
+    fprintf(f, "$upscope $end\n$enddefinitions $end\n%s", body);
+    fclose(f);
+}
+
+/* d is never dumped (X throughout); y is first dumped at 7 ns (X -> 1 is
+ * half a rise); n1 has three events in cycle 0 and n2 a zero-width pulse at
+ * 11.1 ns; c and a go through X; several nets change at the same time. */
+static void test_hand_design(void)
+{
+    static const char netlist[] =
+        "module top (clk, a, b, c, y, q, w);\n  input clk, a, b, c; output y, q, w;\n"
+        "  wire ck, n1, n2, n3, d;\n  CKBUF cb (.A(clk), .Y(ck));\n"
+        "  NAND2 u1 (.A(a), .B(b), .Y(n1));\n  XOR2 u2 (.A(n1), .B(c), .Y(n2));\n"
+        "  AOI21 u3 (.A1(n1), .A2(n2), .B(a), .Y(n3));\n  INV u4 (.A(n3), .Y(y));\n"
+        "  DFF f1 (.CK(ck), .D(n2), .Q(q), .QN());\n  BUFN u5 (.A(q), .Y(d));\n"
+        "  WIDE w1 (.I0(a), .I1(b), .I2(c), .I3(n1), .I4(n2), .I5(n3), .I6(d), .I7(1'b1),\n"
+        "           .I8(1'b1), .I9(q), .I10(1'b0), .Y(w));\nendmodule\n";
+    static const char body[] =
+        "#0\n0clk\n0ck\n0a\n1b\n0c\n1n1\n0n2\nxn3\n0q\n0w\n"
+        "#1000\n1a\n#1200\n0n1\n#1250\n1n2\n#1300\n1n1\n#1320\n0n1\n#1400\n1n3\n"
+        "#5000\n1clk\n#5050\n1ck\n#5300\n1q\n#6000\nxc\n#6100\n0n3\n#7000\n1y\n"
+        "#10000\n0clk\n#10050\n0ck\n#11000\n1c\n0a\n#11100\n1n1\n0n2\n1n2\n#11150\n0y\n"
+        "#15000\n1clk\n#15050\n1ck\n#15200\n0q\n#16000\nxa\n#16010\nxn1\n#17500\n1a\n1w\n"
+        "#17600\n0n1\n#20000\n0clk\n#20050\n0ck\n#21000\n0b\n#21080\n1n1\n#21090\n0n2\n"
+        "#21300\n1n3\n0y\n#22000\n1b\n#22050\n0n1\n#22100\n1n2\n#22200\n0n3\n1y\n"
+        "#25000\n1clk\n#25050\n1ck\n#25300\n1q\n0w\n#30000\n0clk\n#30050\n0ck\n"
+        "#33000\n0c\n0a\n#33100\n1n1\n0n2\n#33300\n1n3\n0y\n#35000\n1clk\n#35050\n1ck\n"
+        "#35250\n0q\n#40000\n0clk\n#40050\n0ck\n#45000\n1clk\n#45050\n1ck\n#50000\n";
+    char path[256];
+    snprintf(path, sizeof path, "%s/hand.v", dir);
+    write_text(path, netlist);
+    snprintf(path, sizeof path, "%s/hand.vcd", dir);
+    write_hand_vcd(path, "clk ck a b c n1 n2 n3 y q w", body);
+    cpu_case cc;
+    if (!case_read(&cc, "hand"))
+        return;
+    compare_options(&cc, 10000000, 2345678, 37777777);
+    check_bad_options(&cc);
+    power_options opt = power_defaults();
+    opt.period_fs = 1000; /* 50 000 cycles: more than one slab of the default tasks */
+    compare_engines(&cc, &opt);
+    opt.period_fs = 10000000;
+    power_result *one = run_cpu(&cc, &opt, 1, 0), *all = run_cpu(&cc, &opt, 0, 0);
+    if (one && all)
+        check_same_bits(one, all); /* threads 0: one per core */
+    power_result_free(one);
+    power_result_free(all);
+    case_free(&cc);
+}
+
+/* ---- random designs ------------------------------------------------------- */
+
+typedef struct rng {
+    uint64_t s;
+} rng;
+
+static uint32_t rnd(rng *r, uint32_t n)
+{
+    r->s ^= r->s << 13; /* xorshift64 */
+    r->s ^= r->s >> 7;
+    r->s ^= r->s << 17;
+    return (uint32_t)((r->s >> 11) % n);
+}
+
+typedef struct cell_kind {
+    const char *name;
+    const char *const *inputs;
+    uint32_t n_inputs;
+} cell_kind;
+
+static const char *const in_a[] = {"A"}, *const in_ab[] = {"A", "B"};
+static const char *const in_aoi[] = {"A1", "A2", "B"};
+static const char *const in_wide[] = {"I0", "I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8",
+                                      "I9", "I10"};
+static const cell_kind kinds[] = {{"INV", in_a, 1}, {"NAND2", in_ab, 2}, {"XOR2", in_ab, 2},
+                                  {"AOI21", in_aoi, 3}, {"BUFN", in_a, 1}, {"WIDE", in_wide, 11}};
+
+/* An input of gate i: a primary input, an earlier gate's output, now and
+ * then a constant. */
+static void write_input(FILE *f, rng *r, uint32_t i, uint32_t n_pi)
+{
+    uint32_t pick = rnd(r, 40);
+    if (pick == 0)
+        fputs(rnd(r, 2) ? "1'b1" : "1'b0", f);
+    else if (i == 0 || pick < 8)
+        fprintf(f, "pi%u", rnd(r, n_pi));
+    else
+        fprintf(f, "n%u", rnd(r, i));
+}
+
+/* Gates g0..g(n-1) driving n0..n(n-1): combinational ones on earlier nets,
+ * flops on any net, clocked by clk or one of two clock buffers' outputs. */
+static void write_random_netlist(const char *path, rng *r, uint32_t n, uint32_t n_pi)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs("module top (clk", f);
+    for (uint32_t p = 0; p < n_pi; p++)
+        fprintf(f, ", pi%u", p);
+    fprintf(f, ", po);\n  input clk");
+    for (uint32_t p = 0; p < n_pi; p++)
+        fprintf(f, ", pi%u", p);
+    fputs(";\n  output po;\n  wire ck0, ck1", f);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(f, ", n%u", i);
+    fputs(";\n  CKBUF cb0 (.A(clk), .Y(ck0));\n  CKBUF cb1 (.A(ck0), .Y(ck1));\n", f);
+    for (uint32_t i = 0; i < n; i++) {
+        if (rnd(r, 8) == 0) {
+            static const char *const clocks[] = {"clk", "ck0", "ck1"};
+            fprintf(f, "  DFF g%u (.CK(%s), .D(n%u), .Q(n%u), .QN());\n", i, clocks[rnd(r, 3)],
+                    rnd(r, n), i);
+            continue;
+        }
+        const cell_kind *k = &kinds[rnd(r, 40) == 0 ? 5 : rnd(r, 5)];
+        fprintf(f, "  %s g%u (", k->name, i);
+        for (uint32_t in = 0; in < k->n_inputs; in++) {
+            fprintf(f, ".%s(", k->inputs[in]);
+            write_input(f, r, i, n_pi);
+            fputs("), ", f);
+        }
+        fprintf(f, ".Y(n%u));\n", i);
+    }
+    fprintf(f, "  BUFN gpo (.A(n%u), .Y(po));\nendmodule\n", n - 1);
+    fclose(f);
+}
+
+#define RAND_PERIOD_PS 10000
+
+typedef struct rand_event {
+    int64_t t;
+    uint32_t seq, net;
+    char value;
+} rand_event;
+
+typedef struct rand_dump {
+    rand_event *e;
+    size_t n, cap;
+} rand_dump;
+
+static void dump_add(rand_dump *d, int64_t t, uint32_t net, char value)
+{
+    if (d->n == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 1024;
+        d->e = realloc(d->e, d->cap * sizeof *d->e);
+    }
+    d->e[d->n] = (rand_event){t, (uint32_t)d->n, net, value};
+    d->n++;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const rand_event *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Net ids: clk, ck0, ck1, pi0.., n0.., po. */
+static void rand_net_name(uint32_t id, uint32_t n, uint32_t n_pi, char *buf, size_t size)
+{
+    static const char *const fixed[] = {"clk", "ck0", "ck1"};
+    if (id < 3)
+        snprintf(buf, size, "%s", fixed[id]);
+    else if (id < 3 + n_pi)
+        snprintf(buf, size, "pi%u", id - 3);
+    else if (id < 3 + n_pi + n)
+        snprintf(buf, size, "n%u", id - 3 - n_pi);
+    else
+        snprintf(buf, size, "po");
+}
+
+/* The clock and its buffered copies (40 and 90 ps later). */
+static void add_clocks(rand_dump *d, uint32_t cycles)
+{
+    for (uint32_t net = 0; net < 3; net++) {
+        int64_t skew = net == 0 ? 0 : net == 1 ? 40 : 90;
+        dump_add(d, 0, net, '0');
+        for (uint32_t c = 0; c < cycles; c++) {
+            dump_add(d, (int64_t)c * RAND_PERIOD_PS + RAND_PERIOD_PS / 2 + skew, net, '1');
+            if (c + 1 < cycles)
+                dump_add(d, (int64_t)(c + 1) * RAND_PERIOD_PS + skew, net, '0');
+        }
+    }
+}
+
+static char rand_value(rng *r)
+{
+    return rnd(r, 12) == 0 ? 'x' : rnd(r, 2) ? '1' : '0';
+}
+
+/* A net's activity: mostly an initial value at 0; in half the cycles one to
+ * four changes (values may repeat); now and then a zero-width pulse. */
+static void add_net(rand_dump *d, rng *r, uint32_t net, uint32_t cycles)
+{
+    if (rnd(r, 10) != 0)
+        dump_add(d, 0, net, rand_value(r));
+    for (uint32_t c = 0; c < cycles; c++) {
+        int64_t start = (int64_t)c * RAND_PERIOD_PS;
+        for (uint32_t m = rnd(r, 2) ? 1 + rnd(r, 4) : 0; m > 0; m--)
+            dump_add(d, start + 1 + rnd(r, RAND_PERIOD_PS - 1), net, rand_value(r));
+        if (rnd(r, 20) == 0) {
+            int64_t t = start + 1 + rnd(r, RAND_PERIOD_PS - 1);
+            char v = rnd(r, 2) ? '1' : '0';
+            dump_add(d, t, net, v);
+            dump_add(d, t, net, v == '1' ? '0' : '1');
+        }
+    }
+}
+
+/* Every net but one n-net in 17 (those stay X), in time order. */
+static void write_random_vcd(const char *path, rng *r, uint32_t n, uint32_t n_pi, uint32_t cycles)
+{
+    rand_dump d = {0};
+    uint32_t n_nets = 3 + n_pi + n + 1;
+    add_clocks(&d, cycles);
+    for (uint32_t net = 3; net < n_nets; net++)
+        if (net < 3 + n_pi || (net - 3 - n_pi) % 17 != 16)
+            add_net(&d, r, net, cycles);
+    qsort(d.e, d.n, sizeof *d.e, by_time);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        char name[32];
+        fputs("$timescale 1ps $end\n$scope module top $end\n", f);
+        for (uint32_t net = 0; net < n_nets; net++) {
+            rand_net_name(net, n, n_pi, name, sizeof name);
+            fprintf(f, "$var wire 1 %s %s $end\n", name, name);
+        }
+        fputs("$upscope $end\n$enddefinitions $end\n", f);
+        for (size_t i = 0; i < d.n; i++) {
+            if (i == 0 || d.e[i].t != d.e[i - 1].t)
+                fprintf(f, "#%lld\n", (long long)d.e[i].t);
+            rand_net_name(d.e[i].net, n, n_pi, name, sizeof name);
+            fprintf(f, "%c%s\n", d.e[i].value, name);
+        }
+        fprintf(f, "#%lld\n", (long long)cycles * RAND_PERIOD_PS);
+        fclose(f);
+    }
+    free(d.e);
+}
+
+/* ---- the state-indexed tables against the reference's scans ------------------- */
+
+/* The tables give the reference's energies, looked up directly and through
+ * a memo (m: one instance's slews and load, as in the engine). */
+static size_t sipl_mismatches(const power_sipl_cell *sc, power_sipl_memo *m, uint32_t s)
+{
+    const lib_cell *c = sc->cell;
+    size_t bad = power_sipl_leakage(sc, s) != power_leakage(c, s);
+    for (uint32_t p = 0; p < c->n_pins; p++)
+        for (uint32_t r = 0; r <= c->n_pins; r++) {
+            int32_t related = r == c->n_pins ? LIB_NONE : (int32_t)r;
+            int32_t key = power_sipl_key(sc, p, related);
+            bad += (key >= 0) != power_has_groups(c, p, related);
+            for (int rise = 0; rise < 2; rise++) {
+                double slew = rise ? 0.07e-9 : 0.05e-9, load = 0.004e-12;
+                double e = power_groups_energy(c, p, related, s, rise, slew, load);
+                bad += power_sipl_energy(sc, NULL, key, p, related, s, rise, rise, slew, load) != e;
+                bad += power_sipl_energy(sc, m, key, p, related, s, rise, rise, slew, load) != e;
+            }
+        }
+    return bad;
+}
+
+/* Every cell's tables give, state by state, the reference's leakage and
+ * energies; cells over POWER_SIPL_MAX_PINS pins are scanned instead. */
+static void check_sipl(const design *dg)
+{
+    power_sipl t;
+    power_sipl_memo m;
+    CHECK(power_sipl_build(&t, dg));
+    CHECK(power_sipl_memo_init(&m, &t));
+    size_t bad = 0, dense = 0, scanned = 0;
+    for (uint32_t i = 0; i < t.n_cells; i++) {
+        const power_sipl_cell *sc = &t.cells[i];
+        CHECK_EQ_INT(sc->dense, sc->cell->n_pins <= POWER_SIPL_MAX_PINS);
+        dense += sc->dense;
+        scanned += !sc->dense;
+        power_sipl_memo_reset(&m);
+        for (uint32_t s = 0; s < (1u << (sc->dense ? sc->n_pins : 6)); s++)
+            bad += sipl_mismatches(sc, &m, sc->dense ? s : s * 37);
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(dense >= 6);
+    CHECK_EQ_INT(scanned, 1); /* WIDE */
+    for (uint32_t i = 0; i < dg->n_insts; i++)
+        CHECK(t.cells[t.inst_cell[i]].cell == dg->inst_cell[i]);
+    power_sipl_memo_free(&m);
+    power_sipl_free(&t);
+}
+
+static void test_random_design(uint64_t seed, uint32_t n, uint32_t n_pi, uint32_t cycles)
+{
+    char tag[32], path[256];
+    rng r = {seed};
+    snprintf(tag, sizeof tag, "rand%llu", (unsigned long long)seed);
+    snprintf(path, sizeof path, "%s/%s.v", dir, tag);
+    write_random_netlist(path, &r, n, n_pi);
+    snprintf(path, sizeof path, "%s/%s.vcd", dir, tag);
+    write_random_vcd(path, &r, n, n_pi, cycles);
+    cpu_case cc;
+    if (!case_read(&cc, tag))
+        return;
+    CHECK(cc.ev->n_events > (uint64_t)n * cycles / 2);
+    check_sipl(cc.dg);
+    compare_options(&cc, 10000000, 12345678, (int64_t)(cycles - 3) * 10000000 + 4321);
+    case_free(&cc);
+}
+
+static void test_random_small(void)
+{
+    test_random_design(1, 60, 6, 12);
+}
+
+static void test_random_large(void)
+{
+    test_random_design(20261129, 400, 24, 40);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return 1;
+    char lib_path[256];
+    snprintf(lib_path, sizeof lib_path, "%s/cpu.lib", dir);
+    write_text(lib_path, cpu_lib);
+    diag_ctx *d = diag_new(stderr);
+    libs = lib_set_new();
+    CHECK_EQ_INT(lib_read(libs, lib_path, d), GP_OK);
+    CHECK_EQ_INT(diag_warning_count(d), 0);
+    if (lib_library_count(libs) == 1) {
+        RUN(test_hand_design);
+        RUN(test_random_small);
+        RUN(test_random_large);
+    }
+    lib_set_free(libs);
+    diag_free(d);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        return 1;
+    return check_exit_code();
+}
