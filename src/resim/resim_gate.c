@@ -88,26 +88,6 @@ static int64_t edge_delay(const int64_t delay[2], uint8_t new)
     return delay[0] < delay[1] ? delay[0] : delay[1];
 }
 
-/* The smallest delay of the cell's delay arcs from input k to output pin. */
-static void arc_delays(const design *dg, uint32_t inst, uint32_t out_lib_pin, uint32_t k,
-                       int64_t delay[2])
-{
-    const lib_cell *c = dg->inst_cell[inst];
-    const lib_pin *op = &c->pins[out_lib_pin];
-    double best[2] = {INFINITY, INFINITY};
-    for (uint32_t a = op->first_arc; a < op->first_arc + op->n_arcs; a++) {
-        if (c->arcs[a].related != (int32_t)k || !lib_timing_type_is_delay(c->arcs[a].type))
-            continue;
-        for (int dir = 0; dir < 2; dir++) {
-            double v = dg->arc_delay[dir][dg->inst_arc0[inst] + a];
-            if (!isnan(v) && v < best[dir])
-                best[dir] = v;
-        }
-    }
-    for (int dir = 0; dir < 2; dir++)
-        delay[dir] = isinf(best[dir]) ? 0 : resim_fs(best[dir]);
-}
-
 /* Appends (t, v) to the net being written, merging a change at the same time
  * as the last one and dropping one that repeats the value before it. */
 static bool emit(resim_trace *w, uint64_t first, int64_t t, uint8_t v)
@@ -139,7 +119,7 @@ static uint32_t load_inputs(const design *dg, uint32_t inst, uint32_t out_lib_pi
         }
         for (int dir = 0; dir < 2; dir++)
             in[k].wire[dir] = resim_fs(dg->pin_wire_delay[dir][p]);
-        arc_delays(dg, inst, out_lib_pin, k, in[k].delay);
+        resim_smallest_delay(dg, inst, out_lib_pin, k, in[k].delay);
     }
     return n;
 }

@@ -46,5 +46,11 @@ bool resim_run_levels(const design *dg, int64_t t0_fs, uint32_t threads, resim_w
 
 /* Seconds to femtoseconds, rounded. */
 int64_t resim_fs(double seconds);
+/* The smallest delay per output direction (fs; 0 where no arc has one) over
+ * instance inst's arcs into its library pin out_pin: the delay arcs related
+ * to input `related`, or with related LIB_NONE the rising/falling-edge arcs
+ * (clock to Q). */
+void resim_smallest_delay(const design *dg, uint32_t inst, uint32_t out_pin, int32_t related,
+                          int64_t delay[2]);
 
 #endif

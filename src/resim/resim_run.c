@@ -19,6 +19,33 @@ int64_t resim_fs(double seconds)
     return (int64_t)llround(seconds * 1e15);
 }
 
+/* Whether arc selects for resim_smallest_delay's `related`. */
+static bool arc_selected(const lib_arc *arc, int32_t related)
+{
+    if (related == LIB_NONE)
+        return arc->type == LIB_TT_RISING_EDGE || arc->type == LIB_TT_FALLING_EDGE;
+    return arc->related == related && lib_timing_type_is_delay(arc->type);
+}
+
+void resim_smallest_delay(const design *dg, uint32_t inst, uint32_t out_pin, int32_t related,
+                          int64_t delay[2])
+{
+    const lib_cell *c = dg->inst_cell[inst];
+    const lib_pin *op = &c->pins[out_pin];
+    double best[2] = {INFINITY, INFINITY};
+    for (uint32_t a = op->first_arc; a < op->first_arc + op->n_arcs; a++) {
+        if (!arc_selected(&c->arcs[a], related))
+            continue;
+        for (int dir = 0; dir < 2; dir++) {
+            double v = dg->arc_delay[dir][dg->inst_arc0[inst] + a];
+            if (!isnan(v) && v < best[dir])
+                best[dir] = v;
+        }
+    }
+    for (int dir = 0; dir < 2; dir++)
+        delay[dir] = isinf(best[dir]) ? 0 : resim_fs(best[dir]);
+}
+
 static gp_status no_memory(diag_ctx *d)
 {
     diag_error(d, 9005, DIAG_NOWHERE, "out of memory during re-simulation");
@@ -49,20 +76,8 @@ static gp_status check_design(const design *dg, diag_ctx *d)
 /* The clock-to-Q delays (fs, by Q's transition) of the flop driving `pin`. */
 static void clock_to_q(const design *dg, uint32_t pin, int64_t delay[2])
 {
-    uint32_t inst = dg->pin_inst[pin], lp = pin - dg->inst_pin0[inst];
-    const lib_cell *c = dg->inst_cell[inst];
-    double best[2] = {INFINITY, INFINITY};
-    for (uint32_t a = c->pins[lp].first_arc; a < c->pins[lp].first_arc + c->pins[lp].n_arcs; a++) {
-        if (c->arcs[a].type != LIB_TT_RISING_EDGE && c->arcs[a].type != LIB_TT_FALLING_EDGE)
-            continue;
-        for (int dir = 0; dir < 2; dir++) {
-            double v = dg->arc_delay[dir][dg->inst_arc0[inst] + a];
-            if (!isnan(v) && v < best[dir])
-                best[dir] = v;
-        }
-    }
-    for (int dir = 0; dir < 2; dir++)
-        delay[dir] = isinf(best[dir]) ? 0 : resim_fs(best[dir]);
+    uint32_t inst = dg->pin_inst[pin];
+    resim_smallest_delay(dg, inst, pin - dg->inst_pin0[inst], LIB_NONE, delay);
 }
 
 /* Copies net n's dump events into the store, those after t0 moved by
