@@ -11,7 +11,6 @@
  * Wake-ups due at a time fire before the input changes of that time. */
 #include "resim/resim_int.h"
 
-#include <math.h>
 
 #include "events/events.h"
 
