@@ -87,6 +87,23 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
 int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
                   const events *ev, diag_ctx *d);
 
+/* How a command's arguments read: the design inputs, its own options and,
+ * for commands that analyse power, the power options. */
+typedef struct cli_syntax {
+    const char *name;       /* "power" */
+    const char *help;       /* printf format given cli_inputs_help, cli_power_help */
+    cli_inputs *in;
+    cli_power_args *power;  /* NULL: no power options */
+    /* The command's own option at argv[*i]: 1 taken (advancing *i past a
+     * value), 0 not one of them.  NULL: none. */
+    int (*own)(void *args, int argc, char **argv, int *i);
+    void *own_args;
+} cli_syntax;
+
+/* Parses argv[1..] by `syn` and checks the design inputs are complete:
+ * 0 to go on, -1 after printing --help, else the exit status. */
+int cli_parse_command(const cli_syntax *syn, int argc, char **argv, diag_ctx *d);
+
 int cli_info(int argc, char **argv, const cli_context *ctx);
 int cli_power(int argc, char **argv, const cli_context *ctx);
 int cli_resim(int argc, char **argv, const cli_context *ctx);

@@ -116,3 +116,26 @@ bool cli_parse_count(const char *text, int max, int *out)
     *out = (int)v;
     return true;
 }
+
+int cli_parse_command(const cli_syntax *syn, int argc, char **argv, diag_ctx *d)
+{
+    for (int i = 1; i < argc; i++) {
+        int taken = cli_parse_input(syn->in, argc, argv, &i, d);
+        if (taken == 0 && syn->own)
+            taken = syn->own(syn->own_args, argc, argv, &i);
+        if (taken == 0 && syn->power)
+            taken = cli_parse_power_option(syn->power, argc, argv, &i, d);
+        if (taken < 0)
+            return CLI_EXIT_USAGE;
+        if (taken)
+            continue;
+        if (strcmp(argv[i], "--help") == 0) {
+            printf(syn->help, cli_inputs_help, cli_power_help);
+            return -1;
+        }
+        diag_error(d, 1015, DIAG_NOWHERE, "gatepower %s: unknown or incomplete option '%s' "
+                   "(see gatepower %s --help)", syn->name, argv[i], syn->name);
+        return CLI_EXIT_USAGE;
+    }
+    return cli_inputs_complete(syn->in, d) ? 0 : CLI_EXIT_USAGE;
+}

@@ -126,30 +126,23 @@ static void write_json(FILE *out, const cli_design *cd, const cell_count *cells,
     json_finish(&w);
 }
 
-/* Parses info's options; returns 0 to go on, else the exit status. */
-static int parse_options(int argc, char **argv, cli_inputs *in, const char **json,
-                         bool *list_unmatched, diag_ctx *d)
+typedef struct info_args {
+    const char *json;
+    bool list_unmatched;
+} info_args;
+
+static int parse_info_option(void *args, int argc, char **argv, int *i)
 {
-    for (int i = 1; i < argc; i++) {
-        int taken = cli_parse_input(in, argc, argv, &i, d);
-        if (taken < 0)
-            return CLI_EXIT_USAGE;
-        if (taken)
-            continue;
-        if (strcmp(argv[i], "--help") == 0) {
-            printf(info_help, cli_inputs_help);
-            return -1;
-        } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
-            *json = argv[++i];
-        } else if (strcmp(argv[i], "--list-unmatched") == 0) {
-            *list_unmatched = true;
-        } else {
-            diag_error(d, 1015, DIAG_NOWHERE, "gatepower info: unknown or incomplete option "
-                       "'%s' (see gatepower info --help)", argv[i]);
-            return CLI_EXIT_USAGE;
-        }
+    info_args *a = args;
+    if (strcmp(argv[*i], "--json") == 0 && *i + 1 < argc) {
+        a->json = argv[++*i];
+        return 1;
     }
-    return cli_inputs_complete(in, d) ? 0 : CLI_EXIT_USAGE;
+    if (strcmp(argv[*i], "--list-unmatched") == 0) {
+        a->list_unmatched = true;
+        return 1;
+    }
+    return 0;
 }
 
 static int report(const cli_inputs *in, const cli_design *cd, const char *json, diag_ctx *d)
@@ -184,16 +177,17 @@ static int report(const cli_inputs *in, const cli_design *cd, const char *json, 
 int cli_info(int argc, char **argv, const cli_context *ctx)
 {
     cli_inputs in = {0};
-    const char *json = NULL;
-    bool list_unmatched = false;
-    int status = parse_options(argc, argv, &in, &json, &list_unmatched, ctx->diag);
+    info_args a = {0};
+    cli_syntax syn = {.name = "info", .help = info_help, .in = &in, .own = parse_info_option,
+                      .own_args = &a};
+    int status = cli_parse_command(&syn, argc, argv, ctx->diag);
     if (status)
         return status < 0 ? 0 : status;
     cli_design cd;
-    if (cli_read_design(&in, list_unmatched, &cd, ctx) != GP_OK)
+    if (cli_read_design(&in, a.list_unmatched, &cd, ctx) != GP_OK)
         status = CLI_EXIT_INPUT;
     else
-        status = report(&in, &cd, json, ctx->diag);
+        status = report(&in, &cd, a.json, ctx->diag);
     cli_design_free(&cd);
     return status;
 }

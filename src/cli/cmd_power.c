@@ -32,24 +32,10 @@ typedef struct power_args {
  * exit status. */
 static int parse_options(int argc, char **argv, power_args *a, diag_ctx *d)
 {
-    for (int i = 1; i < argc; i++) {
-        int taken = cli_parse_input(&a->in, argc, argv, &i, d);
-        if (taken == 0)
-            taken = cli_parse_power_option(&a->power, argc, argv, &i, d);
-        if (taken < 0)
-            return CLI_EXIT_USAGE;
-        if (taken)
-            continue;
-        if (strcmp(argv[i], "--help") == 0) {
-            printf(power_help, cli_inputs_help, cli_power_help);
-            return -1;
-        }
-        diag_error(d, 1021, DIAG_NOWHERE, "gatepower power: unknown or incomplete option '%s' "
-                   "(see gatepower power --help)", argv[i]);
-        return CLI_EXIT_USAGE;
-    }
-    if (!cli_inputs_complete(&a->in, d))
-        return CLI_EXIT_USAGE;
+    cli_syntax syn = {.name = "power", .help = power_help, .in = &a->in, .power = &a->power};
+    int status = cli_parse_command(&syn, argc, argv, d);
+    if (status)
+        return status;
     if (!a->in.activity) {
         diag_error(d, 1022, DIAG_NOWHERE, "gatepower power needs switching activity: give "
                    "--activity FILE (VCD or FST) and --scope PATH");

@@ -45,8 +45,9 @@ typedef struct resim_args {
 } resim_args;
 
 /* Takes one of resim's own options at argv[*i]; 1 taken, 0 not one. */
-static int parse_resim_option(resim_args *a, int argc, char **argv, int *i)
+static int parse_resim_option(void *args, int argc, char **argv, int *i)
 {
+    resim_args *a = args;
     const char *option = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
     if (strcmp(option, "--no-clock-to-q") == 0) {
         a->opt.shift_registers = false;
@@ -71,26 +72,11 @@ static int parse_resim_option(resim_args *a, int argc, char **argv, int *i)
 /* Returns 0 to go on, -1 after --help, else the exit status. */
 static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
 {
-    for (int i = 1; i < argc; i++) {
-        int taken = cli_parse_input(&a->in, argc, argv, &i, d);
-        if (taken == 0)
-            taken = parse_resim_option(a, argc, argv, &i);
-        if (taken == 0)
-            taken = cli_parse_power_option(&a->power, argc, argv, &i, d);
-        if (taken < 0)
-            return CLI_EXIT_USAGE;
-        if (taken)
-            continue;
-        if (strcmp(argv[i], "--help") == 0) {
-            printf(resim_help, cli_inputs_help, cli_power_help);
-            return -1;
-        }
-        diag_error(d, 1401, DIAG_NOWHERE, "gatepower resim: unknown or incomplete option '%s' "
-                   "(see gatepower resim --help)", argv[i]);
-        return CLI_EXIT_USAGE;
-    }
-    if (!cli_inputs_complete(&a->in, d))
-        return CLI_EXIT_USAGE;
+    cli_syntax syn = {.name = "resim", .help = resim_help, .in = &a->in, .power = &a->power,
+                      .own = parse_resim_option, .own_args = a};
+    int status = cli_parse_command(&syn, argc, argv, d);
+    if (status)
+        return status;
     if (!a->in.activity) {
         diag_error(d, 1402, DIAG_NOWHERE, "gatepower resim needs the register and input "
                    "activity: give --activity FILE (VCD or FST) and --scope PATH");
