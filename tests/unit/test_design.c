@@ -2,6 +2,7 @@
  * expected loads, levels, slews, delays, SDF and SPEF annotation and events
  * are worked out here from the tables and the SPEC §2 rules. */
 #include "check.h"
+#include "scratch.h"
 #include "design/design.h"
 #include "events/events.h"
 
@@ -54,16 +55,6 @@ static const char tiny_netlist[] =
 
 static char dir[] = "/tmp/gp_test_design_XXXXXX";
 
-/* Writes `text` to dir/name and returns the path (static storage per call site). */
-static const char *write_file(const char *name, const char *text, char *path, size_t size)
-{
-    snprintf(path, size, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
 static lib_set *libs;
 static design *dg;
 
@@ -71,8 +62,8 @@ static void setup(diag_ctx *d)
 {
     char lib_path[256], net_path[256];
     libs = lib_set_new();
-    CHECK_EQ_INT(lib_read(libs, write_file("tiny.lib", tiny_lib, lib_path, sizeof lib_path), d), GP_OK);
-    const char *paths[] = {write_file("top.v", tiny_netlist, net_path, sizeof net_path)};
+    CHECK_EQ_INT(lib_read(libs, scratch_write(dir, "tiny.lib", tiny_lib, lib_path, sizeof lib_path), d), GP_OK);
+    const char *paths[] = {scratch_write(dir, "top.v", tiny_netlist, net_path, sizeof net_path)};
     CHECK_EQ_INT(design_read_netlist(&dg, libs, paths, 1, "top", d), GP_OK);
 }
 
@@ -145,7 +136,7 @@ static void test_sdf_annotation(void)
     diag_ctx *d = diag_new(NULL);
     design_sdf_stats st;
     double u3_rise = dg->arc_delay[DESIGN_RISE][arc_of("u3")];
-    CHECK_EQ_INT(design_read_sdf(dg, write_file("top.sdf", sdf, path, sizeof path), &st, d), GP_OK);
+    CHECK_EQ_INT(design_read_sdf(dg, scratch_write(dir, "top.sdf", sdf, path, sizeof path), &st, d), GP_OK);
     CHECK_EQ_INT(st.iopaths, 2);
     CHECK_EQ_INT(st.iopaths_matched, 1);
     CHECK_EQ_INT(st.arcs_annotated, 1);
@@ -174,7 +165,7 @@ static void test_spef_wire_cap(void)
     diag_ctx *d = diag_new(NULL);
     design_spef_stats st;
     design_timing_options opt = design_timing_defaults();
-    CHECK_EQ_INT(design_read_spef(dg, write_file("top.spef", spef, path, sizeof path), &opt, &st, d), GP_OK);
+    CHECK_EQ_INT(design_read_spef(dg, scratch_write(dir, "top.spef", spef, path, sizeof path), &opt, &st, d), GP_OK);
     CHECK_EQ_INT(st.nets, 2);
     CHECK_EQ_INT(st.nets_matched, 1);
     CHECK_EQ_INT(diag_count_of(d, 7012), 1);
@@ -196,7 +187,7 @@ static void test_events(void)
     events *ev;
     events_stats st;
     events_options opt = {.scope = "tb/dut"};
-    CHECK_EQ_INT(events_read(dg, write_file("act.vcd", vcd, path, sizeof path), &opt, &ev, &st, d), GP_OK);
+    CHECK_EQ_INT(events_read(dg, scratch_write(dir, "act.vcd", vcd, path, sizeof path), &opt, &ev, &st, d), GP_OK);
     CHECK_EQ_INT(st.vars, 3);
     CHECK_EQ_INT(st.signals_matched, 2);
     CHECK_EQ_INT(st.signals_unmatched, 2);
@@ -223,7 +214,7 @@ static void test_combinational_loop_is_reported(void)
                                "endmodule\n";
     char path[256];
     diag_ctx *d = diag_new(NULL);
-    const char *paths[] = {write_file("loop.v", loop, path, sizeof path)};
+    const char *paths[] = {scratch_write(dir, "loop.v", loop, path, sizeof path)};
     design *looped;
     CHECK_EQ_INT(design_read_netlist(&looped, libs, paths, 1, "loop", d), GP_OK);
     CHECK_EQ_INT(looped->n_loop_insts, 2);
@@ -249,9 +240,7 @@ int main(void)
     design_free(dg);
     lib_set_free(libs);
     diag_free(d);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
+    if (!scratch_remove(dir))
         return 1;
     return check_exit_code();
 }

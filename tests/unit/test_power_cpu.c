@@ -11,6 +11,7 @@
  * names a state variable, a clock buffer, and a cell with more pins than the
  * state-indexed tables take (WIDE, 12 pins), which the engine scans. */
 #include "check.h"
+#include "scratch.h"
 #include "power/power.h"
 #include "power/power_int.h"
 #include "power/power_sipl.h"
@@ -116,15 +117,6 @@ typedef struct cpu_case {
     design *dg;
     events *ev;
 } cpu_case;
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
 
 /* Reads dir/TAG.v (module top) and dir/TAG.vcd (scope top). */
 static bool case_read(cpu_case *cc, const char *tag)
@@ -348,7 +340,7 @@ static void test_hand_design(void)
         "#35250\n0q\n#40000\n0clk\n#40050\n0ck\n#45000\n1clk\n#45050\n1ck\n#50000\n";
     char path[256];
     snprintf(path, sizeof path, "%s/hand.v", dir);
-    write_text(path, netlist);
+    scratch_write_text(path, netlist);
     snprintf(path, sizeof path, "%s/hand.vcd", dir);
     write_hand_vcd(path, "clk ck a b c n1 n2 n3 y q w", body);
     cpu_case cc;
@@ -643,7 +635,7 @@ int main(void)
         return 1;
     char lib_path[256];
     snprintf(lib_path, sizeof lib_path, "%s/cpu.lib", dir);
-    write_text(lib_path, cpu_lib);
+    scratch_write_text(lib_path, cpu_lib);
     diag_ctx *d = diag_new(stderr);
     libs = lib_set_new();
     CHECK_EQ_INT(lib_read(libs, lib_path, d), GP_OK);
@@ -655,9 +647,7 @@ int main(void)
     }
     lib_set_free(libs);
     diag_free(d);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
+    if (!scratch_remove(dir))
         return 1;
     return check_exit_code();
 }

@@ -7,6 +7,7 @@
  * (V^2 = 1.44).  Dumps are in ps; the period is 10 ns unless a test says
  * otherwise, and every dump starts at #0, so cycle c is [10c, 10c + 10) ns. */
 #include "check.h"
+#include "scratch.h"
 #include "power/power.h"
 
 #include <unistd.h>
@@ -113,31 +114,6 @@ typedef struct hand_case {
     events *ev;
 } hand_case;
 
-static const char *write_file(const char *name, const char *text, char *path, size_t size)
-{
-    snprintf(path, size, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
-/* A VCD in ps whose 1-bit variables, in scope `top`, are the nets named in
- * `vars` (blank-separated); each name is its own identifier code, so the body
- * reads "1a" for net a going to 1. */
-static void write_vcd(const char *path, const char *vars, const char *body)
-{
-    FILE *f = fopen(path, "w");
-    fputs("$timescale 1ps $end\n$scope module top $end\n", f);
-    char names[256];
-    snprintf(names, sizeof names, "%s", vars);
-    for (char *save = NULL, *v = strtok_r(names, " ", &save); v; v = strtok_r(NULL, " ", &save))
-        fprintf(f, "$var wire 1 %s %s $end\n", v, v);
-    fputs("$upscope $end\n$enddefinitions $end\n", f);
-    fputs(body, f);
-    fclose(f);
-}
-
 /* Reads `netlist` (module top) and the dump of `vars` with `body`. */
 static bool hand_load(hand_case *hc, const char *tag, const char *netlist, const char *vars,
                       const char *body)
@@ -147,10 +123,10 @@ static bool hand_load(hand_case *hc, const char *tag, const char *netlist, const
     hc->dg = NULL;
     hc->ev = NULL;
     snprintf(name, sizeof name, "%s.v", tag);
-    const char *paths[] = {write_file(name, netlist, net_path, sizeof net_path)};
+    const char *paths[] = {scratch_write(dir, name, netlist, net_path, sizeof net_path)};
     CHECK_EQ_INT(design_read_netlist(&hc->dg, libs, paths, 1, "top", d), GP_OK);
     snprintf(vcd_path, sizeof vcd_path, "%s/%s.vcd", dir, tag);
-    write_vcd(vcd_path, vars, body);
+    scratch_write_vcd(vcd_path, vars, body);
     events_options eo = {.scope = "top"};
     events_stats st;
     if (hc->dg)
@@ -678,7 +654,7 @@ int main(void)
     char lib_path[256];
     diag_ctx *d = diag_new(stderr);
     libs = lib_set_new();
-    write_file("hand.lib", hand_lib, lib_path, sizeof lib_path);
+    scratch_write(dir, "hand.lib", hand_lib, lib_path, sizeof lib_path);
     CHECK_EQ_INT(lib_read(libs, lib_path, d), GP_OK);
     CHECK_EQ_INT(diag_warning_count(d), 0);
     if (lib_library_count(libs) == 1) {
@@ -694,9 +670,7 @@ int main(void)
     }
     lib_set_free(libs);
     diag_free(d);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
+    if (!scratch_remove(dir))
         return 1;
     return check_exit_code();
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "scratch.h"
 #include "design/design.h"
 #include "report/report.h"
 #include "report/report_int.h"
@@ -78,13 +79,6 @@ static const char *path_in(const char *name, char *path, size_t size)
     return path;
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-}
-
 /* The whole file, NUL-terminated (free with free()); NULL when unreadable. */
 static char *slurp(const char *path)
 {
@@ -106,9 +100,9 @@ static void setup(diag_ctx *d)
 {
     char lib_path[256], net_path[256];
     libs = lib_set_new();
-    write_text(path_in("tiny.lib", lib_path, sizeof lib_path), tiny_lib);
+    scratch_write_text(path_in("tiny.lib", lib_path, sizeof lib_path), tiny_lib);
     CHECK_EQ_INT(lib_read(libs, lib_path, d), GP_OK);
-    write_text(path_in("top.v", net_path, sizeof net_path), tiny_netlist);
+    scratch_write_text(path_in("top.v", net_path, sizeof net_path), tiny_netlist);
     const char *paths[] = {net_path};
     CHECK_EQ_INT(design_read_netlist(&dg, libs, paths, 1, "top", d), GP_OK);
     if (!dg)
@@ -736,7 +730,7 @@ static void test_svg_downsampling(void)
 static void test_out_dir_under_a_file(void)
 {
     char file[256], out_dir[300];
-    write_text(path_in("plain", file, sizeof file), "not a directory\n");
+    scratch_write_text(path_in("plain", file, sizeof file), "not a directory\n");
     snprintf(out_dir, sizeof out_dir, "%s/sub", file);
     power_result *r = make_result(false);
     diag_ctx *d = diag_new(NULL);
@@ -800,9 +794,7 @@ int main(void)
     design_free(dg);
     lib_set_free(libs);
     diag_free(d);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
+    if (!scratch_remove(dir))
         return 1;
     return check_exit_code();
 }

@@ -6,6 +6,7 @@
  * net is X before its first event; a gate output starts with X at the dump's
  * first time (#0). */
 #include "check.h"
+#include "scratch.h"
 #include "resim/resim.h"
 
 #include <string.h>
@@ -52,29 +53,6 @@ static const char resim_lib[] =
 static char dir[] = "/tmp/gp_test_resim_XXXXXX";
 static lib_set *libs;
 
-static const char *write_file(const char *name, const char *text, char *path, size_t size)
-{
-    snprintf(path, size, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
-/* A VCD in ps of 1-bit variables in scope `top`, each name its own code. */
-static void write_vcd(const char *path, const char *vars, const char *body)
-{
-    FILE *f = fopen(path, "w");
-    fputs("$timescale 1ps $end\n$scope module top $end\n", f);
-    char names[256];
-    snprintf(names, sizeof names, "%s", vars);
-    for (char *save = NULL, *v = strtok_r(names, " ", &save); v; v = strtok_r(NULL, " ", &save))
-        fprintf(f, "$var wire 1 %s %s $end\n", v, v);
-    fputs("$upscope $end\n$enddefinitions $end\n", f);
-    fputs(body, f);
-    fclose(f);
-}
-
 typedef struct sim_case {
     design *dg;
     events *dump, *full;
@@ -117,16 +95,16 @@ static bool sim(sim_case *sc, const char *sdf, const char *tag, const char *netl
     memset(sc, 0, sizeof *sc);
     sc->d = diag_new(NULL);
     snprintf(name, sizeof name, "%s.v", tag);
-    const char *paths[] = {write_file(name, netlist, net_path, sizeof net_path)};
+    const char *paths[] = {scratch_write(dir, name, netlist, net_path, sizeof net_path)};
     CHECK_EQ_INT(design_read_netlist(&sc->dg, libs, paths, 1, "top", sc->d), GP_OK);
     if (sc->dg && sdf) {
         design_sdf_stats st;
         snprintf(name, sizeof name, "%s.sdf", tag);
-        CHECK_EQ_INT(design_read_sdf(sc->dg, write_file(name, sdf, net_path, sizeof net_path),
+        CHECK_EQ_INT(design_read_sdf(sc->dg, scratch_write(dir, name, sdf, net_path, sizeof net_path),
                                      &st, sc->d), GP_OK);
     }
     snprintf(vcd_path, sizeof vcd_path, "%s/%s.vcd", dir, tag);
-    write_vcd(vcd_path, vars, body);
+    scratch_write_vcd(vcd_path, vars, body);
     events_options eo = {.scope = "top"};
     events_stats st;
     if (!sc->dg || events_read(sc->dg, vcd_path, &eo, &sc->dump, &st, sc->d) != GP_OK)
@@ -520,7 +498,7 @@ int main(void)
     char lib_path[256];
     diag_ctx *d = diag_new(stderr);
     libs = lib_set_new();
-    write_file("resim.lib", resim_lib, lib_path, sizeof lib_path);
+    scratch_write(dir, "resim.lib", resim_lib, lib_path, sizeof lib_path);
     CHECK_EQ_INT(lib_read(libs, lib_path, d), GP_OK);
     CHECK_EQ_INT(diag_warning_count(d), 0);
     if (lib_library_count(libs) == 1) {

@@ -1,0 +1,58 @@
+/* scratch.h: the small file helpers of the tests that read and write files
+ * in a scratch directory (each test makes its own with mkdtemp, as
+ * "/tmp/gp_test_<name>_XXXXXX", and removes it with scratch_remove). */
+#ifndef GP_TESTS_SCRATCH_H
+#define GP_TESTS_SCRATCH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Writes `text` to the file `path` (nothing when it cannot be opened: the
+ * test that reads it fails then). */
+static inline void scratch_write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Writes `text` to dir/name and returns that path, held in path[size]. */
+static inline const char *scratch_write(const char *dir, const char *name, const char *text,
+                                        char *path, size_t size)
+{
+    snprintf(path, size, "%s/%s", dir, name);
+    scratch_write_text(path, text);
+    return path;
+}
+
+/* A VCD in ps whose 1-bit variables, in scope `top`, are the nets named in
+ * `vars` (blank-separated); each name is its own identifier code, so the body
+ * reads "1a" for net a going to 1. */
+static inline void scratch_write_vcd(const char *path, const char *vars, const char *body)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs("$timescale 1ps $end\n$scope module top $end\n", f);
+    char names[256];
+    snprintf(names, sizeof names, "%s", vars);
+    for (char *save = NULL, *v = strtok_r(names, " ", &save); v; v = strtok_r(NULL, " ", &save))
+        fprintf(f, "$var wire 1 %s %s $end\n", v, v);
+    fputs("$upscope $end\n$enddefinitions $end\n", f);
+    fputs(body, f);
+    fclose(f);
+}
+
+/* Removes the scratch directory and everything in it; false on failure. */
+static inline bool scratch_remove(const char *dir)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0;
+}
+
+#endif
