@@ -15,6 +15,7 @@
 
 #include "sdf/sdf.h"
 #include "util/mem.h"
+#include "util/vec.h"
 
 typedef struct annotator {
     design *dg;
@@ -23,8 +24,7 @@ typedef struct annotator {
     char *cell_inst;        /* the current CELL's INSTANCE ("" top, "*" every instance) */
     char *celltype;
     uint8_t *cond_set;      /* per arc slot: set by a COND entry */
-    char *path;             /* scratch for joined names */
-    size_t path_cap;
+    vec_char path;          /* scratch for joined names */
     bool out_of_memory;     /* a scratch allocation failed: stop at the next callback */
 } annotator;
 
@@ -55,22 +55,18 @@ static gp_status on_cell(void *ctx, const char *celltype, const char *instance, 
 /* The flat path of the instance holding `pin` under the current CELL. */
 static const char *joined_path(annotator *an, const char *inst)
 {
-    size_t a = strlen(an->cell_inst), b = strlen(inst), need = a + b + 2;
-    if (need > an->path_cap) {
-        char *grown = mem_realloc(an->path, need);
-        if (!grown) {
-            an->out_of_memory = true;
-            return NULL;
-        }
-        an->path = grown;
-        an->path_cap = need;
+    size_t a = strlen(an->cell_inst), b = strlen(inst);
+    if (!vec_char_reserve(&an->path, a + b + 2)) {
+        an->out_of_memory = true;
+        return NULL;
     }
-    memcpy(an->path, an->cell_inst, a);
+    char *path = an->path.data;
+    memcpy(path, an->cell_inst, a);
     size_t len = a;
     if (a && b)
-        an->path[len++] = '/';
-    memcpy(an->path + len, inst, b + 1);
-    return an->path;
+        path[len++] = '/';
+    memcpy(path + len, inst, b + 1);
+    return path;
 }
 
 /* Calls fn(an, instance, arg) for each instance the entry names: the one at
@@ -261,6 +257,6 @@ gp_status design_read_sdf(design *dg, const char *path, design_sdf_stats *stats,
     mem_free(an.cond_set);
     mem_free(an.cell_inst);
     mem_free(an.celltype);
-    mem_free(an.path);
+    vec_char_free(&an.path);
     return st;
 }

@@ -95,5 +95,6 @@ VEC_DECLARE(vec_u64, uint64_t)
 VEC_DECLARE(vec_f64, double)
 VEC_DECLARE(vec_ptr, void *)
 VEC_DECLARE(vec_u8, uint8_t)
+VEC_DECLARE(vec_char, char)
 
 #endif

@@ -128,18 +128,11 @@ static gp_status vcd_code_intern(vcd_text *r, const char *code, size_t n, uint32
 /* Appends a word of the reference to r->scratch, a blank between words. */
 static gp_status vcd_scratch_append(vcd_text *r, size_t *used, const vcd_word *w)
 {
-    size_t need = *used + 1 + w->len + 1;
-    if (need > r->scratch_cap) {
-        size_t cap = need * 2;
-        char *p = mem_realloc(r->scratch, cap);
-        if (!p)
-            return vcd_text_nomem(r);
-        r->scratch = p;
-        r->scratch_cap = cap;
-    }
+    if (!vec_char_reserve(&r->scratch, *used + 1 + w->len + 1))
+        return vcd_text_nomem(r);
     if (*used > 0)
-        r->scratch[(*used)++] = ' ';
-    memcpy(r->scratch + *used, w->text, w->len);
+        r->scratch.data[(*used)++] = ' ';
+    memcpy(r->scratch.data + *used, w->text, w->len);
     *used += w->len;
     return GP_OK;
 }
@@ -172,10 +165,10 @@ static gp_status vcd_var_reference(vcd_text *r, vcd_decl *decl, diag_loc loc)
             return st;
     if (st != GP_OK)
         return st;
-    if (used == 0 || !vcd_parse_reference(r->scratch, used, r->scratch, decl)) {
+    if (used == 0 || !vcd_parse_reference(r->scratch.data, used, r->scratch.data, decl)) {
         diag_error(r->st.d, 6036, loc,
                    "malformed $var reference '%.*s': expected a name, optionally followed by "
-                   "[index] or [msb:lsb]", (int)used, used ? r->scratch : "");
+                   "[index] or [msb:lsb]", (int)used, used ? r->scratch.data : "");
         return GP_ERR_PARSE;
     }
     if (!vcd_decl_settle_range(decl)) {

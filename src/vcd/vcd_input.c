@@ -41,7 +41,7 @@ void vcd_text_free(vcd_text *r)
     vcd_state_free(&r->st);
     mem_free(r->buf);
     vcd_codes_free(r);
-    mem_free(r->scratch);
+    vec_char_free(&r->scratch);
     memset(r, 0, sizeof *r);
 }
 

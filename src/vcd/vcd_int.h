@@ -51,8 +51,7 @@ typedef struct vcd_state {
     size_t sel_n;
     /* The current scope: its full path, the start of each level in it, and
      * how many leading levels equal the selection's. */
-    char *path;
-    size_t path_len, path_cap;
+    vec_char path;  /* NUL-terminated past path.len */
     vec_u32 level_off;
     size_t matched;
     bool scope_found;
@@ -203,8 +202,7 @@ typedef struct vcd_text {
     strtab long_codes;
     vcd_code_vec long_entries; /* by long_codes id */
     uint32_t id_count;
-    char *scratch;    /* a $var's reference, joined */
-    size_t scratch_cap;
+    vec_char scratch; /* a $var's reference, joined */
     int64_t scale;    /* fs per time unit; 0 before $timescale */
     int64_t ticks;    /* the last #time */
     const char *block; /* the open $dumpvars/$dumpall/$dumpon/$dumpoff, or NULL */

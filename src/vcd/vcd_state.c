@@ -51,12 +51,10 @@ gp_status vcd_state_init(vcd_state *s, const char *file, const vcd_options *opt,
     s->sink = sink;
     s->file = file;
     strtab_init(&s->scopes);
-    s->path_cap = 256;
-    s->path = mem_alloc(s->path_cap);
     s->batch = mem_alloc(VCD_BATCH * sizeof *s->batch);
-    if (!s->path || !s->batch)
+    if (!vec_char_reserve(&s->path, 256) || !s->batch)
         return vcd_state_nomem(s);
-    s->path[0] = '\0';
+    s->path.data[0] = '\0';
     return vcd_state_select(s, opt ? opt->scope : NULL);
 }
 
@@ -64,7 +62,7 @@ void vcd_state_free(vcd_state *s)
 {
     mem_free(s->sel_text);
     mem_free(s->sel);
-    mem_free(s->path);
+    vec_char_free(&s->path);
     vec_u32_free(&s->level_off);
     strtab_free(&s->scopes);
     mem_free(s->slots);
@@ -88,29 +86,22 @@ gp_status vcd_state_push_scope(vcd_state *s, const char *name, size_t len)
 {
     vcd_unescape(&name, &len);
     size_t depth = s->level_off.len;
-    size_t need = s->path_len + 1 + len + 1;
-    if (need > s->path_cap) {
-        size_t cap = need * 2;
-        char *p = mem_realloc(s->path, cap);
-        if (!p)
-            return vcd_state_nomem(s);
-        s->path = p;
-        s->path_cap = cap;
-    }
-    if (!vec_u32_push(&s->level_off, (uint32_t)(s->path_len + (depth > 0))))
+    if (!vec_char_reserve(&s->path, s->path.len + 1 + len + 1))
+        return vcd_state_nomem(s);
+    if (!vec_u32_push(&s->level_off, (uint32_t)(s->path.len + (depth > 0))))
         return vcd_state_nomem(s);
     if (depth > 0)
-        s->path[s->path_len++] = '/';
-    memcpy(s->path + s->path_len, name, len);
-    s->path_len += len;
-    s->path[s->path_len] = '\0';
+        s->path.data[s->path.len++] = '/';
+    memcpy(s->path.data + s->path.len, name, len);
+    s->path.len += len;
+    s->path.data[s->path.len] = '\0';
     if (s->matched == depth && depth < s->sel_n && strlen(s->sel[depth]) == len &&
         memcmp(s->sel[depth], name, len) == 0) {
         s->matched = depth + 1;
         if (s->matched == s->sel_n)
             s->scope_found = true;
     }
-    if (strtab_intern(&s->scopes, s->path, s->path_len) == STRTAB_NONE)
+    if (strtab_intern(&s->scopes, s->path.data, s->path.len) == STRTAB_NONE)
         return vcd_state_nomem(s);
     return GP_OK;
 }
@@ -120,8 +111,8 @@ void vcd_state_pop_scope(vcd_state *s)
     uint32_t off;
     if (!vec_u32_pop(&s->level_off, &off))
         return;
-    s->path_len = off > 0 ? off - 1 : 0; /* drop the '/' before the level too */
-    s->path[s->path_len] = '\0';
+    s->path.len = off > 0 ? off - 1 : 0; /* drop the '/' before the level too */
+    s->path.data[s->path.len] = '\0';
     if (s->matched > s->level_off.len)
         s->matched = s->level_off.len;
 }
@@ -132,7 +123,7 @@ static bool vcd_state_in_scope(const vcd_state *s, const char **rel)
     if (s->matched < s->sel_n)
         return false;
     size_t depth = s->level_off.len;
-    *rel = s->sel_n < depth ? s->path + s->level_off.data[s->sel_n] : "";
+    *rel = s->sel_n < depth ? s->path.data + s->level_off.data[s->sel_n] : "";
     return true;
 }
 
