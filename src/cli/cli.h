@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cuda/cuda_power.h"
 #include "design/design.h"
 #include "events/events.h"
 #include "liberty/liberty.h"
@@ -69,11 +70,14 @@ bool cli_parse_count(const char *text, int max, int *out);
 /* "T0:T1", both times with units. */
 bool cli_parse_window(const char *text, int64_t *start_fs, int64_t *end_fs);
 
+typedef enum cli_engine { CLI_ENGINE_CPU, CLI_ENGINE_REF, CLI_ENGINE_CUDA } cli_engine;
+
 /* The power analysis options and outputs of `power` and `resim --power`. */
 typedef struct cli_power_args {
     power_options opt;
-    bool reference;  /* --engine ref: the float64 single-thread reference engine */
+    cli_engine engine;
     int threads;     /* --threads N for the cpu engine; 0: every core */
+    cuda_power_options cuda; /* --cuda-variant, --cuda-target-events, ... */
     const char *out_dir, *json;
     int hotspots;
 } cli_power_args;

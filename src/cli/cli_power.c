@@ -13,10 +13,19 @@ const char cli_power_help[] =
     "  --glitch on|off   off books glitch events as ordinary internal and switching\n"
     "                    energy, unscaled, to compare with average-power tools\n"
     "  --include-io      count the switching of primary-input nets in the total\n"
-    "  --engine cpu|ref  cpu (default): fast, multi-threaded, the same results as\n"
+    "  --engine cpu|ref|cuda\n"
+    "                    cpu (default): fast, multi-threaded, the same results as\n"
     "                    ref within 1e-6 and identical for any --threads; ref: the\n"
-    "                    float64 single-thread reference engine (the specification)\n"
+    "                    float64 single-thread reference engine (the specification);\n"
+    "                    cuda: the GPU engine (builds with CUDA), ref within 1e-6\n"
     "  --threads N       threads of the cpu engine (default 0: every core)\n"
+    "  --cuda-variant V  the GPU kernels: fused (default: sipl+part+fusion), naive, or\n"
+    "                    a '+'-list of sipl (state-indexed power lookup), part\n"
+    "                    (per-gate windows by event density), fusion (one kernel)\n"
+    "  --cuda-target-events N  events per GPU thread aimed at (default 8)\n"
+    "  --cuda-min-windows N    each gate's cycles in at least N windows (default 64)\n"
+    "  --deterministic   GPU sums in fixed point: bitwise the same run to run\n"
+    "  --device N        the CUDA device (default 0)\n"
     "\n"
     "output:\n"
     "  --out DIR         write report.txt, report.json, waveform.csv, waveform.vcd,\n"
@@ -27,19 +36,45 @@ const char cli_power_help[] =
 
 cli_power_args cli_power_defaults(void)
 {
-    return (cli_power_args){.opt = power_defaults()};
+    return (cli_power_args){.opt = power_defaults(), .cuda = cuda_power_defaults()};
+}
+
+static bool parse_engine(const char *text, cli_engine *engine)
+{
+    static const char *const names[] = {[CLI_ENGINE_CPU] = "cpu", [CLI_ENGINE_REF] = "ref",
+                                        [CLI_ENGINE_CUDA] = "cuda"};
+    for (int e = 0; e < 3; e++)
+        if (strcmp(text, names[e]) == 0) {
+            *engine = (cli_engine)e;
+            return true;
+        }
+    return false;
+}
+
+static bool parse_positive(const char *text, uint32_t *out)
+{
+    int n;
+    if (!cli_parse_count(text, 1 << 30, &n) || n < 1)
+        return false;
+    *out = (uint32_t)n;
+    return true;
 }
 
 int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, diag_ctx *d)
 {
     const char *option = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
     bool ok = true;
-    if (strcmp(option, "--include-io") == 0) {
-        a->opt.include_io = true;
+    if (strcmp(option, "--include-io") == 0 || strcmp(option, "--deterministic") == 0) {
+        a->opt.include_io |= option[2] == 'i';
+        a->cuda.deterministic |= option[2] == 'd';
         return 1;
     }
     if (!value)
         return 0;
+    if (strcmp(option, "--cuda-variant") == 0) { /* it says itself what is wrong */
+        ++*i;
+        return cuda_power_parse_variant(value, &a->cuda, d) == GP_OK ? 1 : -1;
+    }
     if (strcmp(option, "--period") == 0)
         ok = cli_parse_time(value, &a->opt.period_fs) && a->opt.period_fs > 0;
     else if (strcmp(option, "--clock") == 0)
@@ -49,7 +84,13 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
     else if (strcmp(option, "--glitch") == 0)
         ok = (a->opt.glitch = strcmp(value, "on") == 0) || strcmp(value, "off") == 0;
     else if (strcmp(option, "--engine") == 0)
-        ok = (a->reference = strcmp(value, "ref") == 0) || strcmp(value, "cpu") == 0;
+        ok = parse_engine(value, &a->engine);
+    else if (strcmp(option, "--cuda-target-events") == 0)
+        ok = parse_positive(value, &a->cuda.target_events);
+    else if (strcmp(option, "--cuda-min-windows") == 0)
+        ok = parse_positive(value, &a->cuda.min_windows);
+    else if (strcmp(option, "--device") == 0)
+        ok = cli_parse_count(value, 1024, &a->cuda.device);
     else if (strcmp(option, "--threads") == 0)
         ok = cli_parse_count(value, 1024, &a->threads);
     else if (strcmp(option, "--out") == 0)
@@ -102,8 +143,10 @@ int cli_power_run(const cli_power_args *a, const char *design_name, const design
 {
     power_result *r = NULL;
     int status = CLI_EXIT_INPUT;
-    gp_status st = a->reference ? power_analyze_ref(dg, ev, &a->opt, &r, d)
-                                : power_analyze_cpu(dg, ev, &a->opt, a->threads, &r, d);
+    gp_status st = a->engine == CLI_ENGINE_REF ? power_analyze_ref(dg, ev, &a->opt, &r, d)
+                   : a->engine == CLI_ENGINE_CUDA
+                       ? cuda_power_analyze(dg, ev, &a->opt, &a->cuda, &r, d)
+                       : power_analyze_cpu(dg, ev, &a->opt, a->threads, &r, d);
     if (st == GP_OK)
         status = write_outputs(a, design_name, dg, r, d);
     power_result_free(r);

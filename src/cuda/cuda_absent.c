@@ -1,23 +1,59 @@
 /* cuda_absent.c: the CUDA interface of a build without the CUDA toolkit.
- * Every query answers "no device"; nothing pretends to compute. */
+ * Every query answers "no device" and the power engine "not in this
+ * build"; nothing pretends to compute. */
 #include "cuda/cuda_device.h"
+#include "cuda/cuda_power.h"
 
 bool cuda_built(void) { return false; }
 int cuda_build_version(void) { return 0; }
 int cuda_device_count(void) { return 0; }
 
-gp_status cuda_device_query(int index, cuda_device_info *out, diag_ctx *d)
+static gp_status not_built(int device, diag_ctx *d)
 {
-    (void)out;
     diag_error(d, 1501, DIAG_NOWHERE,
                "device %d: this gatepower was built without CUDA (rebuild with nvcc installed "
-               "and GATEPOWER_CUDA=AUTO or ON)",
-               index);
+               "and GATEPOWER_CUDA=AUTO or ON, or use --engine cpu)",
+               device);
     return GP_ERR_UNSUPPORTED;
 }
 
-gp_status cuda_selftest(int index, diag_ctx *d)
+gp_status cuda_device_query(int index, cuda_device_info *out, diag_ctx *d)
 {
-    cuda_device_info unused;
-    return cuda_device_query(index, &unused, d);
+    (void)out;
+    return not_built(index, d);
+}
+
+gp_status cuda_selftest(int index, diag_ctx *d) { return not_built(index, d); }
+
+gp_status cuda_power_open(const design *dg, const events *ev, const power_options *opt,
+                          int device, cuda_power_session **out, double *upload_s, diag_ctx *d)
+{
+    (void)dg, (void)ev, (void)opt, (void)upload_s;
+    *out = NULL;
+    return not_built(device, d);
+}
+
+gp_status cuda_power_run(cuda_power_session *s, const cuda_power_options *copt,
+                         power_result **out, cuda_power_timing *timing, diag_ctx *d)
+{
+    (void)s, (void)timing;
+    if (out)
+        *out = NULL;
+    return not_built(copt->device, d);
+}
+
+void cuda_power_close(cuda_power_session *s) { (void)s; }
+
+gp_status cuda_power_analyze(const design *dg, const events *ev, const power_options *opt,
+                             const cuda_power_options *copt, power_result **out, diag_ctx *d)
+{
+    (void)dg, (void)ev, (void)opt;
+    *out = NULL;
+    return not_built(copt->device, d);
+}
+
+int cuda_power_kernel_reports(const cuda_power_options *copt, cuda_kernel_report *out, int max)
+{
+    (void)copt, (void)out, (void)max;
+    return 0;
 }

@@ -27,6 +27,10 @@
 #include "util/status.h"
 #include "util/strtab.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define DESIGN_NONE UINT32_MAX
 
 /* Rise and fall, as indices of the two-element arrays below. */
@@ -138,5 +142,9 @@ static inline const lib_pin *design_lib_pin(const design *dg, uint32_t p)
     uint32_t inst = dg->pin_inst[p];
     return &dg->inst_cell[inst]->pins[p - dg->inst_pin0[inst]];
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 #include "util/progress.h"
 #include "util/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { EVENTS_X = 2 };
 
 typedef struct events {
@@ -55,5 +59,9 @@ typedef struct events_options {
 gp_status events_read(const design *dg, const char *path, const events_options *opt,
                       events **out, events_stats *stats, diag_ctx *d);
 void events_free(events *ev);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 #include "util/diag.h"
 #include "util/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The kinds of energy.  Glitch energy is kept in its two parts (the internal
  * and switching energy of glitch events, after scaling by r_gl). */
 typedef enum power_component {
@@ -96,5 +100,9 @@ void power_result_free(power_result *r);
 double power_total_energy(const power_result *r, power_component c);
 /* Sum of all components of a row of POWER_COMPONENTS energies. */
 double power_sum_components(const double *energies);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -672,15 +672,6 @@ static bool run_threads(cpu_run *run, int threads, diag_ctx *d)
 
 /* ---- the engine -------------------------------------------------------------- */
 
-/* Group totals from the instances', in instance order. */
-static void sum_groups(power_result *r)
-{
-    for (uint32_t i = 0; i < r->n_insts; i++)
-        for (int c = 0; c < POWER_COMPONENTS; c++)
-            r->group_energy[r->inst_group[i]][c] +=
-                r->inst_energy[(size_t)i * POWER_COMPONENTS + c];
-}
-
 gp_status power_analyze_cpu_tasks(const design *dg, const events *ev, const power_options *opt,
                                   int threads, uint32_t task_events, power_result **out,
                                   diag_ctx *d)
@@ -695,7 +686,7 @@ gp_status power_analyze_cpu_tasks(const design *dg, const events *ev, const powe
     bool ok = run.r && power_sipl_build(&run.sipl, dg);
     ok = ok && plan_run(&run, task_events) && run_threads(&run, threads, d);
     if (ok) {
-        sum_groups(run.r);
+        power_result_sum_groups(run.r);
         power_book_input_nets(dg, ev, &plan, run.r);
     }
     if (run.r && !ok)

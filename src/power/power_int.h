@@ -7,6 +7,10 @@
 
 #include "power/power.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Everything an engine needs besides the design and the events. */
 typedef struct power_plan {
     int64_t t0, t1;         /* the window [t0, t1), fs */
@@ -32,6 +36,10 @@ static inline uint32_t power_bin_of(const power_plan *plan, int64_t t)
 {
     return (uint32_t)((t - plan->t0) / plan->period);
 }
+
+/* Adds every instance's energies into its group's totals, in instance
+ * order (engines that fill inst_energy directly call it once at the end). */
+void power_result_sum_groups(power_result *r);
 
 /* Adds energy e of component c, spent by instance `inst` (DESIGN_NONE: the
  * IO group) in bin b, to the result. */
@@ -61,6 +69,13 @@ static inline double power_weight(uint8_t old, uint8_t now)
     return old == EVENTS_X || now == EVENTS_X ? 0.5 : 1.0;
 }
 
+/* Bit of a pg group in a served-mask: no related_pg_pin is its own group
+ * (pg pins from the 63rd on share a bit). */
+static inline uint64_t power_pg_bit(int32_t related_pg)
+{
+    return related_pg == LIB_NONE ? 1ull << 63 : 1ull << (related_pg < 62 ? related_pg : 62);
+}
+
 /* A pin's value before its net's first event: X, or the net's constant. */
 uint8_t power_start_value(const design *dg, uint32_t net);
 
@@ -86,5 +101,9 @@ double power_glitch_ratio(double width_fs, double t_rise_fs, double t_fall_fs);
 /* Books the switching of the nets driven from outside the design (IO group). */
 void power_book_input_nets(const design *dg, const events *ev, const power_plan *plan,
                            power_result *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

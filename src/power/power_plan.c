@@ -271,6 +271,14 @@ power_result *power_result_new(const design *dg, power_plan *plan, diag_ctx *d)
     return r;
 }
 
+void power_result_sum_groups(power_result *r)
+{
+    for (uint32_t i = 0; i < r->n_insts; i++)
+        for (int c = 0; c < POWER_COMPONENTS; c++)
+            r->group_energy[r->inst_group[i]][c] +=
+                r->inst_energy[(size_t)i * POWER_COMPONENTS + c];
+}
+
 void power_book(power_result *r, const power_plan *plan, uint32_t inst, power_component c,
                 uint32_t bin, double e)
 {

@@ -70,18 +70,12 @@ static bool when_holds(const lib_cell *c, const lib_expr *when, uint32_t s)
     return !when || lib_expr_eval(c, when, s) != 0;
 }
 
-/* Bit of a pg group in a served-mask: no related_pg_pin is its own group. */
-static uint64_t pg_bit(int32_t related_pg)
-{
-    return related_pg == LIB_NONE ? 1ull << 63 : 1ull << (related_pg < 62 ? related_pg : 62);
-}
-
 /* SPEC §3.1's choice among the groups of one (pin, related) pair. */
 bool power_group_chosen(const lib_cell *c, const lib_power *pw, uint32_t s, uint64_t *served)
 {
-    if ((*served & pg_bit(pw->related_pg)) || !when_holds(c, pw->when, s))
+    if ((*served & power_pg_bit(pw->related_pg)) || !when_holds(c, pw->when, s))
         return false;
-    *served |= pg_bit(pw->related_pg);
+    *served |= power_pg_bit(pw->related_pg);
     return true;
 }
 
@@ -245,10 +239,10 @@ double power_leakage(const lib_cell *c, uint32_t s)
     for (int with_when = 1; with_when >= 0; with_when--)
         for (uint32_t g = 0; g < c->n_leakages; g++) {
             const lib_leakage *lk = &c->leakages[g];
-            if ((lk->when != NULL) != with_when || (served & pg_bit(lk->related_pg)) ||
+            if ((lk->when != NULL) != with_when || (served & power_pg_bit(lk->related_pg)) ||
                 !when_holds(c, lk->when, s))
                 continue;
-            served |= pg_bit(lk->related_pg);
+            served |= power_pg_bit(lk->related_pg);
             total += lk->value;
         }
     return served ? total : c->cell_leakage_power;

@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct mem_stats {
     size_t current_bytes; /* requested bytes in live blocks (headers excluded) */
     size_t peak_bytes;    /* the highest current_bytes seen */
@@ -29,5 +33,9 @@ void *mem_realloc(void *p, size_t size);
 void mem_free(void *p);
 
 mem_stats mem_get_stats(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct progress {
     FILE *stream;        /* NULL: disabled */
     const char *label;
@@ -31,5 +35,9 @@ void progress_end(progress *p);
 
 /* Formats `seconds` as m:ss or h:mm:ss into buf. */
 void progress_format_duration(double seconds, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 
 #include "util/arena.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define STRTAB_NONE UINT32_MAX
 
 typedef struct strtab_slot strtab_slot;
@@ -42,5 +46,9 @@ const char *strtab_str(const strtab *st, uint32_t id);
 /* Its length in bytes, or 0 for an id not given out. */
 size_t strtab_len(const strtab *st, uint32_t id);
 uint32_t strtab_count(const strtab *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,6 +1,9 @@
-/* test_power_cpu.c: the fast CPU engine against the reference engine (SPEC
- * §4: within 1e-6 relative per component, instance and waveform bin), and
- * bit for bit against itself for any number of threads.
+/* test_power_cpu.c: the fast engines against the reference engine (SPEC
+ * §4: within 1e-6 relative per component, instance and waveform bin): the
+ * CPU engine, also bit for bit against itself for any number of threads;
+ * built a second time as test_power_cuda (POWER_TEST_CUDA defined, label
+ * gpu), the CUDA engine in every kernel variant, and its deterministic mode
+ * bit for bit against itself.
  *
  * The designs: a handmade one with a handwritten dump, and random ones of a
  * few hundred gates with random activity (glitches, X values, several events
@@ -9,9 +12,11 @@
  * internal power and leakage, related_pg_pin groups, input-pin power (with a
  * negative energy), output groups without related pin, a flop whose `when`
  * names a state variable, a clock buffer, and a cell with more pins than the
- * state-indexed tables take (WIDE, 12 pins), which the engine scans. */
+ * state-indexed tables take (WIDE, 12 pins), which the engines scan. */
 #include "check.h"
 #include "scratch.h"
+#include "cuda/cuda_device.h"
+#include "cuda/cuda_power.h"
 #include "power/power.h"
 #include "power/power_int.h"
 #include "power/power_sipl.h"
@@ -223,6 +228,46 @@ static power_result *run_cpu(const cpu_case *cc, const power_options *opt, int t
     return r;
 }
 
+#ifdef POWER_TEST_CUDA
+static power_result *run_cuda(const cpu_case *cc, const power_options *opt, const char *variant,
+                              uint32_t target_events, bool deterministic)
+{
+    power_result *r = NULL;
+    diag_ctx *d = diag_new(stderr);
+    cuda_power_options co = cuda_power_defaults();
+    CHECK_EQ_INT(cuda_power_parse_variant(variant, &co, d), GP_OK);
+    co.target_events = target_events;
+    co.deterministic = deterministic;
+    CHECK_EQ_INT(cuda_power_analyze(cc->dg, cc->ev, opt, &co, &r, d), GP_OK);
+    CHECK_EQ_INT(diag_error_count(d) + diag_warning_count(d), 0);
+    diag_free(d);
+    return r;
+}
+
+/* Every kernel variant near the reference, partitioned windows of every
+ * size from one cycle up, and the deterministic mode's bits run to run. */
+static void compare_engines(const cpu_case *cc, const power_options *opt)
+{
+    static const char *const variants[] = {"naive", "sipl", "sipl+part", "fused",
+                                           "part+fusion", "sipl+fusion"};
+    static const uint32_t targets[] = {1, CUDA_POWER_TARGET_EVENTS, 1u << 20};
+    power_result *ref = run_ref(cc, opt);
+    for (size_t v = 0; ref && v < sizeof variants / sizeof variants[0]; v++)
+        for (size_t k = 0; k < sizeof targets / sizeof targets[0]; k++) {
+            power_result *gpu = run_cuda(cc, opt, variants[v], targets[k], k == 1);
+            if (gpu)
+                check_near_ref(ref, gpu);
+            power_result_free(gpu);
+        }
+    power_result *a = ref ? run_cuda(cc, opt, "fused", CUDA_POWER_TARGET_EVENTS, true) : NULL;
+    power_result *b = a ? run_cuda(cc, opt, "fused", CUDA_POWER_TARGET_EVENTS, true) : NULL;
+    if (b)
+        check_same_bits(a, b);
+    power_result_free(a);
+    power_result_free(b);
+    power_result_free(ref);
+}
+#else
 /* The CPU engine near the reference with the default and with tiny tasks
  * (gates cut into windows of one or a few cycles), and the same bits with
  * 1, 2, 3 and 7 threads. */
@@ -244,6 +289,8 @@ static void compare_engines(const cpu_case *cc, const power_options *opt)
     }
     power_result_free(ref);
 }
+
+#endif
 
 /* The option sets every design is compared under. */
 static void compare_options(const cpu_case *cc, int64_t period_fs, int64_t window_start_fs,
@@ -268,12 +315,18 @@ static void compare_options(const cpu_case *cc, int64_t period_fs, int64_t windo
     compare_engines(cc, &opt);
 }
 
-/* The CPU engine refuses what the reference refuses, with the same message. */
+/* The engine under test refuses what the reference refuses, with the same
+ * message. */
 static void expect_same_refusal(const cpu_case *cc, const power_options *opt, int msgno)
 {
     power_result *r = NULL;
     diag_ctx *d = diag_new(NULL);
+#ifdef POWER_TEST_CUDA
+    cuda_power_options co = cuda_power_defaults();
+    CHECK(cuda_power_analyze(cc->dg, cc->ev, opt, &co, &r, d) != GP_OK);
+#else
     CHECK(power_analyze_cpu(cc->dg, cc->ev, opt, 2, &r, d) != GP_OK);
+#endif
     CHECK(r == NULL);
     CHECK_EQ_INT(diag_first_error_no(d), msgno);
     diag_free(d);
@@ -631,6 +684,12 @@ static void test_random_large(void)
 
 int main(void)
 {
+#ifdef POWER_TEST_CUDA
+    if (!cuda_built())
+        check_skip("this build has no CUDA (configured with GATEPOWER_CUDA=OFF or without nvcc)");
+    if (cuda_device_count() == 0)
+        check_skip("no CUDA device on this machine (CI has none): the CUDA engine not compared");
+#endif
     if (!mkdtemp(dir))
         return 1;
     char lib_path[256];

@@ -1,0 +1,92 @@
+/* cuda_kernels.h: the power kernels' launch interface, shared by the
+ * session code (cuda_power.cu) and the kernels (cuda_kernels.cu).  CUDA
+ * C++ only. */
+#ifndef GP_CUDA_CUDA_KERNELS_H
+#define GP_CUDA_CUDA_KERNELS_H
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "cuda/cuda_int.h"
+#include "cuda/cuda_power.h"
+#include "power/power.h"
+
+/* The model's arrays on the device (cuda_int.h says what each holds), the
+ * packed events and the nets' event offsets. */
+struct cuda_dev_model {
+    const cuda_cell *cells;
+    const cuda_group *groups;
+    const cuda_leakage *leakages;
+    const cuda_table *tables;
+    const uint32_t *cpin_group0, *cpin_n_groups;
+    const int32_t *keys;
+    const uint32_t *cand0, *cand;
+    const int32_t *cand_arc;
+    const uint32_t *sel0, *sel;
+    const double *reals;
+    const uint64_t *tt;
+    const uint32_t *inst_cell, *inst_pin0, *inst_arc0, *pin_net, *pin_inst;
+    const uint8_t *pin_flags;
+    const double *pin_slew_rise, *pin_slew_fall, *pin_load;
+    const double *arc_delay_rise_fs, *arc_delay_fall_fs;
+    const uint8_t *net_start;
+    const uint64_t *net_ev0;  /* [n_nets + 1] */
+    const int64_t *ev;        /* packed: time_fs << 2 | value */
+    uint32_t n_insts, n_pins, n_nets;
+};
+
+/* The plan: window [t0, t1), period, the dump's start, bins. */
+struct cuda_dev_plan {
+    int64_t t0, t1, period, dump_start;
+    uint32_t n_cycles;
+};
+
+/* Where energies go: float64 sums, or 128-bit fixed point (fixed[2 i] the
+ * low word of sum i, fixed[2 i + 1] the high word). */
+struct cuda_dev_out {
+    double *bins, *inst;                 /* [n_cycles * 5], [n_insts * 5] */
+    unsigned long long *fixed_bins, *fixed_inst;
+    unsigned long long *events_used;
+    bool fixed;
+};
+
+/* The planning state a run fills on the device. */
+struct cuda_dev_tasks {
+    uint64_t *net_first, *net_count;     /* per net: its first event at or after t0, and
+                                            how many lie in [t0, t1) */
+    uint64_t *task0;                     /* [n_insts + 1]: gate g's windows are tasks
+                                            task0[g] .. task0[g + 1] */
+    uint32_t *window;                    /* per gate: cycles per window */
+    uint64_t *pin_ev0;                   /* [n_pins + 1]: Naive-D's pin events */
+    void *scan_temp;                     /* CUB's scratch */
+    size_t scan_temp_bytes;
+};
+
+/* Bytes of CUB scratch the scans of n_items (the larger of n_insts + 1 and
+ * n_pins + 1) need. */
+size_t cuda_kernels_scan_bytes(uint64_t n_items);
+
+/* Counts each net's events in the window (net_first, net_count). */
+cudaError_t cuda_kernels_count(const cuda_dev_model &m, const cuda_dev_plan &p,
+                               const cuda_dev_tasks &t, cudaStream_t stream);
+/* Gate windows and their task offsets; *n_tasks gets the total. */
+cudaError_t cuda_kernels_windows(const cuda_dev_model &m, const cuda_dev_plan &p,
+                                 const cuda_power_options &o, const cuda_dev_tasks &t,
+                                 uint64_t *n_tasks, cudaStream_t stream);
+/* Naive-D's pin-event offsets; *n_events gets the total. */
+cudaError_t cuda_kernels_pin_events(const cuda_dev_model &m, const cuda_dev_tasks &t,
+                                    uint64_t *n_events, cudaStream_t stream);
+
+/* The power kernels.  walk: one thread per task (leakage only, or fused
+ * with dynamic and glitch energy); naive dynamic: one thread per pin event. */
+cudaError_t cuda_kernels_walk(const cuda_dev_model &m, const cuda_dev_plan &p,
+                              const cuda_dev_out &out, const cuda_dev_tasks &t, uint64_t n_tasks,
+                              bool sipl, bool dynamic, cudaStream_t stream);
+cudaError_t cuda_kernels_naive_dynamic(const cuda_dev_model &m, const cuda_dev_plan &p,
+                                       const cuda_dev_out &out, const cuda_dev_tasks &t,
+                                       uint64_t n_events, bool sipl, cudaStream_t stream);
+
+/* The compiler's figures for the kernels of variant o. */
+int cuda_kernels_reports(const cuda_power_options &o, cuda_kernel_report *out, int max);
+
+#endif

@@ -1,0 +1,64 @@
+/* cuda_options.c: the CUDA power engine's options and variant names
+ * (cuda_power.h); plain C, the same in builds with and without CUDA. */
+#include "cuda/cuda_power.h"
+
+#include <stdio.h>
+#include <string.h>
+
+cuda_power_options cuda_power_defaults(void)
+{
+    return (cuda_power_options){.sipl = true, .partition = true, .fusion = true,
+                                .target_events = CUDA_POWER_TARGET_EVENTS,
+                                .min_windows = CUDA_POWER_MIN_WINDOWS};
+}
+
+/* Sets the switch named by text[0 .. len); false if it names none. */
+static bool set_switch(cuda_power_options *o, const char *text, size_t len)
+{
+    struct { const char *name; bool *on; } switches[] = {
+        {"sipl", &o->sipl}, {"part", &o->partition}, {"fusion", &o->fusion}};
+    for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)
+        if (strlen(switches[i].name) == len && memcmp(switches[i].name, text, len) == 0) {
+            *switches[i].on = true;
+            return true;
+        }
+    return false;
+}
+
+gp_status cuda_power_parse_variant(const char *text, cuda_power_options *o, diag_ctx *d)
+{
+    o->sipl = o->partition = o->fusion = false;
+    if (strcmp(text, "naive") == 0)
+        return GP_OK;
+    if (strcmp(text, "fused") == 0)
+        text = "sipl+part+fusion";
+    for (const char *p = text;;) {
+        const char *plus = strchr(p, '+');
+        size_t len = plus ? (size_t)(plus - p) : strlen(p);
+        if (!set_switch(o, p, len)) {
+            diag_error(d, 1507, DIAG_NOWHERE,
+                       "--cuda-variant %s: \"%.*s\" is not a variant part; give \"naive\", "
+                       "\"fused\" or a '+'-list of sipl, part and fusion (e.g. sipl+part)",
+                       text, (int)len, p);
+            return GP_ERR_USAGE;
+        }
+        if (!plus)
+            return GP_OK;
+        p = plus + 1;
+    }
+}
+
+const char *cuda_power_variant_name(const cuda_power_options *o, char buf[32])
+{
+    buf[0] = '\0';
+    if (o->sipl)
+        strcat(buf, "+sipl");
+    if (o->partition)
+        strcat(buf, "+part");
+    if (o->fusion)
+        strcat(buf, "+fusion");
+    if (!buf[0])
+        return strcpy(buf, "naive");
+    memmove(buf, buf + 1, strlen(buf));
+    return buf;
+}

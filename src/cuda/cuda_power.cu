@@ -1,0 +1,420 @@
+/* cuda_power.cu: the CUDA power engine's sessions (cuda_power.h): the
+ * plan and the device model made on the host, their upload with the
+ * events (packed in chunks on host threads while earlier chunks are
+ * copied), runs of any variant, and the result brought back and completed
+ * as the CPU engine completes its own (group totals, primary-input nets). */
+#include "cuda/cuda_power.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuda/cuda_int.h"
+#include "cuda/cuda_kernels.h"
+#include "power/power_int.h"
+#include "util/mem.h"
+
+/* Events travel in chunks of this many (128 MiB packed), two staging
+ * buffers taking turns. */
+#define PACK_CHUNK (16u << 20)
+#define MAX_DEVICE_ARRAYS 64
+
+struct cuda_power_session {
+    const design *dg;
+    const events *ev;
+    power_plan plan;
+    int device;
+    cudaStream_t stream;
+    cuda_dev_model m;
+    cuda_dev_plan p;
+    cuda_dev_tasks t;
+    cuda_dev_out o;
+    void *arrays[MAX_DEVICE_ARRAYS]; /* every device allocation, freed at close */
+    int n_arrays;
+    diag_ctx *d;
+};
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Reports a failed CUDA call (message 1508) and returns GP_ERR_UNSUPPORTED. */
+static gp_status cuda_failed(diag_ctx *d, const char *what, cudaError_t err)
+{
+    diag_error(d, 1508, DIAG_NOWHERE, "CUDA power engine: %s: %s (%s); --engine cpu gives "
+               "the same results without a GPU", what, cudaGetErrorString(err),
+               cudaGetErrorName(err));
+    cudaGetLastError();
+    return err == cudaErrorMemoryAllocation ? GP_ERR_NOMEM : GP_ERR_UNSUPPORTED;
+}
+
+/* A device array of `bytes` (at least 1), recorded for close. */
+static void *device_alloc(cuda_power_session *s, size_t bytes, cudaError_t *err)
+{
+    void *ptr = NULL;
+    if (*err != cudaSuccess)
+        return NULL;
+    if (s->n_arrays == MAX_DEVICE_ARRAYS) {
+        *err = cudaErrorMemoryAllocation;
+        return NULL;
+    }
+    *err = cudaMalloc(&ptr, bytes ? bytes : 1);
+    if (*err == cudaSuccess)
+        s->arrays[s->n_arrays++] = ptr;
+    return ptr;
+}
+
+/* A device copy of host array src (count elements of `size` bytes). */
+static const void *upload(cuda_power_session *s, const void *src, size_t count, size_t size,
+                          cudaError_t *err)
+{
+    void *dst = device_alloc(s, count * size, err);
+    if (dst && count)
+        *err = cudaMemcpy(dst, src, count * size, cudaMemcpyHostToDevice);
+    return dst;
+}
+
+#define UPLOAD(field, count) \
+    (s->m.field = (decltype(s->m.field))upload(s, h->field, (count), sizeof *h->field, &err))
+
+static cudaError_t upload_model(cuda_power_session *s, const cuda_model *h)
+{
+    cudaError_t err = cudaSuccess;
+    UPLOAD(cells, h->n_cells);
+    UPLOAD(groups, h->n_groups);
+    UPLOAD(leakages, h->n_leakages);
+    UPLOAD(tables, h->n_tables);
+    UPLOAD(cpin_group0, h->n_cpins);
+    UPLOAD(cpin_n_groups, h->n_cpins);
+    UPLOAD(keys, h->n_keys);
+    UPLOAD(cand0, h->n_cand0);
+    UPLOAD(cand, h->n_cands);
+    UPLOAD(cand_arc, h->n_cands);
+    UPLOAD(sel0, h->n_sel0);
+    UPLOAD(sel, h->n_sel);
+    UPLOAD(reals, h->n_reals);
+    UPLOAD(tt, h->n_tt);
+    UPLOAD(inst_cell, h->n_insts);
+    UPLOAD(inst_pin0, (size_t)h->n_insts + 1);
+    UPLOAD(inst_arc0, (size_t)h->n_insts + 1);
+    UPLOAD(pin_net, h->n_pins);
+    UPLOAD(pin_inst, h->n_pins);
+    UPLOAD(pin_flags, h->n_pins);
+    UPLOAD(pin_slew_rise, h->n_pins);
+    UPLOAD(pin_slew_fall, h->n_pins);
+    UPLOAD(pin_load, h->n_pins);
+    UPLOAD(arc_delay_rise_fs, h->n_arcs);
+    UPLOAD(arc_delay_fall_fs, h->n_arcs);
+    UPLOAD(net_start, h->n_nets);
+    s->m.n_insts = h->n_insts, s->m.n_pins = h->n_pins, s->m.n_nets = h->n_nets;
+    return err;
+}
+
+/* The events, packed on the host into two pinned staging buffers in turn:
+ * chunk i is packed while chunk i - 1 is being copied. */
+static cudaError_t upload_events(cuda_power_session *s)
+{
+    const events *ev = s->ev;
+    cudaError_t err = cudaSuccess;
+    s->m.net_ev0 = (const uint64_t *)upload(s, ev->net_ev0, (size_t)ev->n_nets + 1,
+                                            sizeof *ev->net_ev0, &err);
+    int64_t *dst = (int64_t *)device_alloc(s, ev->n_events * sizeof(int64_t), &err);
+    s->m.ev = dst;
+    int64_t *stage[2] = {NULL, NULL};
+    cudaEvent_t copied[2] = {NULL, NULL};
+    uint64_t chunk = ev->n_events < PACK_CHUNK ? ev->n_events + 1 : PACK_CHUNK;
+    for (int b = 0; b < 2 && err == cudaSuccess; b++) {
+        err = cudaMallocHost((void **)&stage[b], chunk * sizeof(int64_t));
+        if (err == cudaSuccess)
+            err = cudaEventCreateWithFlags(&copied[b], cudaEventDisableTiming);
+    }
+    int threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    for (uint64_t first = 0, i = 0; err == cudaSuccess && first < ev->n_events; first += PACK_CHUNK, i++) {
+        uint64_t n = ev->n_events - first < PACK_CHUNK ? ev->n_events - first : PACK_CHUNK;
+        int b = (int)(i % 2);
+        err = cudaEventSynchronize(copied[b]);
+        if (err != cudaSuccess)
+            break;
+        cuda_pack_events(ev, first, n, stage[b], threads);
+        err = cudaMemcpyAsync(dst + first, stage[b], n * sizeof(int64_t), cudaMemcpyHostToDevice,
+                              s->stream);
+        if (err == cudaSuccess)
+            err = cudaEventRecord(copied[b], s->stream);
+    }
+    cudaError_t sync = cudaStreamSynchronize(s->stream);
+    err = err == cudaSuccess ? sync : err;
+    for (int b = 0; b < 2; b++) {
+        if (stage[b])
+            cudaFreeHost(stage[b]);
+        if (copied[b])
+            cudaEventDestroy(copied[b]);
+    }
+    return err;
+}
+
+/* The planning and result buffers every run reuses. */
+static cudaError_t alloc_run_buffers(cuda_power_session *s)
+{
+    cudaError_t err = cudaSuccess;
+    uint64_t insts = s->dg->n_insts, pins = s->dg->n_pins, nets = s->dg->n_nets;
+    uint64_t bins = (uint64_t)s->plan.n_cycles * POWER_COMPONENTS;
+    s->t.net_first = (uint64_t *)device_alloc(s, nets * 8, &err);
+    s->t.net_count = (uint64_t *)device_alloc(s, nets * 8, &err);
+    s->t.task0 = (uint64_t *)device_alloc(s, (insts + 1) * 8, &err);
+    s->t.window = (uint32_t *)device_alloc(s, insts * 4, &err);
+    s->t.pin_ev0 = (uint64_t *)device_alloc(s, (pins + 1) * 8, &err);
+    s->t.scan_temp_bytes = cuda_kernels_scan_bytes((insts > pins ? insts : pins) + 1);
+    s->t.scan_temp = device_alloc(s, s->t.scan_temp_bytes, &err);
+    s->o.bins = (double *)device_alloc(s, bins * 8, &err);
+    s->o.inst = (double *)device_alloc(s, insts * POWER_COMPONENTS * 8, &err);
+    s->o.fixed_bins = (unsigned long long *)device_alloc(s, bins * 16, &err);
+    s->o.fixed_inst = (unsigned long long *)device_alloc(s, insts * POWER_COMPONENTS * 16, &err);
+    s->o.events_used = (unsigned long long *)device_alloc(s, 8, &err);
+    return err;
+}
+
+static gp_status open_device(cuda_power_session *s, int device, double *upload_s)
+{
+    double start = now_seconds();
+    cudaError_t err = cudaSetDevice(device);
+    if (err != cudaSuccess)
+        return cuda_failed(s->d, "cannot select the CUDA device", err);
+    if ((err = cudaStreamCreate(&s->stream)) != cudaSuccess)
+        return cuda_failed(s->d, "cannot create a stream", err);
+    cuda_model h;
+    const lib_cell *too_many;
+    if (!cuda_model_build(&h, s->dg, &s->plan, &too_many)) {
+        if (too_many) {
+            diag_error(s->d, 1509, DIAG_NOWHERE, "cell %s has %u pins; the CUDA power engine "
+                       "walks cells of up to %d pins: use --engine cpu", too_many->name,
+                       too_many->n_pins, CUDA_MAX_PINS);
+            return GP_ERR_UNSUPPORTED;
+        }
+        diag_error(s->d, 1510, DIAG_NOWHERE, "out of memory building the CUDA power model");
+        return GP_ERR_NOMEM;
+    }
+    err = upload_model(s, &h);
+    cuda_model_free(&h);
+    if (err == cudaSuccess)
+        err = upload_events(s);
+    if (err == cudaSuccess)
+        err = alloc_run_buffers(s);
+    if (err != cudaSuccess)
+        return cuda_failed(s->d, "cannot put the design and its events on the device", err);
+    s->p = (cuda_dev_plan){s->plan.t0, s->plan.t1, s->plan.period, s->plan.dump_start,
+                           s->plan.n_cycles};
+    if (upload_s)
+        *upload_s = now_seconds() - start;
+    return GP_OK;
+}
+
+extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const power_options *opt,
+                                     int device, cuda_power_session **out, double *upload_s,
+                                     diag_ctx *d)
+{
+    *out = NULL;
+    cuda_power_session *s = (cuda_power_session *)mem_calloc(1, sizeof *s);
+    if (!s) {
+        diag_error(d, 1511, DIAG_NOWHERE, "out of memory opening the CUDA power engine");
+        return GP_ERR_NOMEM;
+    }
+    s->dg = dg, s->ev = ev, s->d = d, s->device = device;
+    gp_status st = power_plan_make(dg, ev, opt, &s->plan, d);
+    if (st != GP_OK) {
+        mem_free(s);
+        return st;
+    }
+    st = open_device(s, device, upload_s);
+    if (st != GP_OK) {
+        cuda_power_close(s);
+        return st;
+    }
+    *out = s;
+    return GP_OK;
+}
+
+extern "C" void cuda_power_close(cuda_power_session *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->n_arrays; i++)
+        cudaFree(s->arrays[i]);
+    if (s->stream)
+        cudaStreamDestroy(s->stream);
+    power_plan_free(&s->plan);
+    mem_free(s);
+}
+
+/* ---- runs -------------------------------------------------------------------------- */
+
+static cudaError_t zero_sums(cuda_power_session *s)
+{
+    uint64_t bins = (uint64_t)s->plan.n_cycles * POWER_COMPONENTS;
+    uint64_t insts = (uint64_t)s->dg->n_insts * POWER_COMPONENTS;
+    cudaError_t err = cudaMemsetAsync(s->o.events_used, 0, 8, s->stream);
+    if (err == cudaSuccess)
+        err = s->o.fixed ? cudaMemsetAsync(s->o.fixed_bins, 0, bins * 16, s->stream)
+                         : cudaMemsetAsync(s->o.bins, 0, bins * 8, s->stream);
+    if (err == cudaSuccess)
+        err = s->o.fixed ? cudaMemsetAsync(s->o.fixed_inst, 0, insts * 16, s->stream)
+                         : cudaMemsetAsync(s->o.inst, 0, insts * 8, s->stream);
+    return err;
+}
+
+/* The power kernels of variant o, timed by CUDA events into *kernel_s. */
+static cudaError_t launch(cuda_power_session *s, const cuda_power_options *o, uint64_t n_tasks,
+                          uint64_t n_pin_events, double *kernel_s)
+{
+    cudaEvent_t start, stop;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    cudaEventRecord(start, s->stream);
+    cudaError_t err;
+    if (o->fusion) {
+        err = cuda_kernels_walk(s->m, s->p, s->o, s->t, n_tasks, o->sipl, true, s->stream);
+    } else {
+        err = cuda_kernels_naive_dynamic(s->m, s->p, s->o, s->t, n_pin_events, o->sipl, s->stream);
+        if (err == cudaSuccess)
+            err = cuda_kernels_walk(s->m, s->p, s->o, s->t, n_tasks, o->sipl, false, s->stream);
+    }
+    cudaEventRecord(stop, s->stream);
+    cudaError_t sync = cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    *kernel_s = ms * 1e-3;
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return err == cudaSuccess ? sync : err;
+}
+
+/* 128-bit fixed-point sums (low, high words; 2^-120 J units) to doubles. */
+static void fixed_to_double(const unsigned long long *w, double *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = ((double)(int64_t)w[2 * i + 1] * 0x1p64 + (double)w[2 * i]) * 0x1p-120;
+}
+
+static cudaError_t download(cuda_power_session *s, double *dst, const double *src,
+                            const unsigned long long *fixed, size_t n)
+{
+    if (!s->o.fixed)
+        return cudaMemcpy(dst, src, n * sizeof *dst, cudaMemcpyDeviceToHost);
+    unsigned long long *w = (unsigned long long *)mem_alloc(2 * n * sizeof *w + 1);
+    if (!w)
+        return cudaErrorMemoryAllocation;
+    cudaError_t err = cudaMemcpy(w, fixed, 2 * n * sizeof *w, cudaMemcpyDeviceToHost);
+    if (err == cudaSuccess)
+        fixed_to_double(w, dst, n);
+    mem_free(w);
+    return err;
+}
+
+/* The result of the run just done, completed as power_cpu.c completes its. */
+static gp_status collect(cuda_power_session *s, power_result **out)
+{
+    /* power_result_new takes the plan's groups: it gets a copy, the session
+     * keeps the plan's for later runs. */
+    uint8_t *kept = s->plan.inst_group;
+    s->plan.inst_group = (uint8_t *)mem_alloc(s->dg->n_insts ? s->dg->n_insts : 1);
+    power_result *r = NULL;
+    if (s->plan.inst_group) {
+        memcpy(s->plan.inst_group, kept, s->dg->n_insts);
+        r = power_result_new(s->dg, &s->plan, s->d);
+        mem_free(s->plan.inst_group); /* NULL when r took it */
+    } else {
+        diag_error(s->d, 1513, DIAG_NOWHERE, "out of memory collecting the CUDA power result");
+    }
+    s->plan.inst_group = kept;
+    if (!r)
+        return GP_ERR_NOMEM;
+    unsigned long long used = 0;
+    cudaError_t err = download(s, r->bin_energy, s->o.bins, s->o.fixed_bins,
+                               (size_t)s->plan.n_cycles * POWER_COMPONENTS);
+    if (err == cudaSuccess)
+        err = download(s, r->inst_energy, s->o.inst, s->o.fixed_inst,
+                       (size_t)s->dg->n_insts * POWER_COMPONENTS);
+    if (err == cudaSuccess)
+        err = cudaMemcpy(&used, s->o.events_used, sizeof used, cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) {
+        power_result_free(r);
+        return cuda_failed(s->d, "cannot bring the result back", err);
+    }
+    r->events_used = used;
+    power_result_sum_groups(r);
+    power_book_input_nets(s->dg, s->ev, &s->plan, r);
+    *out = r;
+    return GP_OK;
+}
+
+static gp_status plan_tasks(cuda_power_session *s, const cuda_power_options *o, uint64_t *n_tasks,
+                            uint64_t *n_pin_events)
+{
+    cudaError_t err = cuda_kernels_count(s->m, s->p, s->t, s->stream);
+    if (err == cudaSuccess)
+        err = cuda_kernels_windows(s->m, s->p, *o, s->t, n_tasks, s->stream);
+    *n_pin_events = 0;
+    if (err == cudaSuccess && !o->fusion)
+        err = cuda_kernels_pin_events(s->m, s->t, n_pin_events, s->stream);
+    return err == cudaSuccess ? GP_OK : cuda_failed(s->d, "planning the power kernels", err);
+}
+
+extern "C" gp_status cuda_power_run(cuda_power_session *s, const cuda_power_options *o,
+                                    power_result **out, cuda_power_timing *timing, diag_ctx *d)
+{
+    cuda_power_timing tm = {0};
+    if (out)
+        *out = NULL;
+    s->d = d;
+    if (o->target_events < 1 || o->min_windows < 1) {
+        diag_error(d, 1514, DIAG_NOWHERE, "the CUDA engine's target events per thread and "
+                   "windows per gate must be at least 1");
+        return GP_ERR_USAGE;
+    }
+    cudaError_t err = cudaSetDevice(s->device);
+    if (err != cudaSuccess)
+        return cuda_failed(d, "cannot select the CUDA device", err);
+    double start = now_seconds();
+    uint64_t n_tasks, n_pin_events;
+    gp_status st = plan_tasks(s, o, &n_tasks, &n_pin_events);
+    if (st != GP_OK)
+        return st;
+    tm.plan_s = now_seconds() - start;
+    tm.threads = n_tasks + n_pin_events;
+    s->o.fixed = o->deterministic;
+    err = zero_sums(s);
+    if (err == cudaSuccess)
+        err = launch(s, o, n_tasks, n_pin_events, &tm.kernel_s);
+    if (err != cudaSuccess)
+        return cuda_failed(d, "the power kernels failed", err);
+    start = now_seconds();
+    st = out ? collect(s, out) : GP_OK;
+    tm.result_s = now_seconds() - start;
+    if (timing)
+        *timing = tm;
+    return st;
+}
+
+extern "C" gp_status cuda_power_analyze(const design *dg, const events *ev,
+                                        const power_options *opt, const cuda_power_options *copt,
+                                        power_result **out, diag_ctx *d)
+{
+    cuda_power_session *s;
+    *out = NULL;
+    gp_status st = cuda_power_open(dg, ev, opt, copt->device, &s, NULL, d);
+    if (st != GP_OK)
+        return st;
+    st = cuda_power_run(s, copt, out, NULL, d);
+    cuda_power_close(s);
+    return st;
+}
+
+extern "C" int cuda_power_kernel_reports(const cuda_power_options *copt, cuda_kernel_report *out,
+                                         int max)
+{
+    return cuda_kernels_reports(*copt, out, max);
+}

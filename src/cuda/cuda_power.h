@@ -1,0 +1,110 @@
+/* cuda_power.h: the CUDA power engine (--engine cuda): the reference
+ * engine's rules (SPEC §3, power_ref.c) in the kernels of the paper
+ * "GPU-Accelerated Gate-Level Time-Based Power Analysis" and their
+ * ablation, behind a C interface.
+ *
+ * A variant is three independent switches:
+ *   sipl       state-indexed power lookup: per cell type, the groups and the
+ *              leakage of each state are table entries; off, each event scans
+ *              its pin's internal_power groups and evaluates their `when`;
+ *   partition  each gate's cycles cut into windows of about target_events
+ *              events (event-density-aware, with a parallelism floor); off,
+ *              one cycle per thread;
+ *   fusion     one kernel: a thread rebuilds the state once and walks its
+ *              window for leakage, dynamic and glitch energy; off, Naive-D
+ *              (one thread per pin event: dynamic and glitch energy) and
+ *              Naive-L (one thread per window: leakage) run one after the other.
+ * "naive" has all three off; the default is all three on.
+ *
+ * Energies are summed in float64 atomics (run-to-run differences at the
+ * level of rounding), or, deterministic, in 128-bit fixed point (two 64-bit
+ * integer atomics per sum, 2^-120 J per unit): integer sums do not depend on
+ * their order, so the output is bitwise identical run to run.
+ *
+ * Builds without the CUDA toolkit link cuda_absent.c, whose functions report
+ * that this build has no CUDA engine. */
+#ifndef GP_CUDA_CUDA_POWER_H
+#define GP_CUDA_CUDA_POWER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "design/design.h"
+#include "events/events.h"
+#include "power/power.h"
+#include "util/diag.h"
+#include "util/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Partitioning's defaults: the paper's 8 events per thread, and a
+ * parallelism floor of 64 windows per gate (fewer only where the run has
+ * fewer cycles), so that a quiet gate's leakage is not left to one thread. */
+#define CUDA_POWER_TARGET_EVENTS 8
+#define CUDA_POWER_MIN_WINDOWS 64
+
+typedef struct cuda_power_options {
+    bool sipl, partition, fusion;
+    uint32_t target_events;   /* partition: events per thread aimed at (>= 1) */
+    uint32_t min_windows;     /* partition: the parallelism floor: each gate's cycles
+                                 are cut into at least this many windows (>= 1) */
+    bool deterministic;       /* fixed-point sums: bitwise identical run to run */
+    int device;               /* CUDA device index */
+} cuda_power_options;
+
+/* All switches on, the default partitioning, float64 sums, device 0. */
+cuda_power_options cuda_power_defaults(void);
+
+/* Sets the switches from "naive" or a '+'-separated list of "sipl", "part"
+ * and "fusion" (e.g. "sipl+part"); "fused" is "sipl+part+fusion".  Error
+ * 1501 names what it did not understand. */
+gp_status cuda_power_parse_variant(const char *text, cuda_power_options *o, diag_ctx *d);
+/* The variant's canonical name ("naive", "sipl+part", ...), in buf[32]. */
+const char *cuda_power_variant_name(const cuda_power_options *o, char buf[32]);
+
+/* Wall-clock seconds of one run's stages. */
+typedef struct cuda_power_timing {
+    double plan_s;            /* windows and tasks (device) */
+    double kernel_s;          /* the power kernels alone, by CUDA events */
+    double result_s;          /* download and assembly of the result */
+    uint64_t threads;         /* threads the power kernels ran */
+} cuda_power_timing;
+
+/* A design and its events on the device, ready for runs of any variant. */
+typedef struct cuda_power_session cuda_power_session;
+
+/* Checks the options (power_plan_make's errors), builds the device model
+ * (cell types, SIPL tables, instances, pins, arcs, nets) and uploads it with
+ * the events, which are packed on the host in chunks while earlier chunks
+ * are copied.  *upload_s (NULL: not asked) gets the seconds this took. */
+gp_status cuda_power_open(const design *dg, const events *ev, const power_options *opt,
+                          int device, cuda_power_session **out, double *upload_s, diag_ctx *d);
+/* One run of variant `copt`; out NULL: timing only.  events_used and every
+ * energy as the reference engine's, within 1e-6 relative. */
+gp_status cuda_power_run(cuda_power_session *s, const cuda_power_options *copt,
+                         power_result **out, cuda_power_timing *timing, diag_ctx *d);
+void cuda_power_close(cuda_power_session *s);
+
+/* cuda_power_open, cuda_power_run, cuda_power_close. */
+gp_status cuda_power_analyze(const design *dg, const events *ev, const power_options *opt,
+                             const cuda_power_options *copt, power_result **out, diag_ctx *d);
+
+/* What the compiler made of one power kernel. */
+typedef struct cuda_kernel_report {
+    const char *name;
+    int registers;            /* per thread */
+    int local_bytes;          /* spills and local arrays, per thread */
+    int block_threads;        /* the launch's block size */
+    double occupancy;         /* theoretical: resident warps / the SM's maximum */
+} cuda_kernel_report;
+
+/* The kernels variant `copt` launches: up to `max` reports; returns their count. */
+int cuda_power_kernel_reports(const cuda_power_options *copt, cuda_kernel_report *out, int max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
