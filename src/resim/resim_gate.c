@@ -8,194 +8,272 @@
  * newest evaluated value on the net (nothing when the net already has it).
  * So a pulse shorter than the delay is swallowed, and a pending wake-up keeps
  * its time when inputs change again: Icarus Verilog's module-path behaviour.
- * Wake-ups due at a time fire before the input changes of that time. */
+ * Wake-ups due at a time fire before the input changes of that time.
+ *
+ * This is the re-simulation's inner loop, written for few instructions per
+ * event: the gate's state lives in local variables; its input values are a
+ * state of 2 bits per input that indexes a table of the output value in
+ * every state, built from the truth table when the gate starts; each input
+ * keeps the time its next event reaches the pin (after the last event it
+ * finds the store's end mark, so nothing checks for the end); delays are
+ * looked up by value; and the loop is built once per common fan-in, its
+ * loops over the inputs unrolled. */
 #include "resim/resim_int.h"
 
-
-#include "events/events.h"
+#include <string.h>
 
 /* Most inputs of a gate: a compiled cell has at most this many variables, so
  * none is left out (inouts are not inputs here; their variables read 0). */
 #define RESIM_MAX_INPUTS LIB_MAX_EXPR_PINS
 
+/* Makes the compiler build a copy of the function for each constant
+ * argument it is called with, so that the loops over the inputs unroll. */
+#define RESIM_INLINE static inline __attribute__((always_inline))
+
 typedef struct gate_input {
-    uint64_t at, end;      /* next and end index into the waveform store */
-    int64_t wire[2];       /* fs, by the net's transition */
-    int64_t delay[2];      /* fs, smallest arc delay to the output, by its transition */
-    uint8_t value;
+    int64_t next;          /* when the next event reaches the pin; INT64_MAX: none is left */
+    const int64_t *time;   /* the input net's next event (its end mark after the last) */
+    const uint8_t *value;
+    int64_t wire[RESIM_END_MARK + 1]; /* fs, by the value the net goes to (0, 1, X; end: 0) */
+    int64_t delay[3];      /* fs, smallest arc delay to the output, by the value it goes to */
 } gate_input;
 
-/* A binary min-heap of wake-up times. */
-static bool heap_push(resim_vec_time *h, int64_t t)
-{
-    if (!resim_vec_time_push(h, t))
-        return false;
-    for (size_t i = h->len - 1; i > 0 && h->data[i] < h->data[(i - 1) / 2]; i = (i - 1) / 2) {
-        int64_t tmp = h->data[i];
-        h->data[i] = h->data[(i - 1) / 2];
-        h->data[(i - 1) / 2] = tmp;
-    }
-    return true;
-}
+/* Where an unconnected input reads: no event, only the end mark. */
+static const int64_t no_event_time = INT64_MAX;
+static const uint8_t no_event_value = RESIM_END_MARK;
 
-static int64_t heap_pop(resim_vec_time *h)
+/* Sets the input's `next` from its next event (the end mark: INT64_MAX). */
+static inline void input_advance(gate_input *in)
 {
-    int64_t top = h->data[0];
-    h->data[0] = h->data[--h->len];
-    for (size_t i = 0;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < h->len && h->data[l] < h->data[m])
-            m = l;
-        if (r < h->len && h->data[r] < h->data[m])
-            m = r;
-        if (m == i)
-            break;
-        int64_t tmp = h->data[i];
-        h->data[i] = h->data[m];
-        h->data[m] = tmp;
-        i = m;
-    }
-    return top;
-}
-
-/* The output value for the input values (X inputs: 0 or 1 when every
- * completion agrees, else X). */
-static uint8_t eval(const lib_cell *c, const lib_expr *f, const gate_input *in, uint32_t n)
-{
-    uint32_t base = 0, xmask = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        if (in[k].value == EVENTS_X)
-            xmask |= 1u << k;
-        else
-            base |= (uint32_t)in[k].value << k;
-    }
-    int first = lib_expr_eval(c, f, base);
-    for (uint32_t sub = xmask; sub; sub = (sub - 1) & xmask)
-        if (lib_expr_eval(c, f, base | sub) != first)
-            return EVENTS_X;
-    return (uint8_t)first;
-}
-
-/* Verilog's delay of a transition to `new` from rise and fall delays (to X:
- * the smaller). */
-static int64_t edge_delay(const int64_t delay[2], uint8_t new)
-{
-    if (new == 1)
-        return delay[DESIGN_RISE];
-    if (new == 0)
-        return delay[DESIGN_FALL];
-    return delay[0] < delay[1] ? delay[0] : delay[1];
-}
-
-/* Appends (t, v) to the net being written, merging a change at the same time
- * as the last one and dropping one that repeats the value before it. */
-static bool emit(resim_trace *w, uint64_t first, int64_t t, uint8_t v)
-{
-    size_t len = w->time.len;
-    if (len > first && w->time.data[len - 1] == t) {
-        w->value.data[len - 1] = v;
-        if (len - 1 > first && w->value.data[len - 2] == v) {
-            w->time.len--;
-            w->value.len--;
-        }
-        return true;
-    }
-    return resim_vec_time_push(&w->time, t) && resim_vec_value_push(&w->value, v);
+    in->next = *in->time + in->wire[*in->value];
 }
 
 /* Loads the inputs' bookkeeping; returns their number. */
 static uint32_t load_inputs(const design *dg, uint32_t inst, uint32_t out_lib_pin,
-                            const resim_wave *w, gate_input *in)
+                            const resim_net_wave *w, gate_input *in)
 {
     const lib_cell *c = dg->inst_cell[inst];
     uint32_t n = c->n_inputs < RESIM_MAX_INPUTS ? c->n_inputs : RESIM_MAX_INPUTS;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t p = dg->inst_pin0[inst] + k, net = dg->pin_net[p];
-        in[k] = (gate_input){.value = EVENTS_X};
-        if (net != DESIGN_NONE) {
-            in[k].at = w->first[net];
-            in[k].end = w->first[net] + w->count[net];
-        }
-        for (int dir = 0; dir < 2; dir++)
-            in[k].wire[dir] = resim_fs(dg->pin_wire_delay[dir][p]);
-        resim_smallest_delay(dg, inst, out_lib_pin, k, in[k].delay);
+        int64_t delay[2];
+        bool events = net != DESIGN_NONE && w[net].time; /* a net driven by an inout has none */
+        in[k] = (gate_input){.time = events ? w[net].time : &no_event_time,
+                             .value = events ? w[net].value : &no_event_value};
+        in[k].wire[1] = resim_fs(dg->pin_wire_delay[DESIGN_RISE][p]);
+        in[k].wire[0] = resim_fs(dg->pin_wire_delay[DESIGN_FALL][p]);
+        resim_smallest_delay(dg, inst, out_lib_pin, k, delay);
+        in[k].delay[1] = delay[DESIGN_RISE];
+        in[k].delay[0] = delay[DESIGN_FALL];
+        /* Verilog's delay of a transition to X: the smaller. */
+        in[k].delay[EVENTS_X] = delay[0] < delay[1] ? delay[0] : delay[1];
+        input_advance(&in[k]);
     }
     return n;
 }
 
-/* When input k's next event reaches the pin; INT64_MAX when there is none. */
-static int64_t next_time(const resim_wave *w, const gate_input *in)
+static inline uint8_t tt_bit(const uint64_t *tt, uint32_t state)
 {
-    if (in->at == in->end)
-        return INT64_MAX;
-    uint8_t v = w->value.data[in->at];
-    return w->time.data[in->at] + (v == 1 ? in->wire[DESIGN_RISE]
-                                   : v == 0 ? in->wire[DESIGN_FALL] : 0);
+    return (uint8_t)(tt[state >> 6] >> (state & 63) & 1);
 }
 
-/* The gate's state while it is simulated. */
-typedef struct gate_sim {
-    const lib_cell *c;
-    const lib_expr *f;
-    gate_input in[RESIM_MAX_INPUTS];
-    uint32_t n;
-    uint8_t evaluated, on_net;
-    resim_vec_time heap;    /* pending wake-ups */
-    uint64_t first;         /* the output's first event in the trace */
-} gate_sim;
-
-/* Applies every input change at time `now`, evaluates the gate and schedules
- * a wake-up when the evaluated value changes. */
-static bool take_inputs(gate_sim *g, const resim_wave *w, int64_t now, resim_stats *stats)
+/* The gate's input values are a state of 2 bits per input, input k's value
+ * (0, 1 or X) at bits 2k and 2k + 1. */
+static inline uint32_t state_set(uint32_t state, uint32_t k, uint8_t v)
 {
-    uint32_t changed = 0;
-    for (uint32_t k = 0; k < g->n; k++)
-        while (next_time(w, &g->in[k]) == now) {
-            uint8_t v = w->value.data[g->in[k].at++];
-            changed |= (uint32_t)(v != g->in[k].value) << k;
-            g->in[k].value = v;
-        }
-    uint8_t v = g->f ? eval(g->c, g->f, g->in, g->n) : EVENTS_X;
-    if (!changed || v == g->evaluated)
+    return (state & ~(3u << 2 * k)) | (uint32_t)v << 2 * k;
+}
+
+/* The output value in `state` of the n inputs (X inputs: 0 or 1 when every
+ * completion agrees, else X).  Input k is variable k of the cell's function
+ * (inputs come first among its pins). */
+static uint8_t eval(const uint64_t *tt, uint32_t state, uint32_t n)
+{
+    uint32_t ones = 0, xs = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t v = state >> 2 * k & 3;
+        ones |= (uint32_t)(v == 1) << k;
+        xs |= (uint32_t)(v == EVENTS_X) << k;
+    }
+    uint8_t first = tt_bit(tt, ones);
+    for (uint32_t sub = xs; sub; sub = (sub - 1) & xs)
+        if (tt_bit(tt, ones | sub) != first)
+            return EVENTS_X;
+    return first;
+}
+
+/* Gates of up to this many inputs are evaluated from a table of every state
+ * (4^n entries, some unused), built when the gate's simulation starts. */
+#define RESIM_TABLE_INPUTS 4
+
+static void fill_table(const uint64_t *tt, uint32_t n, uint8_t *table)
+{
+    for (uint32_t state = 0; state < 1u << 2 * n; state++)
+        table[state] = eval(tt, state, n);
+}
+
+/* Appends (t, v) to the output, merging a change at the same time as the
+ * last one and dropping one that repeats the value before it. */
+static inline bool emit(resim_store *s, int64_t t, uint8_t v)
+{
+    size_t len = s->len;
+    if (len > s->first && s->time[len - 1] == t) {
+        s->value[len - 1] = v;
+        if (len - 1 > s->first && s->value[len - 2] == v)
+            s->len--;
         return true;
-    int64_t delay = INT64_MAX;
-    for (uint32_t k = 0; k < g->n; k++)
-        if (changed >> k & 1) {
-            int64_t dk = edge_delay(g->in[k].delay, v);
-            delay = dk < delay ? dk : delay;
+    }
+    return resim_store_push(s, t, v);
+}
+
+/* The pending wake-up times after the earliest one (which run keeps in a
+ * variable), sorted, in data[head, len) of the scratch vector.  They are
+ * nearly always scheduled in time order, so an insertion seldom moves any. */
+typedef struct wake_queue {
+    vec_i64 *v;
+    size_t head;
+} wake_queue;
+
+/* Inserts t; false when out of memory. */
+static bool queue_push(wake_queue *q, int64_t t)
+{
+    vec_i64 *v = q->v;
+    if (q->head > 0 && t <= v->data[q->head]) {
+        v->data[--q->head] = t;
+        return true;
+    }
+    if (v->len == v->cap && q->head > 0) {
+        memmove(v->data, v->data + q->head, (v->len - q->head) * sizeof *v->data);
+        v->len -= q->head;
+        q->head = 0;
+    }
+    if (!vec_i64_push(v, t))
+        return false;
+    size_t i = v->len - 1;
+    for (; i > q->head && v->data[i - 1] > t; i--)
+        v->data[i] = v->data[i - 1];
+    v->data[i] = t;
+    return true;
+}
+
+/* Takes the earliest time; INT64_MAX when there is none. */
+static inline int64_t queue_pop(wake_queue *q)
+{
+    if (q->head == q->v->len)
+        return INT64_MAX;
+    int64_t t = q->v->data[q->head++];
+    if (q->head == q->v->len)
+        q->head = q->v->len = 0;
+    return t;
+}
+
+/* What run reports besides the waveform. */
+typedef struct gate_counts {
+    uint64_t wakeups, swallowed;
+} gate_counts;
+
+/* Simulates the gate with n loaded inputs and truth table tt (and, for n <=
+ * RESIM_TABLE_INPUTS, its table of every state) into `out`, after its first
+ * event (t0, X); false when out of memory. */
+RESIM_INLINE bool run(gate_input *in, uint32_t n, const uint64_t *tt, const uint8_t *table,
+                      int64_t t0, resim_store *out, vec_i64 *scratch, gate_counts *counts)
+{
+    wake_queue q = {scratch, 0};
+    uint32_t state = 0;
+    for (uint32_t k = 0; k < n; k++)
+        state = state_set(state, k, EVENTS_X);
+    uint8_t evaluated = EVENTS_X, on_net = EVENTS_X;
+    uint64_t wakeups = 0, swallowed = 0;
+    int64_t now = INT64_MAX, wake = INT64_MAX; /* the earliest pending wake-up */
+    for (uint32_t k = 0; k < n; k++)
+        now = in[k].next < now ? in[k].next : now;
+    scratch->len = 0;
+    bool ok = emit(out, t0, EVENTS_X);
+    while (ok) {
+        if (wake <= now) {
+            if (wake == INT64_MAX)
+                break; /* no input event and no wake-up left */
+            swallowed += evaluated == on_net;
+            if (evaluated != on_net)
+                ok = emit(out, wake, on_net = evaluated);
+            wake = queue_pop(&q);
+            continue;
         }
-    g->evaluated = v;
-    stats->wakeups++;
-    return heap_push(&g->heap, now + delay);
+        /* Every input change at `now` (changed: the 2-bit fields of the
+         * inputs with an event that changed their value), then the gate's
+         * new value. */
+        uint32_t changed = 0;
+        int64_t next = INT64_MAX;
+        for (uint32_t k = 0; k < n; k++) {
+            while (in[k].next == now) {
+                uint32_t s = state_set(state, k, *in[k].value++);
+                in[k].time++;
+                changed |= s ^ state;
+                state = s;
+                input_advance(&in[k]);
+            }
+            next = in[k].next < next ? in[k].next : next;
+        }
+        uint8_t v = !changed ? evaluated : n <= RESIM_TABLE_INPUTS ? table[state]
+                                                                   : eval(tt, state, n);
+        if (v != evaluated) {
+            int64_t delay = INT64_MAX;
+            for (uint32_t k = 0; k < n; k++) {
+                int64_t dk = changed >> 2 * k & 3 ? in[k].delay[v] : INT64_MAX;
+                delay = dk < delay ? dk : delay;
+            }
+            evaluated = v;
+            wakeups++;
+            int64_t t = now + delay;
+            if (t < wake) {
+                ok = wake == INT64_MAX || queue_push(&q, wake);
+                wake = t;
+            } else {
+                ok = queue_push(&q, t);
+            }
+        }
+        now = next;
+    }
+    counts->wakeups = wakeups;
+    counts->swallowed = swallowed;
+    return ok;
+}
+
+/* Simulates the gate with n >= 1 loaded inputs and truth table tt into
+ * `out`; false when out of memory. */
+static bool simulate(gate_input *in, uint32_t n, const uint64_t *tt, int64_t t0,
+                     resim_store *out, vec_i64 *queue, gate_counts *counts)
+{
+    uint8_t table[1u << 2 * RESIM_TABLE_INPUTS];
+    if (n <= RESIM_TABLE_INPUTS)
+        fill_table(tt, n, table);
+    switch (n) { /* the common fan-ins, each with its loops unrolled */
+    case 1: return run(in, 1, tt, table, t0, out, queue, counts);
+    case 2: return run(in, 2, tt, table, t0, out, queue, counts);
+    case 3: return run(in, 3, tt, table, t0, out, queue, counts);
+    case 4: return run(in, 4, tt, table, t0, out, queue, counts);
+    default: return run(in, n, tt, NULL, t0, out, queue, counts);
+    }
 }
 
 bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs,
-                const resim_wave *w, resim_trace *out, resim_stats *stats)
+                const resim_net_wave *w, resim_store *out, resim_scratch *scratch,
+                resim_net_wave *wave, resim_stats *stats)
 {
     uint32_t lp = pin - dg->inst_pin0[inst];
-    gate_sim g = {.c = dg->inst_cell[inst], .first = out->time.len};
-    g.f = g.c->pins[lp].function;
-    g.n = load_inputs(dg, inst, lp, w, g.in);
-    g.evaluated = g.n == 0 && g.f ? eval(g.c, g.f, g.in, 0) : EVENTS_X;
-    g.on_net = g.evaluated;
-    bool ok = emit(out, g.first, t0_fs, g.on_net);
-    while (ok) {
-        int64_t now = INT64_MAX;
-        for (uint32_t k = 0; k < g.n; k++) {
-            int64_t t = next_time(w, &g.in[k]);
-            now = t < now ? t : now;
-        }
-        if (g.heap.len && g.heap.data[0] <= now) {
-            int64_t t = heap_pop(&g.heap);
-            stats->swallowed += g.evaluated == g.on_net;
-            if (g.evaluated != g.on_net)
-                ok = emit(out, g.first, t, g.on_net = g.evaluated);
-        } else if (now != INT64_MAX) {
-            ok = take_inputs(&g, w, now, stats);
-        } else {
-            break;
-        }
-    }
-    resim_vec_time_free(&g.heap);
-    return ok;
+    const lib_expr *f = dg->inst_cell[inst]->pins[lp].function;
+    gate_input in[RESIM_MAX_INPUTS];
+    uint32_t n = load_inputs(dg, inst, lp, w, in);
+    gate_counts counts = {0, 0};
+    bool ok;
+    resim_store_begin(out);
+    if (!f || !f->tt) /* no function: X throughout */
+        ok = emit(out, t0_fs, EVENTS_X);
+    else if (n == 0) /* a constant */
+        ok = emit(out, t0_fs, eval(f->tt, 0, 0));
+    else
+        ok = simulate(in, n, f->tt, t0_fs, out, &scratch->wakeups, &counts);
+    stats->wakeups += counts.wakeups;
+    stats->swallowed += counts.swallowed;
+    return ok && resim_store_end(out, wave);
 }

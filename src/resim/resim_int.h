@@ -1,48 +1,103 @@
-/* resim_int.h: what the re-simulation's files share: the growing per-net
- * waveform store the levels are written into. */
+/* resim_int.h: what the re-simulation's files share: where each net's
+ * waveform lies, the chunked stores the waveforms are written into, one
+ * gate's simulation, and the worker threads. */
 #ifndef GP_RESIM_RESIM_INT_H
 #define GP_RESIM_RESIM_INT_H
 
 #include <stdint.h>
 
+#include "events/events.h"
 #include "resim/resim.h"
 #include "util/vec.h"
 
-VEC_DECLARE(resim_vec_time, int64_t)
-VEC_DECLARE(resim_vec_value, uint8_t)
+/* One net's finished waveform: count events (time in fs, value 0, 1 or X),
+ * time-sorted, the first one its value from the dump's first time on, then
+ * the end mark (below).  time NULL: a net nothing writes (one driven by an
+ * inout pin), without events. */
+typedef struct resim_net_wave {
+    const int64_t *time;
+    const uint8_t *value;
+    uint64_t count;
+} resim_net_wave;
 
-/* Nets' waveforms, each written in one go: net n's events are
- * [first[n], first[n] + count[n]) of time/value; count 0: not yet written. */
-typedef struct resim_wave {
-    resim_vec_time time;
-    resim_vec_value value;
-    uint64_t *first, *count;
-} resim_wave;
+/* An append-only store of waveforms written one net at a time, in chunks
+ * that never move, so a finished net's waveform stays where it is while
+ * later nets are written (by this thread, or others into their own stores).
+ * The net being written is [first, len) of the current chunk; when the chunk
+ * is full, that net alone moves to a new, larger chunk.
+ *
+ * Each finished waveform is followed by an end mark: an event at INT64_MAX
+ * with value RESIM_END_MARK, not counted, so that a reader may always look
+ * at the event after the one it took. */
+typedef struct resim_store {
+    int64_t *time;     /* the current chunk */
+    uint8_t *value;
+    size_t first, len, cap;
+    vec_ptr chunks;    /* every chunk, to free */
+} resim_store;
 
-static inline bool resim_wave_push(resim_wave *w, int64_t t, uint8_t v)
+enum { RESIM_END_MARK = EVENTS_X + 1 };
+
+/* Starts a net at the current end of the store. */
+static inline void resim_store_begin(resim_store *s)
 {
-    return resim_vec_time_push(&w->time, t) && resim_vec_value_push(&w->value, v);
+    s->first = s->len;
 }
 
-/* A worker thread's output: the waveforms of the gates it simulated, one
- * after the other. */
-typedef struct resim_trace {
-    resim_vec_time time;
-    resim_vec_value value;
-} resim_trace;
+/* Makes room for one more event of the net being written; false when out
+ * of memory (the store is then as before). */
+bool resim_store_grow(resim_store *s);
+
+static inline bool resim_store_push(resim_store *s, int64_t t, uint8_t v)
+{
+    if (s->len == s->cap && !resim_store_grow(s))
+        return false;
+    s->time[s->len] = t;
+    s->value[s->len++] = v;
+    return true;
+}
+
+/* Ends the net written since resim_store_begin with the end mark and gives
+ * where it lies; false when out of memory. */
+static inline bool resim_store_end(resim_store *s, resim_net_wave *wave)
+{
+    if (!resim_store_push(s, INT64_MAX, RESIM_END_MARK))
+        return false;
+    *wave = (resim_net_wave){s->time + s->first, s->value + s->first, s->len - 1 - s->first};
+    return true;
+}
+
+void resim_store_free(resim_store *s);
+
+/* A worker's scratch for resim_gate, kept across gates. */
+typedef struct resim_scratch {
+    vec_i64 wakeups;  /* pending wake-up times */
+} resim_scratch;
 
 /* Simulates the combinational output pin `pin` of instance `inst`, starting
- * from X at t0_fs, reading its inputs' finished waveforms from `w` (which it
- * does not change, so gates of one level may run in parallel) and appending
- * its output's waveform to `out`; false when out of memory. */
+ * from X at t0_fs, reading its inputs' finished waveforms from `w` (indexed
+ * by net) and writing its output's waveform into `out`, saying where in
+ * *wave; false when out of memory. */
 bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs,
-                const resim_wave *w, resim_trace *out, resim_stats *stats);
+                const resim_net_wave *w, resim_store *out, resim_scratch *scratch,
+                resim_net_wave *wave, resim_stats *stats);
 
-/* Simulates every combinational output pin into `w` (whose other nets are
- * filled), level by level on `threads` threads (0: every core); the result
- * does not depend on the thread count.  False when out of memory. */
-bool resim_run_levels(const design *dg, int64_t t0_fs, uint32_t threads, resim_wave *w,
-                      resim_stats *stats);
+/* The workers to use: `threads`, or every online core for 0. */
+uint32_t resim_workers(uint32_t threads);
+
+/* Runs task(arg, k) for k = 0, 1, ... n - 1 at once on n threads, the
+ * calling one running k = 0.  When the system refuses a thread, fewer run
+ * (k = 0 always does), so tasks share their work out among themselves
+ * (e.g. through an atomic counter) rather than by k; returns how many ran. */
+typedef void resim_task(void *arg, uint32_t worker);
+uint32_t resim_parallel(uint32_t n, resim_task *task, void *arg);
+
+/* Simulates every combinational output pin into w[] (whose other nets are
+ * filled), in level order on n_workers threads, worker k writing into
+ * stores[k]; the result does not depend on the number of workers.  False
+ * when out of memory. */
+bool resim_run_levels(const design *dg, int64_t t0_fs, resim_store *stores, uint32_t n_workers,
+                      resim_net_wave *w, resim_stats *stats);
 
 /* Seconds to femtoseconds, rounded. */
 int64_t resim_fs(double seconds);

@@ -4,6 +4,7 @@
 #include "resim/resim_int.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "util/mem.h"
@@ -84,13 +85,13 @@ static void clock_to_q(const design *dg, uint32_t pin, int64_t delay[2])
  * shift[] (by the value they go to; to X: the smaller), kept in time order.
  * A moved net starts with X at t0 unless the dump gives its value there. */
 static bool copy_dump_net(const events *dump, uint32_t n, const int64_t shift[2], int64_t t0,
-                          resim_wave *w, resim_stats *stats)
+                          resim_store *s, resim_net_wave *w, resim_stats *stats)
 {
-    uint64_t first = w->time.len, k0 = dump->net_ev0[n], k1 = dump->net_ev0[n + 1];
+    uint64_t k0 = dump->net_ev0[n], k1 = dump->net_ev0[n + 1];
     bool moved = shift[0] || shift[1];
     int64_t last = INT64_MIN;
-    if (moved && dump->time_fs[k0] > t0 &&
-        !resim_wave_push(w, t0, EVENTS_X))
+    resim_store_begin(s);
+    if (moved && dump->time_fs[k0] > t0 && !resim_store_push(s, t0, EVENTS_X))
         return false;
     for (uint64_t k = k0; k < k1; k++) {
         uint8_t v = dump->value[k];
@@ -99,13 +100,11 @@ static bool copy_dump_net(const events *dump, uint32_t n, const int64_t shift[2]
             t += v == 1 ? shift[0] : v == 0 ? shift[1] : (shift[0] < shift[1] ? shift[0] : shift[1]);
         t = t < last ? last : t;
         last = t;
-        if (!resim_wave_push(w, t, v))
+        if (!resim_store_push(s, t, v))
             return false;
     }
     stats->events_in += k1 - k0;
-    w->first[n] = first;
-    w->count[n] = w->time.len - first;
-    return true;
+    return resim_store_end(s, &w[n]);
 }
 
 static bool is_input_port(const design *dg, uint32_t n)
@@ -116,16 +115,17 @@ static bool is_input_port(const design *dg, uint32_t n)
     return false;
 }
 
-static bool single_event(resim_wave *w, uint32_t n, int64_t t, uint8_t v)
+static bool single_event(resim_store *s, resim_net_wave *w, uint32_t n, int64_t t, uint8_t v)
 {
-    w->first[n] = w->time.len;
-    w->count[n] = 1;
-    return resim_wave_push(w, t, v);
+    resim_store_begin(s);
+    return resim_store_push(s, t, v) && resim_store_end(s, &w[n]);
 }
 
-/* Fills the nets that are not driven by combinational gates. */
+/* Fills the nets that are not driven by combinational gates, writing their
+ * waveforms into s. */
 static gp_status load_dump(const design *dg, const events *dump, const resim_options *opt,
-                           int64_t t0, resim_wave *w, resim_stats *stats, diag_ctx *d)
+                           int64_t t0, resim_store *s, resim_net_wave *w, resim_stats *stats,
+                           diag_ctx *d)
 {
     static const uint8_t constant[] = {[VLOG_VALUE_0] = 0, [VLOG_VALUE_1] = 1,
                                        [VLOG_VALUE_X] = EVENTS_X};
@@ -144,7 +144,7 @@ static gp_status load_dump(const design *dg, const events *dump, const resim_opt
             return GP_ERR_INPUT;
         }
         if (!is_reg && dg->net_value[n] != VLOG_VALUE_SIGNAL) {
-            if (!single_event(w, n, t0, constant[dg->net_value[n]]))
+            if (!single_event(s, w, n, t0, constant[dg->net_value[n]]))
                 return no_memory(d);
             continue;
         }
@@ -158,7 +158,7 @@ static gp_status load_dump(const design *dg, const events *dump, const resim_opt
             if (dg->net_pin0[n + 1] > dg->net_pin0[n])
                 diag_warn(d, 9006, DIAG_NOWHERE, "net '%s' has no driver and no activity: it "
                           "is X throughout the re-simulation", design_net_name(dg, n));
-            if (!single_event(w, n, t0, EVENTS_X))
+            if (!single_event(s, w, n, t0, EVENTS_X))
                 return no_memory(d);
             continue;
         }
@@ -166,41 +166,66 @@ static gp_status load_dump(const design *dg, const events *dump, const resim_opt
             clock_to_q(dg, drv, shift);
         stats->registers += is_reg;
         stats->inputs += !is_reg;
-        if (!copy_dump_net(dump, n, shift, t0, w, stats))
+        if (!copy_dump_net(dump, n, shift, t0, s, w, stats))
             return no_memory(d);
     }
     return GP_OK;
 }
 
-/* The waveform store as an event store in net order. */
-static gp_status pack(const design *dg, const resim_wave *w, int64_t end_fs, events **out,
-                      diag_ctx *d)
+/* The copying of pack: nets taken in groups from a shared counter. */
+typedef struct resim_pack {
+    const resim_net_wave *w;
+    events *ev;
+    atomic_uint next;
+} resim_pack;
+
+enum { RESIM_PACK_NETS = 64 };
+
+static void copy_nets(void *arg, uint32_t worker)
+{
+    resim_pack *p = arg;
+    events *ev = p->ev;
+    (void)worker;
+    for (uint32_t n0; (n0 = atomic_fetch_add(&p->next, RESIM_PACK_NETS)) < ev->n_nets;) {
+        uint32_t n1 = ev->n_nets - n0 < RESIM_PACK_NETS ? ev->n_nets : n0 + RESIM_PACK_NETS;
+        for (uint32_t n = n0; n < n1; n++) {
+            uint64_t at = ev->net_ev0[n], count = ev->net_ev0[n + 1] - at;
+            if (count) {
+                memcpy(ev->time_fs + at, p->w[n].time, count * sizeof *ev->time_fs);
+                memcpy(ev->value + at, p->w[n].value, count);
+            }
+        }
+    }
+}
+
+/* The nets' waveforms as an event store in net order, copied on n_workers
+ * threads. */
+static gp_status pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
+                      uint32_t n_workers, events **out, diag_ctx *d)
 {
     events *ev = mem_calloc(1, sizeof *ev);
-    size_t n_ev = w->time.len;
-    if (ev) {
+    if (ev && (ev->net_ev0 = mem_alloc(((size_t)dg->n_nets + 1) * sizeof *ev->net_ev0))) {
+        uint64_t at = 0;
+        for (uint32_t n = 0; n < dg->n_nets; n++) {
+            ev->net_ev0[n] = at;
+            uint64_t count = w[n].count;
+            while (count > 1 && w[n].time[count - 1] > end_fs)
+                count--; /* after the dump's end: the reference simulation stopped before */
+            at += count;
+        }
+        ev->net_ev0[dg->n_nets] = ev->n_events = at;
         ev->n_nets = dg->n_nets;
         ev->end_fs = end_fs;
-        ev->net_ev0 = mem_alloc(((size_t)dg->n_nets + 1) * sizeof *ev->net_ev0);
-        ev->time_fs = mem_alloc((n_ev ? n_ev : 1) * sizeof *ev->time_fs);
-        ev->value = mem_alloc(n_ev ? n_ev : 1);
+        ev->time_fs = mem_alloc((at ? at : 1) * sizeof *ev->time_fs);
+        ev->value = mem_alloc(at ? at : 1);
     }
     if (!ev || !ev->net_ev0 || !ev->time_fs || !ev->value) {
         events_free(ev);
         return no_memory(d);
     }
-    uint64_t at = 0;
-    for (uint32_t n = 0; n < dg->n_nets; n++) {
-        ev->net_ev0[n] = at;
-        uint64_t count = w->count[n];
-        while (count > 1 && w->time.data[w->first[n] + count - 1] > end_fs)
-            count--; /* after the dump's end: the reference simulation stopped before */
-        memcpy(ev->time_fs + at, w->time.data + w->first[n], count * sizeof *ev->time_fs);
-        memcpy(ev->value + at, w->value.data + w->first[n], count);
-        at += count;
-    }
-    ev->net_ev0[dg->n_nets] = at;
-    ev->n_events = at;
+    resim_pack p = {.w = w, .ev = ev};
+    atomic_init(&p.next, 0);
+    resim_parallel(n_workers, copy_nets, &p);
     *out = ev;
     return GP_OK;
 }
@@ -224,21 +249,21 @@ gp_status resim_run(const design *dg, const events *dump, const resim_options *o
     if (st != GP_OK)
         return st;
     int64_t t0 = first_time(dump);
-    resim_wave w = {0};
-    w.first = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w.first);
-    w.count = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w.count);
-    st = w.first && w.count ? GP_OK : no_memory(d);
+    uint32_t n_workers = resim_workers(opt->threads);
+    resim_net_wave *w = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w);
+    resim_store *stores = mem_calloc(n_workers, sizeof *stores);
+    st = w && stores ? GP_OK : no_memory(d);
     if (st == GP_OK)
-        st = load_dump(dg, dump, opt, t0, &w, stats, d);
+        st = load_dump(dg, dump, opt, t0, &stores[0], w, stats, d);
     if (st == GP_OK)
-        st = resim_run_levels(dg, t0, opt->threads, &w, stats) ? GP_OK : no_memory(d);
+        st = resim_run_levels(dg, t0, stores, n_workers, w, stats) ? GP_OK : no_memory(d);
     if (st == GP_OK)
-        st = pack(dg, &w, dump->end_fs, full, d);
+        st = pack(dg, w, dump->end_fs, n_workers, full, d);
     if (st == GP_OK)
         stats->events_out = (*full)->n_events;
-    resim_vec_time_free(&w.time);
-    resim_vec_value_free(&w.value);
-    mem_free(w.first);
-    mem_free(w.count);
+    for (uint32_t k = 0; stores && k < n_workers; k++)
+        resim_store_free(&stores[k]);
+    mem_free(stores);
+    mem_free(w);
     return st;
 }
