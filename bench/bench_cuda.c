@@ -14,7 +14,7 @@
  * --warmup-s), then --rounds rounds of all variants in turn (A B C .. A B C),
  * kernel time from cuda_power_timing.kernel_s; the SM and memory clocks are
  * read (NVML) before and after each run and a run during which either moved
- * is left out of the sustained median; (d) end to end: open + fused run
+ * is left out of the sustained median; (d) end to end: open + default-variant run
  * + close against the CPU engine, same input; (e) the fused kernel's pin
  * events/s, an estimate of its bandwidth, and the compiler's kernel
  * reports; (f) the ablation.  A short table comes last; --tsv appends
@@ -49,7 +49,8 @@
 #define BENCH_COPY_BYTES_S 4.3e12
 
 static const char default_variants[] =
-    "naive,sipl,sipl+part,sipl+part+fusion,part+fusion,sipl+fusion,sipl+part+fusion/det";
+    "naive,sipl,sipl+part,sipl+part+fusion,part+fusion,sipl+fusion,fused,sipl+part+memo,"
+    "part+fusion+memo,sipl+fusion+memo,fused/det";
 
 typedef struct bench_args {
     const char *name, *variants, *tsv;
@@ -262,25 +263,38 @@ static bool parse_variants(bench_state *b)
         }
         bench_variant *v = &b->v[b->n_variants++];
         snprintf(v->label, sizeof v->label, "%s", tok);
-        char *det = strstr(tok, "/det");
-        if (det)
-            *det = '\0';
         v->opt = cuda_power_defaults();
         v->opt.device = b->a->device;
+        /* Suffixes: /det (deterministic sums), /tN (N target events per thread). */
+        char *suffix = strchr(tok, '/');
+        if (suffix)
+            *suffix++ = '\0';
         if (cuda_power_parse_variant(tok, &v->opt, b->d) != GP_OK)
             return false;
-        v->opt.deterministic = det != NULL;
+        for (char *save2 = NULL, *part = suffix ? strtok_r(suffix, "/", &save2) : NULL; part;
+             part = strtok_r(NULL, "/", &save2)) {
+            if (strcmp(part, "det") == 0)
+                v->opt.deterministic = true;
+            else if (part[0] == 't' && atoi(part + 1) > 0)
+                v->opt.target_events = (uint32_t)atoi(part + 1);
+            else {
+                fprintf(stderr, "bench_cuda: variant suffix /%s: give /det or /tN\n", part);
+                return false;
+            }
+        }
     }
     return b->n_variants > 0;
 }
 
 /* The variant with these switches, or NULL. */
-static const bench_variant *find_variant(const bench_state *b, bool sipl, bool part, bool fusion)
+static const bench_variant *find_variant(const bench_state *b, bool sipl, bool part, bool fusion,
+                                         bool memo)
 {
     for (int i = 0; i < b->n_variants; i++) {
         const cuda_power_options *o = &b->v[i].opt;
-        if (o->sipl == sipl && o->partition == part && o->fusion == fusion && !o->deterministic &&
-            !b->v[i].failed)
+        if (o->sipl == sipl && o->partition == part && o->fusion == fusion && o->memo == memo &&
+            !o->deterministic &&
+            o->target_events == CUDA_POWER_TARGET_EVENTS && !b->v[i].failed)
             return &b->v[i];
     }
     return NULL;
@@ -410,7 +424,7 @@ static int median_index(const double *v, int n)
     return 0;
 }
 
-/* One open + fused run (result downloaded) + close; seconds of each in part[3]. */
+/* One open + run (result downloaded) + close; seconds of each in part[3]. */
 static bool e2e_once(bench_state *b, const cuda_power_options *opt, double part[3],
                      power_result **r)
 {
@@ -429,8 +443,7 @@ static bool e2e_once(bench_state *b, const cuda_power_options *opt, double part[
 /* End to end against the CPU engine: the median of --e2e-repeats, its result checked. */
 static void end_to_end(bench_state *b)
 {
-    const bench_variant *f = find_variant(b, true, true, true);
-    cuda_power_options opt = f ? f->opt : cuda_power_defaults();
+    cuda_power_options opt = cuda_power_defaults(); /* what --engine cuda runs */
     opt.device = b->a->device;
     double part[BENCH_MAX_REPEATS][3], total[BENCH_MAX_REPEATS];
     int n = b->a->e2e_repeats;
@@ -447,18 +460,18 @@ static void end_to_end(bench_state *b)
     b->e2e_s = total[m];
     b->e2e_open_s = part[m][0], b->e2e_run_s = part[m][1], b->e2e_close_s = part[m][2];
     b->all_ok = b->all_ok && b->e2e_ok;
-    printf("end to end (median of %d): gpu %.3f s (open %.3f + fused run %.3f + close %.3f), "
+    printf("end to end (median of %d): gpu %.3f s (open %.3f + default run %.3f + close %.3f), "
            "result %s; cpu %.3f s on %d threads: %.2fx\n", n, b->e2e_s, b->e2e_open_s,
            b->e2e_run_s, b->e2e_close_s, b->e2e_ok ? "ok" : "FAILED", b->cpu_s, b->cpu_threads,
            b->cpu_s / b->e2e_s);
 }
 
-static void kernel_reports(const bench_state *b)
+static void kernel_reports(const bench_state *b, const cuda_power_session *s)
 {
     printf("kernels (compiler and occupancy report):\n");
     for (int i = 0; i < b->n_variants; i++) {
         cuda_kernel_report rep[8];
-        int n = cuda_power_kernel_reports(&b->v[i].opt, rep, 8);
+        int n = cuda_power_kernel_reports(s, &b->v[i].opt, rep, 8);
         for (int k = 0; k < n && k < 8; k++)
             printf("  %-22s %-30s %4d registers %6d B local %5d threads/block %5.1f%% occupancy\n",
                    b->v[i].label, rep[k].name ? rep[k].name : "?", rep[k].registers,
@@ -498,20 +511,28 @@ static const char *percent(double ratio, char buf[16])
 }
 
 /* Kernel-time reductions relative to naive (cumulative), and the increases
- * when one switch is left out of the full variant. */
+ * when one switch is left out of the paper's full variant (sipl+part+fusion);
+ * then ours: memo on top, and left out of everything on ("fused"). */
 static void print_ablation(const bench_state *b)
 {
-    const bench_variant *naive = find_variant(b, false, false, false);
-    const bench_variant *full = find_variant(b, true, true, true);
-    char p[6][16];
+    const bench_variant *naive = find_variant(b, false, false, false, false);
+    const bench_variant *full = find_variant(b, true, true, true, false);
+    const bench_variant *all = find_variant(b, true, true, true, true);
+    char p[10][16];
     printf("ablation, sustained kernel time: vs naive: +SIPL %s, +partitioning %s, +fusion %s; "
-           "leave-one-out vs full: no SIPL %s, no partitioning %s, no fusion %s\n",
-           percent(ratio_of(find_variant(b, true, false, false), naive), p[0]),
-           percent(ratio_of(find_variant(b, true, true, false), naive), p[1]),
+           "leave-one-out vs sipl+part+fusion: no SIPL %s, no partitioning %s, no fusion %s\n",
+           percent(ratio_of(find_variant(b, true, false, false, false), naive), p[0]),
+           percent(ratio_of(find_variant(b, true, true, false, false), naive), p[1]),
            percent(ratio_of(full, naive), p[2]),
-           percent(ratio_of(find_variant(b, false, true, true), full), p[3]),
-           percent(ratio_of(find_variant(b, true, false, true), full), p[4]),
-           percent(ratio_of(find_variant(b, true, true, false), full), p[5]));
+           percent(ratio_of(find_variant(b, false, true, true, false), full), p[3]),
+           percent(ratio_of(find_variant(b, true, false, true, false), full), p[4]),
+           percent(ratio_of(find_variant(b, true, true, false, false), full), p[5]));
+    printf("ours: +memo on sipl+part+fusion %s (vs naive %s); leave-one-out vs fused: no SIPL %s, "
+           "no partitioning %s, no fusion %s\n", percent(ratio_of(all, full), p[6]),
+           percent(ratio_of(all, naive), p[7]),
+           percent(ratio_of(find_variant(b, false, true, true, true), all), p[8]),
+           percent(ratio_of(find_variant(b, true, false, true, true), all), p[9]),
+           percent(ratio_of(find_variant(b, true, true, false, true), all), p[5]));
 }
 
 /* ---- the table and the rows for bench/cuda.sh ------------------------------------- */
@@ -527,7 +548,7 @@ static int dropped_runs(const bench_state *b, int *total)
 
 static void print_variant_rows(const bench_state *b)
 {
-    const bench_variant *naive = find_variant(b, false, false, false);
+    const bench_variant *naive = find_variant(b, false, false, false, false);
     printf("%-22s %-14s %9s %12s %6s %11s %9s\n", "variant", "check", "cold ms", "sustained ms",
            "kept", "G pin ev/s", "vs naive");
     for (int i = 0; i < b->n_variants; i++) {
@@ -547,7 +568,7 @@ static void print_variant_rows(const bench_state *b)
 /* End to end, the fused kernel's rate and bandwidth, the clocks. */
 static void print_fused(const bench_state *b)
 {
-    const bench_variant *full = find_variant(b, true, true, true);
+    const bench_variant *full = find_variant(b, true, true, true, true);
     double s = full ? full->sustained_s : NAN;
     int total, dropped = dropped_runs(b, &total);
     printf("end to end: gpu open+run+close %.3f s vs cpu %.3f s (%d threads): %.2fx; ref %.3f s; "
@@ -591,8 +612,11 @@ static void write_tsv(const bench_state *b)
             b->cpu_threads, b->e2e_s, b->open_s, b->all_ok ? "PASS" : "FAIL");
     for (int i = 0; i < b->n_variants; i++) {
         const bench_variant *v = &b->v[i];
-        fprintf(f, "variant\t%s\t%s\t%d%d%d%d\t%s\t%.3g\t%.9f\t%.9f\t%d\t%d\n", b->a->name,
-                v->label, v->opt.sipl, v->opt.partition, v->opt.fusion, v->opt.deterministic,
+        /* Flags sipl, part, fusion, memo, det; "t" first for a non-default
+         * target, which the script's ablation leaves out. */
+        fprintf(f, "variant\t%s\t%s\t%s%d%d%d%d%d\t%s\t%.3g\t%.9f\t%.9f\t%d\t%d\n", b->a->name,
+                v->label, v->opt.target_events == CUDA_POWER_TARGET_EVENTS ? "" : "t",
+                v->opt.sipl, v->opt.partition, v->opt.fusion, v->opt.memo, v->opt.deterministic,
                 v->ok ? "ok" : "FAIL", v->check.worst, v->cold.kernel_s, v->sustained_s,
                 v->n_kept, v->n_rounds);
     }
@@ -622,9 +646,9 @@ static void gpu_side(bench_state *b)
            "%.3f s)\n", b->open_s, b->upload_s);
     cold_runs(b, s);
     timed_rounds(b, s);
+    kernel_reports(b, s);
     cuda_power_close(s);
     end_to_end(b);
-    kernel_reports(b);
 }
 
 /* ---- the case and the command line ----------------------------------------------- */

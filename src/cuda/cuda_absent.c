@@ -52,8 +52,9 @@ gp_status cuda_power_analyze(const design *dg, const events *ev, const power_opt
     return not_built(copt->device, d);
 }
 
-int cuda_power_kernel_reports(const cuda_power_options *copt, cuda_kernel_report *out, int max)
+int cuda_power_kernel_reports(const cuda_power_session *s, const cuda_power_options *copt,
+                              cuda_kernel_report *out, int max)
 {
-    (void)copt, (void)out, (void)max;
+    (void)s, (void)copt, (void)out, (void)max;
     return 0;
 }

@@ -38,6 +38,7 @@ typedef struct cuda_table {
 
 /* One internal_power group (lib_power). */
 typedef struct cuda_group {
+    uint32_t pin;             /* the pin whose group it is */
     int32_t related;          /* pin index or -1 (LIB_NONE) */
     int32_t when;             /* offset of its truth table in tt; -1: holds always */
     uint64_t pg_bit;          /* its pg group in a served-mask (power_ref.c's pg_bit) */
@@ -70,6 +71,7 @@ typedef struct cuda_cell {
     double volts;
     double cell_leakage;      /* W, when no leakage_power group applies */
     uint32_t pin0;            /* its pins in cpin_group0 / cpin_n_groups / cpin_flags */
+    uint32_t group0, n_groups;/* its groups (internal_power), in library order */
     uint32_t key0;            /* keys[key0 + pin * (n_pins + 1) + related-or-n_pins] */
     uint32_t cand0_base;      /* cand0[cand0_base + pin .. + 1]: absolute into cand */
     uint32_t leak;            /* dense: offset in reals of 2^n_pins leakages */
@@ -100,6 +102,8 @@ typedef struct cuda_model {
 
     uint32_t n_insts, n_pins, n_arcs, n_nets;
     uint32_t *inst_cell, *inst_pin0, *inst_arc0;
+    uint64_t *inst_memo0;     /* [n_insts + 1]: instance i's 4 n_groups group energies
+                                 (by own and slew direction) start at inst_memo0[i] */
     uint32_t *pin_net, *pin_inst;
     uint8_t *pin_flags;
     double *pin_slew_rise, *pin_slew_fall, *pin_load;

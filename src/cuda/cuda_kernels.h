@@ -19,6 +19,7 @@ struct cuda_dev_model {
     const cuda_leakage *leakages;
     const cuda_table *tables;
     const uint32_t *cpin_group0, *cpin_n_groups;
+    const uint8_t *cpin_flags;
     const int32_t *keys;
     const uint32_t *cand0, *cand;
     const int32_t *cand_arc;
@@ -26,6 +27,7 @@ struct cuda_dev_model {
     const double *reals;
     const uint64_t *tt;
     const uint32_t *inst_cell, *inst_pin0, *inst_arc0, *pin_net, *pin_inst;
+    const uint64_t *inst_memo0;  /* [n_insts + 1]: each instance's group energies in a memo */
     const uint8_t *pin_flags;
     const double *pin_slew_rise, *pin_slew_fall, *pin_load;
     const double *arc_delay_rise_fs, *arc_delay_fall_fs;
@@ -33,6 +35,7 @@ struct cuda_dev_model {
     const uint64_t *net_ev0;  /* [n_nets + 1] */
     const int64_t *ev;        /* packed: time_fs << 2 | value */
     uint32_t n_insts, n_pins, n_nets;
+    uint32_t max_pins;        /* the most pins of an instance: picks the walk kernel */
 };
 
 /* The plan: window [t0, t1), period, the dump's start, bins. */
@@ -58,6 +61,8 @@ struct cuda_dev_tasks {
                                             task0[g] .. task0[g + 1] */
     uint32_t *window;                    /* per gate: cycles per window */
     uint64_t *pin_ev0;                   /* [n_pins + 1]: Naive-D's pin events */
+    double *memo;                        /* the instances' group energies (memo_kernel);
+                                            NULL: the kernels look the tables up */
     void *scan_temp;                     /* CUB's scratch */
     size_t scan_temp_bytes;
 };
@@ -65,6 +70,9 @@ struct cuda_dev_tasks {
 /* Bytes of CUB scratch the scans of n_items (the larger of n_insts + 1 and
  * n_pins + 1) need. */
 size_t cuda_kernels_scan_bytes(uint64_t n_items);
+
+/* Fills memo (inst_memo0[n_insts] doubles) with every instance's group energies. */
+cudaError_t cuda_kernels_memo(const cuda_dev_model &m, double *memo, cudaStream_t stream);
 
 /* Counts each net's events in the window (net_first, net_count). */
 cudaError_t cuda_kernels_count(const cuda_dev_model &m, const cuda_dev_plan &p,
@@ -86,7 +94,8 @@ cudaError_t cuda_kernels_naive_dynamic(const cuda_dev_model &m, const cuda_dev_p
                                        const cuda_dev_out &out, const cuda_dev_tasks &t,
                                        uint64_t n_events, bool sipl, cudaStream_t stream);
 
-/* The compiler's figures for the kernels of variant o. */
-int cuda_kernels_reports(const cuda_power_options &o, cuda_kernel_report *out, int max);
+/* The compiler's figures for the kernels variant o launches on model m. */
+int cuda_kernels_reports(const cuda_dev_model &m, const cuda_power_options &o,
+                         cuda_kernel_report *out, int max);
 
 #endif

@@ -83,7 +83,8 @@ static uint32_t push_groups(pools *p, const lib_cell *c, cuda_cell *cc)
     uint32_t group0 = (uint32_t)p->groups.len;
     for (uint32_t g = 0; g < c->n_powers; g++) {
         const lib_power *pw = &c->powers[g];
-        cuda_group cg = {.related = pw->related, .when = push_when(p, c, pw->when),
+        cuda_group cg = {.pin = pw->pin, .related = pw->related,
+                         .when = push_when(p, c, pw->when),
                          .pg_bit = power_pg_bit(pw->related_pg)};
         cg.table[0] = push_table(p, pw->rise);
         cg.table[1] = push_table(p, pw->fall);
@@ -135,6 +136,8 @@ static void push_cell(pools *p, const power_sipl_cell *sc)
                     .cell_leakage = c->cell_leakage_power,
                     .pin0 = (uint32_t)p->cpin_group0.len};
     uint32_t group0 = push_groups(p, c, &cc);
+    cc.group0 = group0;
+    cc.n_groups = c->n_powers;
     for (uint32_t k = 0; k < c->n_pins; k++) {
         const lib_pin *pin = &c->pins[k];
         uint8_t flags = (design_dir_drives(pin->dir) ? CUDA_PIN_DRIVES : 0) |
@@ -212,6 +215,7 @@ static bool alloc_design_arrays(cuda_model *m)
     m->inst_cell = mem_alloc(insts * sizeof *m->inst_cell);
     m->inst_pin0 = mem_alloc(insts * sizeof *m->inst_pin0);
     m->inst_arc0 = mem_alloc(insts * sizeof *m->inst_arc0);
+    m->inst_memo0 = mem_alloc(insts * sizeof *m->inst_memo0);
     m->pin_net = mem_alloc(pins * sizeof *m->pin_net);
     m->pin_inst = mem_alloc(pins * sizeof *m->pin_inst);
     m->pin_flags = mem_alloc(pins);
@@ -221,7 +225,7 @@ static bool alloc_design_arrays(cuda_model *m)
     m->arc_delay_rise_fs = mem_alloc(arcs * sizeof(double));
     m->arc_delay_fall_fs = mem_alloc(arcs * sizeof(double));
     m->net_start = mem_alloc(nets);
-    return m->inst_cell && m->inst_pin0 && m->inst_arc0 && m->pin_net && m->pin_inst && m->pin_flags &&
+    return m->inst_cell && m->inst_pin0 && m->inst_arc0 && m->inst_memo0 && m->pin_net && m->pin_inst && m->pin_flags &&
            m->pin_slew_rise && m->pin_slew_fall && m->pin_load && m->arc_delay_rise_fs &&
            m->arc_delay_fall_fs && m->net_start;
 }
@@ -233,9 +237,11 @@ static void fill_design_arrays(cuda_model *m, const design *dg, const power_plan
         m->inst_pin0[i] = dg->inst_pin0[i];
         m->inst_arc0[i] = dg->inst_arc0[i];
     }
+    m->inst_memo0[0] = 0;
     for (uint32_t i = 0; i < m->n_insts; i++) {
         const power_sipl_cell *sc = &sipl->cells[sipl->inst_cell[i]];
         m->inst_cell[i] = sipl->inst_cell[i];
+        m->inst_memo0[i + 1] = m->inst_memo0[i] + 4 * (uint64_t)sc->cell->n_powers;
         m->max_pins = sc->n_pins > m->max_pins ? sc->n_pins : m->max_pins;
         for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++)
             m->pin_flags[p] = pin_flags(dg, plan, sc, p, p - dg->inst_pin0[i]);
@@ -289,7 +295,7 @@ void cuda_model_free(cuda_model *m)
                .cand_arc.data = m->cand_arc, .sel0.data = m->sel0, .sel.data = m->sel,
                .reals.data = m->reals, .tt.data = m->tt};
     free_pools(&p);
-    void *arrays[] = {m->inst_cell, m->inst_pin0, m->inst_arc0, m->pin_net, m->pin_inst, m->pin_flags,
+    void *arrays[] = {m->inst_cell, m->inst_pin0, m->inst_arc0, m->inst_memo0, m->pin_net, m->pin_inst, m->pin_flags,
                       m->pin_slew_rise, m->pin_slew_fall, m->pin_load, m->arc_delay_rise_fs,
                       m->arc_delay_fall_fs, m->net_start};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)

@@ -7,7 +7,7 @@
 
 cuda_power_options cuda_power_defaults(void)
 {
-    return (cuda_power_options){.sipl = true, .partition = true, .fusion = true,
+    return (cuda_power_options){.sipl = true, .partition = true, .fusion = false, .memo = true,
                                 .target_events = CUDA_POWER_TARGET_EVENTS,
                                 .min_windows = CUDA_POWER_MIN_WINDOWS};
 }
@@ -16,7 +16,7 @@ cuda_power_options cuda_power_defaults(void)
 static bool set_switch(cuda_power_options *o, const char *text, size_t len)
 {
     struct { const char *name; bool *on; } switches[] = {
-        {"sipl", &o->sipl}, {"part", &o->partition}, {"fusion", &o->fusion}};
+        {"sipl", &o->sipl}, {"part", &o->partition}, {"fusion", &o->fusion}, {"memo", &o->memo}};
     for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)
         if (strlen(switches[i].name) == len && memcmp(switches[i].name, text, len) == 0) {
             *switches[i].on = true;
@@ -27,18 +27,18 @@ static bool set_switch(cuda_power_options *o, const char *text, size_t len)
 
 gp_status cuda_power_parse_variant(const char *text, cuda_power_options *o, diag_ctx *d)
 {
-    o->sipl = o->partition = o->fusion = false;
+    o->sipl = o->partition = o->fusion = o->memo = false;
     if (strcmp(text, "naive") == 0)
         return GP_OK;
     if (strcmp(text, "fused") == 0)
-        text = "sipl+part+fusion";
+        text = "sipl+part+fusion+memo";
     for (const char *p = text;;) {
         const char *plus = strchr(p, '+');
         size_t len = plus ? (size_t)(plus - p) : strlen(p);
         if (!set_switch(o, p, len)) {
             diag_error(d, 1507, DIAG_NOWHERE,
                        "--cuda-variant %s: \"%.*s\" is not a variant part; give \"naive\", "
-                       "\"fused\" or a '+'-list of sipl, part and fusion (e.g. sipl+part)",
+                       "\"fused\" or a '+'-list of sipl, part, fusion and memo (e.g. sipl+part)",
                        text, (int)len, p);
             return GP_ERR_USAGE;
         }
@@ -57,6 +57,8 @@ const char *cuda_power_variant_name(const cuda_power_options *o, char buf[32])
         strcat(buf, "+part");
     if (o->fusion)
         strcat(buf, "+fusion");
+    if (o->memo)
+        strcat(buf, "+memo");
     if (!buf[0])
         return strcpy(buf, "naive");
     memmove(buf, buf + 1, strlen(buf));

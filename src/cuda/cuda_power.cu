@@ -31,6 +31,8 @@ struct cuda_power_session {
     cuda_dev_plan p;
     cuda_dev_tasks t;
     cuda_dev_out o;
+    double *memo;             /* the instances' group energies (memo switch) */
+    uint64_t memo_doubles;
     void *arrays[MAX_DEVICE_ARRAYS]; /* every device allocation, freed at close */
     int n_arrays;
     diag_ctx *d;
@@ -91,6 +93,7 @@ static cudaError_t upload_model(cuda_power_session *s, const cuda_model *h)
     UPLOAD(tables, h->n_tables);
     UPLOAD(cpin_group0, h->n_cpins);
     UPLOAD(cpin_n_groups, h->n_cpins);
+    UPLOAD(cpin_flags, h->n_cpins);
     UPLOAD(keys, h->n_keys);
     UPLOAD(cand0, h->n_cand0);
     UPLOAD(cand, h->n_cands);
@@ -102,6 +105,7 @@ static cudaError_t upload_model(cuda_power_session *s, const cuda_model *h)
     UPLOAD(inst_cell, h->n_insts);
     UPLOAD(inst_pin0, (size_t)h->n_insts + 1);
     UPLOAD(inst_arc0, (size_t)h->n_insts + 1);
+    UPLOAD(inst_memo0, (size_t)h->n_insts + 1);
     UPLOAD(pin_net, h->n_pins);
     UPLOAD(pin_inst, h->n_pins);
     UPLOAD(pin_flags, h->n_pins);
@@ -112,6 +116,7 @@ static cudaError_t upload_model(cuda_power_session *s, const cuda_model *h)
     UPLOAD(arc_delay_fall_fs, h->n_arcs);
     UPLOAD(net_start, h->n_nets);
     s->m.n_insts = h->n_insts, s->m.n_pins = h->n_pins, s->m.n_nets = h->n_nets;
+    s->m.max_pins = h->max_pins;
     return err;
 }
 
@@ -175,6 +180,7 @@ static cudaError_t alloc_run_buffers(cuda_power_session *s)
     s->o.fixed_bins = (unsigned long long *)device_alloc(s, bins * 16, &err);
     s->o.fixed_inst = (unsigned long long *)device_alloc(s, insts * POWER_COMPONENTS * 16, &err);
     s->o.events_used = (unsigned long long *)device_alloc(s, 8, &err);
+    s->memo = (double *)device_alloc(s, s->memo_doubles * 8, &err);
     return err;
 }
 
@@ -199,6 +205,7 @@ static gp_status open_device(cuda_power_session *s, int device, double *upload_s
         return GP_ERR_NOMEM;
     }
     err = upload_model(s, &h);
+    s->memo_doubles = h.inst_memo0[h.n_insts];
     cuda_model_free(&h);
     if (err == cudaSuccess)
         err = upload_events(s);
@@ -266,7 +273,8 @@ static cudaError_t zero_sums(cuda_power_session *s)
     return err;
 }
 
-/* The power kernels of variant o, timed by CUDA events into *kernel_s. */
+/* The power kernels of variant o (with memo, the group energies first),
+ * timed by CUDA events into *kernel_s. */
 static cudaError_t launch(cuda_power_session *s, const cuda_power_options *o, uint64_t n_tasks,
                           uint64_t n_pin_events, double *kernel_s)
 {
@@ -274,14 +282,14 @@ static cudaError_t launch(cuda_power_session *s, const cuda_power_options *o, ui
     cudaEventCreate(&start);
     cudaEventCreate(&stop);
     cudaEventRecord(start, s->stream);
-    cudaError_t err;
-    if (o->fusion) {
+    s->t.memo = o->memo ? s->memo : NULL;
+    cudaError_t err = o->memo ? cuda_kernels_memo(s->m, s->memo, s->stream) : cudaSuccess;
+    if (err == cudaSuccess && o->fusion)
         err = cuda_kernels_walk(s->m, s->p, s->o, s->t, n_tasks, o->sipl, true, s->stream);
-    } else {
+    if (err == cudaSuccess && !o->fusion)
         err = cuda_kernels_naive_dynamic(s->m, s->p, s->o, s->t, n_pin_events, o->sipl, s->stream);
-        if (err == cudaSuccess)
-            err = cuda_kernels_walk(s->m, s->p, s->o, s->t, n_tasks, o->sipl, false, s->stream);
-    }
+    if (err == cudaSuccess && !o->fusion)
+        err = cuda_kernels_walk(s->m, s->p, s->o, s->t, n_tasks, o->sipl, false, s->stream);
     cudaEventRecord(stop, s->stream);
     cudaError_t sync = cudaEventSynchronize(stop);
     float ms = 0;
@@ -413,8 +421,9 @@ extern "C" gp_status cuda_power_analyze(const design *dg, const events *ev,
     return st;
 }
 
-extern "C" int cuda_power_kernel_reports(const cuda_power_options *copt, cuda_kernel_report *out,
+extern "C" int cuda_power_kernel_reports(const cuda_power_session *s,
+                                         const cuda_power_options *copt, cuda_kernel_report *out,
                                          int max)
 {
-    return cuda_kernels_reports(*copt, out, max);
+    return cuda_kernels_reports(s->m, *copt, out, max);
 }

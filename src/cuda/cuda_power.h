@@ -3,7 +3,7 @@
  * "GPU-Accelerated Gate-Level Time-Based Power Analysis" and their
  * ablation, behind a C interface.
  *
- * A variant is three independent switches:
+ * A variant is independent switches, the paper's three:
  *   sipl       state-indexed power lookup: per cell type, the groups and the
  *              leakage of each state are table entries; off, each event scans
  *              its pin's internal_power groups and evaluates their `when`;
@@ -14,7 +14,16 @@
  *              window for leakage, dynamic and glitch energy; off, Naive-D
  *              (one thread per pin event: dynamic and glitch energy) and
  *              Naive-L (one thread per window: leakage) run one after the other.
- * "naive" has all three off; the default is all three on.
+and one of ours, past the paper:
+ *   memo       each instance's energy of each internal_power group, in each
+ *              (own, slew) direction, computed once per run by a kernel of
+ *              one thread per instance: events then add table entries
+ *              instead of interpolating the library's tables (with slews
+ *              and loads fixed per instance, the same numbers).
+ * "naive" has all four off, "fused" all on.  The default is sipl+part+memo:
+ * on the H200 the fused kernel's threads, each walking its own window,
+ * diverge and wait on memory more than Naive-D's one-event threads, and it
+ * measured slower (bench/RESULTS.md, docs/model.md).
  *
  * Energies are summed in float64 atomics (run-to-run differences at the
  * level of rounding), or, deterministic, in 128-bit fixed point (two 64-bit
@@ -46,7 +55,7 @@ extern "C" {
 #define CUDA_POWER_MIN_WINDOWS 64
 
 typedef struct cuda_power_options {
-    bool sipl, partition, fusion;
+    bool sipl, partition, fusion, memo;
     uint32_t target_events;   /* partition: events per thread aimed at (>= 1) */
     uint32_t min_windows;     /* partition: the parallelism floor: each gate's cycles
                                  are cut into at least this many windows (>= 1) */
@@ -54,12 +63,12 @@ typedef struct cuda_power_options {
     int device;               /* CUDA device index */
 } cuda_power_options;
 
-/* All switches on, the default partitioning, float64 sums, device 0. */
+/* sipl+part+memo, the default partitioning, float64 sums, device 0. */
 cuda_power_options cuda_power_defaults(void);
 
-/* Sets the switches from "naive" or a '+'-separated list of "sipl", "part"
- * and "fusion" (e.g. "sipl+part"); "fused" is "sipl+part+fusion".  Error
- * 1501 names what it did not understand. */
+/* Sets the switches from "naive" or a '+'-separated list of "sipl", "part",
+ * "fusion" and "memo" (e.g. "sipl+part"); "fused" is all four.  Error 1507
+ * names what it did not understand. */
 gp_status cuda_power_parse_variant(const char *text, cuda_power_options *o, diag_ctx *d);
 /* The variant's canonical name ("naive", "sipl+part", ...), in buf[32]. */
 const char *cuda_power_variant_name(const cuda_power_options *o, char buf[32]);
@@ -100,8 +109,11 @@ typedef struct cuda_kernel_report {
     double occupancy;         /* theoretical: resident warps / the SM's maximum */
 } cuda_kernel_report;
 
-/* The kernels variant `copt` launches: up to `max` reports; returns their count. */
-int cuda_power_kernel_reports(const cuda_power_options *copt, cuda_kernel_report *out, int max);
+/* The kernels variant `copt` launches on session s's design (the walk
+ * kernel is compiled for cells of up to 4, 8 or CUDA_MAX_PINS pins): up to
+ * `max` reports; returns their count. */
+int cuda_power_kernel_reports(const cuda_power_session *s, const cuda_power_options *copt,
+                              cuda_kernel_report *out, int max);
 
 #ifdef __cplusplus
 }

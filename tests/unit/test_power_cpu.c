@@ -248,8 +248,9 @@ static power_result *run_cuda(const cpu_case *cc, const power_options *opt, cons
  * size from one cycle up, and the deterministic mode's bits run to run. */
 static void compare_engines(const cpu_case *cc, const power_options *opt)
 {
-    static const char *const variants[] = {"naive", "sipl", "sipl+part", "fused",
-                                           "part+fusion", "sipl+fusion"};
+    static const char *const variants[] = {"naive", "memo", "sipl", "sipl+part", "sipl+part+memo",
+                                           "sipl+part+fusion", "fused", "part+fusion",
+                                           "sipl+fusion+memo"};
     static const uint32_t targets[] = {1, CUDA_POWER_TARGET_EVENTS, 1u << 20};
     power_result *ref = run_ref(cc, opt);
     for (size_t v = 0; ref && v < sizeof variants / sizeof variants[0]; v++)
