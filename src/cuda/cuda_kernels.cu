@@ -285,6 +285,47 @@ __device__ __forceinline__ void add_count(unsigned long long *total, unsigned lo
         atomicAdd(total, n);
 }
 
+/* The warp's sum of v (every lane of the warp must call it). */
+__device__ __forceinline__ double warp_sum(double v)
+{
+    for (int d = 16; d > 0; d /= 2)
+        v += __shfl_xor_sync(0xffffffffu, v, d);
+    return v;
+}
+
+/* Adds e[c] to sum (key * POWER_COMPONENTS + comp[c]) of `sums` (bins or
+ * instances) for each lane; key DESIGN_NONE: nothing.  When every lane with
+ * something to add has the same key (a warp's lanes usually cost one pin's
+ * or one gate's events), the warp adds its sums first and one lane books
+ * them: a warp's atomics on one address would otherwise be done one after
+ * the other.  Every lane of the warp must call it. */
+template <int N>
+__device__ __forceinline__ void book_warp(const cuda_dev_out &o, bool bins, uint32_t key,
+                                          const int (&comp)[N], const double (&e)[N])
+{
+    uint32_t any = __reduce_min_sync(0xffffffffu, key);
+    bool same = __all_sync(0xffffffffu, key == any || key == DESIGN_NONE);
+    if (same && any != DESIGN_NONE) {
+#pragma unroll
+        for (int c = 0; c < N; c++) {
+            double sum = warp_sum(e[c]);
+            if ((threadIdx.x & 31) == 0 && sum != 0.0) {
+                size_t i = (size_t)any * POWER_COMPONENTS + comp[c];
+                bins ? add_bin(o, i, sum) : add_inst(o, i, sum);
+            }
+        }
+        return;
+    }
+    if (key == DESIGN_NONE)
+        return;
+#pragma unroll
+    for (int c = 0; c < N; c++)
+        if (e[c] != 0.0) {
+            size_t i = (size_t)key * POWER_COMPONENTS + comp[c];
+            bins ? add_bin(o, i, e[c]) : add_inst(o, i, e[c]);
+        }
+}
+
 /* ---- the walk: one task (power_cpu.c walk_task) ---------------------------------- */
 
 /* A walk's per-pin state lives in shared memory, laid out field by field,
@@ -581,10 +622,6 @@ __device__ __forceinline__ void walk_task(walk &w, const cuda_dev_tasks &t, uint
     }
     walk_leak_until<SIPL>(w, w.end, s);
     walk_close_bin(w);
-#pragma unroll
-    for (int c = 0; c < POWER_COMPONENTS; c++)
-        if (w.energy[c] != 0.0)
-            add_inst(*w.o, (size_t)inst * POWER_COMPONENTS + c, w.energy[c]);
 }
 
 template <bool SIPL, bool DYNAMIC>
@@ -602,12 +639,22 @@ walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cu
     w.pin_stride = blockDim.x;
     w.field_stride = blockDim.x * m.max_pins;
     w.used = 0;
+    static const int comp[POWER_COMPONENTS] = {0, 1, 2, 3, 4};
     uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t task = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; task < n_tasks;
-         task += stride) {
-        uint32_t g = task_gate(t, m.n_insts, task);
-        uint64_t c0 = (task - t.task0[g]) * t.window[g], c1 = c0 + t.window[g];
-        walk_task<SIPL, DYNAMIC>(w, t, g, (uint32_t)c0, (uint32_t)(c1 < p.n_cycles ? c1 : p.n_cycles));
+    /* Whole warps go round the loop together, so that they can book together. */
+    for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < n_tasks; base += stride) {
+        uint64_t task = base + threadIdx.x;
+        uint32_t g = DESIGN_NONE;
+#pragma unroll
+        for (int c = 0; c < POWER_COMPONENTS; c++)
+            w.energy[c] = 0.0;
+        if (task < n_tasks) {
+            g = task_gate(t, m.n_insts, task);
+            uint64_t c0 = (task - t.task0[g]) * t.window[g], c1 = c0 + t.window[g];
+            walk_task<SIPL, DYNAMIC>(w, t, g, (uint32_t)c0,
+                                     (uint32_t)(c1 < p.n_cycles ? c1 : p.n_cycles));
+        }
+        book_warp(o, false, g, comp, w.energy);
     }
     if (DYNAMIC)
         add_count(o.events_used, w.used);
@@ -701,20 +748,29 @@ __device__ __forceinline__ int64_t glitch_partner(const cuda_dev_model &m, const
     return -1;
 }
 
-/* Costs pin event e (of pin `pin`) and books it; returns whether it was
- * counted as used. */
+/* What one pin event costs: its instance and bin, and its energies by
+ * component (internal, switching, glitch internal, glitch switching);
+ * inst DESIGN_NONE when it costs nothing. */
+struct event_cost {
+    uint32_t inst, bin;
+    double e[4];
+    bool used;                /* a change: counted in events_used */
+};
+
+/* Costs pin event e of pin `pin` (power_ref.c cost_event and flush_pin). */
 template <bool SIPL>
-__device__ __forceinline__ bool naive_event(const cuda_dev_model &m, const cuda_dev_plan &p,
-                                            const cuda_dev_out &o, const double *t_memo,
-                                            uint32_t pin, uint64_t e)
+__device__ __forceinline__ event_cost naive_cost(const cuda_dev_model &m, const cuda_dev_plan &p,
+                                                 const double *t_memo, uint32_t pin, uint64_t e)
 {
+    event_cost cost = {DESIGN_NONE, 0, {0.0, 0.0, 0.0, 0.0}, false};
     uint32_t net = m.pin_net[pin], inst = m.pin_inst[pin], pin0 = m.inst_pin0[inst], k = pin - pin0;
     uint8_t old = value_before_event(m, net, e), now = ev_value(m.ev[e]);
     if (is_initial(m, p, net, e) || old == now)
-        return false;
+        return cost;
+    cost.used = true;
     uint8_t flags = m.pin_flags[pin];
     if (flags & CUDA_PIN_SILENT)
-        return true;
+        return cost;
     const cuda_cell c = m.cells[m.inst_cell[inst]];
     int64_t t = ev_time(m.ev[e]);
     uint32_t bin = (uint32_t)((t - p.t0) / p.period), s = state_before(m, pin0, c.n_pins, t);
@@ -731,22 +787,17 @@ __device__ __forceinline__ bool naive_event(const cuda_dev_model &m, const cuda_
     e_int *= w, e_sw *= w;
     int64_t cycle_end = bin_start + p.period < p.t1 ? bin_start + p.period : p.t1;
     int64_t partner = (flags & CUDA_PIN_GLITCHABLE) ? glitch_partner(m, p, net, e, bin_start, cycle_end) : -1;
-    bool glitch = partner >= 0;
+    int glitch = partner >= 0 ? 2 : 0;
     if (glitch) {
         double r_gl = glitch_ratio((double)(partner - t), m.pin_slew_rise[pin] * 1e15,
                                    m.pin_slew_fall[pin] * 1e15);
         e_int *= r_gl, e_sw *= r_gl;
     }
-    size_t b = (size_t)bin * POWER_COMPONENTS, i = (size_t)inst * POWER_COMPONENTS;
-    int c_int = glitch ? POWER_GLITCH_INTERNAL : POWER_INTERNAL;
-    int c_sw = glitch ? POWER_GLITCH_SWITCHING : POWER_SWITCHING;
-    add_bin(o, b + c_int, e_int);
-    add_inst(o, i + c_int, e_int);
-    if (e_sw != 0.0) {
-        add_bin(o, b + c_sw, e_sw);
-        add_inst(o, i + c_sw, e_sw);
-    }
-    return true;
+    cost.inst = inst;
+    cost.bin = bin;
+    cost.e[glitch] = e_int;
+    cost.e[glitch + 1] = e_sw;
+    return cost;
 }
 
 /* The last pin whose first pin event is at or before q. */
@@ -769,12 +820,22 @@ naive_dynamic_kernel(const __grid_constant__ cuda_dev_model m,
                      const __grid_constant__ cuda_dev_plan p, const __grid_constant__ cuda_dev_out o,
                      const __grid_constant__ cuda_dev_tasks t, uint64_t n_events)
 {
+    static const int comp[4] = {POWER_INTERNAL, POWER_SWITCHING, POWER_GLITCH_INTERNAL,
+                                POWER_GLITCH_SWITCHING};
     unsigned long long used = 0;
     uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t q = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; q < n_events; q += stride) {
-        uint32_t pin = event_pin(t, m.n_pins, q);
-        uint64_t e = t.net_first[m.pin_net[pin]] + (q - t.pin_ev0[pin]);
-        used += naive_event<SIPL>(m, p, o, t.memo, pin, e);
+    /* Whole warps go round the loop together, so that they can book together. */
+    for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < n_events; base += stride) {
+        uint64_t q = base + threadIdx.x;
+        event_cost cost = {DESIGN_NONE, 0, {0.0, 0.0, 0.0, 0.0}, false};
+        if (q < n_events) {
+            uint32_t pin = event_pin(t, m.n_pins, q);
+            uint64_t e = t.net_first[m.pin_net[pin]] + (q - t.pin_ev0[pin]);
+            cost = naive_cost<SIPL>(m, p, t.memo, pin, e);
+        }
+        used += cost.used;
+        book_warp(o, false, cost.inst, comp, cost.e);
+        book_warp(o, true, cost.inst == DESIGN_NONE ? DESIGN_NONE : cost.bin, comp, cost.e);
     }
     add_count(o.events_used, used);
 }

@@ -6,6 +6,7 @@
 #include "cuda/cuda_power.h"
 
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -184,6 +185,34 @@ static cudaError_t alloc_run_buffers(cuda_power_session *s)
     return err;
 }
 
+/* The device model is built on a host thread while the events are packed
+ * and copied (the copies leave the host mostly waiting). */
+typedef struct model_job {
+    cuda_power_session *s;
+    cuda_model h;
+    const lib_cell *too_many;
+    bool ok;
+} model_job;
+
+static void *build_model(void *arg)
+{
+    model_job *job = (model_job *)arg;
+    job->ok = cuda_model_build(&job->h, job->s->dg, &job->s->plan, &job->too_many);
+    return NULL;
+}
+
+static gp_status model_failed(cuda_power_session *s, const model_job *job)
+{
+    if (job->too_many) {
+        diag_error(s->d, 1509, DIAG_NOWHERE, "cell %s has %u pins; the CUDA power engine "
+                   "walks cells of up to %d pins: use --engine cpu", job->too_many->name,
+                   job->too_many->n_pins, CUDA_MAX_PINS);
+        return GP_ERR_UNSUPPORTED;
+    }
+    diag_error(s->d, 1510, DIAG_NOWHERE, "out of memory building the CUDA power model");
+    return GP_ERR_NOMEM;
+}
+
 static gp_status open_device(cuda_power_session *s, int device, double *upload_s)
 {
     double start = now_seconds();
@@ -192,23 +221,20 @@ static gp_status open_device(cuda_power_session *s, int device, double *upload_s
         return cuda_failed(s->d, "cannot select the CUDA device", err);
     if ((err = cudaStreamCreate(&s->stream)) != cudaSuccess)
         return cuda_failed(s->d, "cannot create a stream", err);
-    cuda_model h;
-    const lib_cell *too_many;
-    if (!cuda_model_build(&h, s->dg, &s->plan, &too_many)) {
-        if (too_many) {
-            diag_error(s->d, 1509, DIAG_NOWHERE, "cell %s has %u pins; the CUDA power engine "
-                       "walks cells of up to %d pins: use --engine cpu", too_many->name,
-                       too_many->n_pins, CUDA_MAX_PINS);
-            return GP_ERR_UNSUPPORTED;
-        }
-        diag_error(s->d, 1510, DIAG_NOWHERE, "out of memory building the CUDA power model");
-        return GP_ERR_NOMEM;
-    }
-    err = upload_model(s, &h);
-    s->memo_doubles = h.inst_memo0[h.n_insts];
-    cuda_model_free(&h);
+    model_job job = {.s = s};
+    pthread_t builder;
+    bool threaded = pthread_create(&builder, NULL, build_model, &job) == 0;
+    if (!threaded)
+        build_model(&job);
+    err = upload_events(s);
+    if (threaded)
+        pthread_join(builder, NULL);
+    if (!job.ok)
+        return model_failed(s, &job);
     if (err == cudaSuccess)
-        err = upload_events(s);
+        err = upload_model(s, &job.h);
+    s->memo_doubles = job.h.inst_memo0[job.h.n_insts];
+    cuda_model_free(&job.h);
     if (err == cudaSuccess)
         err = alloc_run_buffers(s);
     if (err != cudaSuccess)
