@@ -800,7 +800,7 @@ __device__ __forceinline__ event_cost naive_cost(const cuda_dev_model &m, const 
     return cost;
 }
 
-/* The last pin whose first pin event is at or before q. */
+/* The last pin whose first pin event is at or before q (binary search). */
 __device__ __forceinline__ uint32_t event_pin(const cuda_dev_tasks &t, uint32_t n_pins, uint64_t q)
 {
     uint32_t lo = 0, hi = n_pins;
@@ -826,10 +826,14 @@ naive_dynamic_kernel(const __grid_constant__ cuda_dev_model m,
     uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     /* Whole warps go round the loop together, so that they can book together. */
     for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < n_events; base += stride) {
-        uint64_t q = base + threadIdx.x;
+        uint64_t q = base + threadIdx.x, q0 = base + (threadIdx.x & ~31u);
         event_cost cost = {DESIGN_NONE, 0, {0.0, 0.0, 0.0, 0.0}, false};
+        /* The warp's first event's pin, searched by every lane at the same
+         * addresses; a lane's own is then at most a few pins further. */
+        uint32_t pin = q0 < n_events ? event_pin(t, m.n_pins, q0) : 0;
         if (q < n_events) {
-            uint32_t pin = event_pin(t, m.n_pins, q);
+            while (t.pin_ev0[pin + 1] <= q)
+                pin++;
             uint64_t e = t.net_first[m.pin_net[pin]] + (q - t.pin_ev0[pin]);
             cost = naive_cost<SIPL>(m, p, t.memo, pin, e);
         }

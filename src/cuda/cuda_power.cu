@@ -17,9 +17,9 @@
 #include "power/power_int.h"
 #include "util/mem.h"
 
-/* Events travel in chunks of this many (128 MiB packed), two staging
+/* Events travel in chunks of this many (32 MiB packed), two staging
  * buffers taking turns. */
-#define PACK_CHUNK (16u << 20)
+#define PACK_CHUNK (4u << 20)
 #define MAX_DEVICE_ARRAYS 64
 
 struct cuda_power_session {
@@ -27,12 +27,13 @@ struct cuda_power_session {
     const events *ev;
     power_plan plan;
     int device;
-    cudaStream_t stream;
+    cudaStream_t stream;      /* non-blocking: the model's copies go on beside the events' */
     cuda_dev_model m;
     cuda_dev_plan p;
     cuda_dev_tasks t;
     cuda_dev_out o;
     double *memo;             /* the instances' group energies (memo switch) */
+    volatile bool cancel_upload; /* set when the options were refused meanwhile */
     uint64_t memo_doubles;
     void *arrays[MAX_DEVICE_ARRAYS]; /* every device allocation, freed at close */
     int n_arrays;
@@ -140,7 +141,8 @@ static cudaError_t upload_events(cuda_power_session *s)
             err = cudaEventCreateWithFlags(&copied[b], cudaEventDisableTiming);
     }
     int threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    for (uint64_t first = 0, i = 0; err == cudaSuccess && first < ev->n_events; first += PACK_CHUNK, i++) {
+    for (uint64_t first = 0, i = 0; err == cudaSuccess && first < ev->n_events && !s->cancel_upload;
+         first += PACK_CHUNK, i++) {
         uint64_t n = ev->n_events - first < PACK_CHUNK ? ev->n_events - first : PACK_CHUNK;
         int b = (int)(i % 2);
         err = cudaEventSynchronize(copied[b]);
@@ -185,60 +187,74 @@ static cudaError_t alloc_run_buffers(cuda_power_session *s)
     return err;
 }
 
-/* The device model is built on a host thread while the events are packed
- * and copied (the copies leave the host mostly waiting). */
-typedef struct model_job {
+/* The events are packed and copied on a host thread (cudaSetDevice is per
+ * thread) while the calling thread makes the plan and the device model:
+ * the copies leave the host mostly waiting. */
+typedef struct upload_job {
     cuda_power_session *s;
-    cuda_model h;
-    const lib_cell *too_many;
-    bool ok;
-} model_job;
+    cudaError_t err;
+} upload_job;
 
-static void *build_model(void *arg)
+static void *run_upload(void *arg)
 {
-    model_job *job = (model_job *)arg;
-    job->ok = cuda_model_build(&job->h, job->s->dg, &job->s->plan, &job->too_many);
+    upload_job *job = (upload_job *)arg;
+    job->err = cudaSetDevice(job->s->device);
+    if (job->err == cudaSuccess)
+        job->err = upload_events(job->s);
     return NULL;
 }
 
-static gp_status model_failed(cuda_power_session *s, const model_job *job)
+static gp_status model_failed(cuda_power_session *s, const lib_cell *too_many)
 {
-    if (job->too_many) {
+    if (too_many) {
         diag_error(s->d, 1509, DIAG_NOWHERE, "cell %s has %u pins; the CUDA power engine "
-                   "walks cells of up to %d pins: use --engine cpu", job->too_many->name,
-                   job->too_many->n_pins, CUDA_MAX_PINS);
+                   "walks cells of up to %d pins: use --engine cpu", too_many->name,
+                   too_many->n_pins, CUDA_MAX_PINS);
         return GP_ERR_UNSUPPORTED;
     }
     diag_error(s->d, 1510, DIAG_NOWHERE, "out of memory building the CUDA power model");
     return GP_ERR_NOMEM;
 }
 
-static gp_status open_device(cuda_power_session *s, int device, double *upload_s)
+/* The plan and the model (calling thread), then the model's upload. */
+static gp_status plan_and_model(cuda_power_session *s, const power_options *opt)
+{
+    gp_status st = power_plan_make(s->dg, s->ev, opt, &s->plan, s->d);
+    if (st != GP_OK)
+        return st;
+    cuda_model h;
+    const lib_cell *too_many;
+    if (!cuda_model_build(&h, s->dg, &s->plan, &too_many))
+        return model_failed(s, too_many);
+    cudaError_t err = upload_model(s, &h);
+    s->memo_doubles = h.inst_memo0[h.n_insts];
+    cuda_model_free(&h);
+    return err == cudaSuccess ? GP_OK
+                              : cuda_failed(s->d, "cannot put the design on the device", err);
+}
+
+static gp_status open_device(cuda_power_session *s, const power_options *opt, double *upload_s)
 {
     double start = now_seconds();
-    cudaError_t err = cudaSetDevice(device);
+    cudaError_t err = cudaSetDevice(s->device);
     if (err != cudaSuccess)
         return cuda_failed(s->d, "cannot select the CUDA device", err);
-    if ((err = cudaStreamCreate(&s->stream)) != cudaSuccess)
+    if ((err = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking)) != cudaSuccess)
         return cuda_failed(s->d, "cannot create a stream", err);
-    model_job job = {.s = s};
-    pthread_t builder;
-    bool threaded = pthread_create(&builder, NULL, build_model, &job) == 0;
+    upload_job job = {s, cudaSuccess};
+    pthread_t uploader;
+    bool threaded = pthread_create(&uploader, NULL, run_upload, &job) == 0;
     if (!threaded)
-        build_model(&job);
-    err = upload_events(s);
+        run_upload(&job);
+    gp_status st = plan_and_model(s, opt);
+    s->cancel_upload = st != GP_OK;
     if (threaded)
-        pthread_join(builder, NULL);
-    if (!job.ok)
-        return model_failed(s, &job);
-    if (err == cudaSuccess)
-        err = upload_model(s, &job.h);
-    s->memo_doubles = job.h.inst_memo0[job.h.n_insts];
-    cuda_model_free(&job.h);
-    if (err == cudaSuccess)
-        err = alloc_run_buffers(s);
+        pthread_join(uploader, NULL);
+    if (st != GP_OK)
+        return st;
+    err = job.err == cudaSuccess ? alloc_run_buffers(s) : job.err;
     if (err != cudaSuccess)
-        return cuda_failed(s->d, "cannot put the design and its events on the device", err);
+        return cuda_failed(s->d, "cannot put the events on the device", err);
     s->p = (cuda_dev_plan){s->plan.t0, s->plan.t1, s->plan.period, s->plan.dump_start,
                            s->plan.n_cycles};
     if (upload_s)
@@ -257,12 +273,7 @@ extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const p
         return GP_ERR_NOMEM;
     }
     s->dg = dg, s->ev = ev, s->d = d, s->device = device;
-    gp_status st = power_plan_make(dg, ev, opt, &s->plan, d);
-    if (st != GP_OK) {
-        mem_free(s);
-        return st;
-    }
-    st = open_device(s, device, upload_s);
+    gp_status st = open_device(s, opt, upload_s);
     if (st != GP_OK) {
         cuda_power_close(s);
         return st;
