@@ -267,6 +267,14 @@ extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const p
                                      diag_ctx *d)
 {
     *out = NULL;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || device >= count) {
+        cudaGetLastError(); /* no driver or no GPU: clear the sticky error */
+        diag_error(d, 1515, DIAG_NOWHERE, "--engine cuda: CUDA device %d not found (this "
+                   "machine has %d); use --engine cpu, which gives the same results", device,
+                   count);
+        return GP_ERR_UNSUPPORTED;
+    }
     cuda_power_session *s = (cuda_power_session *)mem_calloc(1, sizeof *s);
     if (!s) {
         diag_error(d, 1511, DIAG_NOWHERE, "out of memory opening the CUDA power engine");

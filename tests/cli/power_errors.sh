@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # power_errors.sh: bad inputs to `gatepower power` give a clear error and exit
 # status 1 (never a report of zeros): no clock and no period, an unknown
-# scope, an empty window, activity with no matching nets, an unknown clock net.
+# scope, an empty window, activity with no matching nets, an unknown clock net;
+# a bad --cuda-variant (status 2), and --engine cuda where there is no GPU.
 set -u
 gp=$1
 lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
@@ -56,5 +57,10 @@ expect 1 'error 8006: the window .* is empty' "${base[@]}" --scope tb/dut --peri
 expect 1 'error 8005: the activity has no events on any net' "${base[@]}" --scope tb --period 10ns
 expect 1 "error 8002: --clock: there is no net 'clk'" "${base[@]}" --scope tb/dut --clock clk
 expect 1 "error 8003: --clock: net 'a' has fewer than two rising edges" "${base[@]}" --scope tb/dut --clock a
+expect 2 'error 1507: --cuda-variant sipl\+bogus: "bogus" is not a variant part' \
+       "${base[@]}" --scope tb/dut --period 10ns --cuda-variant sipl+bogus
+if ! nvidia-smi -L >/dev/null 2>&1; then # no GPU: built without CUDA (1501), or no device (1515)
+  expect 1 'error 15(01|15): .*--engine cpu' "${base[@]}" --scope tb/dut --period 10ns --engine cuda
+fi
 echo "$failures failures"
 [ "$failures" -eq 0 ]
