@@ -12,10 +12,12 @@
  *   naive dynamic kernel one thread per pin event in the window (Naive-D):
  *                        the state, the related pin and the glitch partner
  *                        are found by searching the nets' events.
+ *   memo kernel          one thread per instance: its group energies.
  *
  * Sums: a walk adds its energies for one bin at a time in registers and
- * books them when it moves to another bin; every booking is an atomic add
- * (float64, or the 128-bit fixed point of cuda_power.h). */
+ * books them when it moves to another bin; a warp whose lanes book into one
+ * instance or bin adds them first (book_warp); every booking is an atomic
+ * add (float64, or the 128-bit fixed point of cuda_power.h). */
 #include "cuda/cuda_kernels.h"
 
 #include <cub/device/device_scan.cuh>
