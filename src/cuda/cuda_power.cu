@@ -122,16 +122,25 @@ static cudaError_t upload_model(cuda_power_session *s, const cuda_model *h)
     return err;
 }
 
+/* The nets' event offsets, and room for the events (on the calling thread:
+ * device_alloc is not thread-safe). */
+static cudaError_t alloc_events(cuda_power_session *s)
+{
+    const events *ev = s->ev;
+    cudaError_t err = cudaSuccess;
+    s->m.net_ev0 = (const uint64_t *)upload(s, ev->net_ev0, (size_t)ev->n_nets + 1,
+                                            sizeof *ev->net_ev0, &err);
+    s->m.ev = (const int64_t *)device_alloc(s, ev->n_events * sizeof(int64_t), &err);
+    return err;
+}
+
 /* The events, packed on the host into two pinned staging buffers in turn:
  * chunk i is packed while chunk i - 1 is being copied. */
 static cudaError_t upload_events(cuda_power_session *s)
 {
     const events *ev = s->ev;
     cudaError_t err = cudaSuccess;
-    s->m.net_ev0 = (const uint64_t *)upload(s, ev->net_ev0, (size_t)ev->n_nets + 1,
-                                            sizeof *ev->net_ev0, &err);
-    int64_t *dst = (int64_t *)device_alloc(s, ev->n_events * sizeof(int64_t), &err);
-    s->m.ev = dst;
+    int64_t *dst = (int64_t *)s->m.ev;
     int64_t *stage[2] = {NULL, NULL};
     cudaEvent_t copied[2] = {NULL, NULL};
     uint64_t chunk = ev->n_events < PACK_CHUNK ? ev->n_events + 1 : PACK_CHUNK;
@@ -189,7 +198,8 @@ static cudaError_t alloc_run_buffers(cuda_power_session *s)
 
 /* The events are packed and copied on a host thread (cudaSetDevice is per
  * thread) while the calling thread makes the plan and the device model:
- * the copies leave the host mostly waiting. */
+ * the copies leave the host mostly waiting.  Only the calling thread
+ * allocates device memory. */
 typedef struct upload_job {
     cuda_power_session *s;
     cudaError_t err;
@@ -241,6 +251,8 @@ static gp_status open_device(cuda_power_session *s, const power_options *opt, do
         return cuda_failed(s->d, "cannot select the CUDA device", err);
     if ((err = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking)) != cudaSuccess)
         return cuda_failed(s->d, "cannot create a stream", err);
+    if ((err = alloc_events(s)) != cudaSuccess)
+        return cuda_failed(s->d, "cannot put the events on the device", err);
     upload_job job = {s, cudaSuccess};
     pthread_t uploader;
     bool threaded = pthread_create(&uploader, NULL, run_upload, &job) == 0;
