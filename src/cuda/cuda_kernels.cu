@@ -32,7 +32,8 @@ __device__ __forceinline__ int64_t ev_time(int64_t e) { return e >> 2; }
 __device__ __forceinline__ uint8_t ev_value(int64_t e) { return (uint8_t)(e & 3); }
 
 /* The first of events [lo, hi) at or after t (power_cpu.c first_at_or_after). */
-__device__ __forceinline__ uint64_t first_at_or_after(const int64_t *ev, uint64_t lo, uint64_t hi, int64_t t)
+__device__ __forceinline__ uint64_t first_at_or_after(const int64_t *ev, uint64_t lo, uint64_t hi,
+                                                      int64_t t)
 {
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
@@ -45,7 +46,8 @@ __device__ __forceinline__ uint64_t first_at_or_after(const int64_t *ev, uint64_
 }
 
 /* The first of events [lo, hi) after t. */
-__device__ __forceinline__ uint64_t first_after(const int64_t *ev, uint64_t lo, uint64_t hi, int64_t t)
+__device__ __forceinline__ uint64_t first_after(const int64_t *ev, uint64_t lo, uint64_t hi,
+                                                int64_t t)
 {
     return first_at_or_after(ev, lo, hi, t == INT64_MAX ? t : t + 1);
 }
@@ -61,7 +63,8 @@ __device__ __forceinline__ double weight_of(uint8_t old, uint8_t now)
 }
 
 /* The value net n had before event e (its start value before the first). */
-__device__ __forceinline__ uint8_t value_before_event(const cuda_dev_model &m, uint32_t n, uint64_t e)
+__device__ __forceinline__ uint8_t value_before_event(const cuda_dev_model &m, uint32_t n,
+                                                      uint64_t e)
 {
     return e > m.net_ev0[n] ? ev_value(m.ev[e - 1]) : m.net_start[n];
 }
@@ -77,7 +80,8 @@ __device__ __forceinline__ bool is_initial(const cuda_dev_model &m, const cuda_d
 /* ---- the library's rules ------------------------------------------------------- */
 
 /* lib_table_lookup (liberty_table.c lib_axis, lib_table_lookup_var). */
-__device__ __forceinline__ double axis_fraction(const double *x, uint32_t n, double v, uint32_t *lo, uint32_t *hi)
+__device__ __forceinline__ double axis_fraction(const double *x, uint32_t n, double v,
+                                                uint32_t *lo, uint32_t *hi)
 {
     if (n < 2) {
         *lo = *hi = 0;
@@ -96,7 +100,8 @@ __device__ __forceinline__ double axis_value(uint8_t axis, double slew, double l
     return axis == CUDA_AXIS_SLEW ? slew : axis == CUDA_AXIS_LOAD ? load : NAN;
 }
 
-__device__ __forceinline__ double table_lookup(const cuda_dev_model &m, int32_t ti, double slew, double load)
+__device__ __forceinline__ double table_lookup(const cuda_dev_model &m, int32_t ti, double slew,
+                                               double load)
 {
     const cuda_table &t = m.tables[ti];
     const double *v = m.reals + t.values;
@@ -464,7 +469,8 @@ __device__ __forceinline__ double event_internal(const cuda_dev_model &m, const 
         return energy<SIPL>(m, c, k, -1, s, rise, source(memo, pin0, k, -1, rise, 0.0));
     double load = m.pin_load[pin0 + k];
     if (related >= 0)
-        return energy<SIPL>(m, c, k, related, s, rise, source(memo, pin0, k, related, r_rise, load));
+        return energy<SIPL>(m, c, k, related, s, rise,
+                            source(memo, pin0, k, related, r_rise, load));
     uint32_t c0 = m.cand0[c.cand0_base + k], c1 = m.cand0[c.cand0_base + k + 1];
     double sum = 0.0;
     for (uint32_t i = c0; i < c1; i++)
@@ -573,7 +579,8 @@ __device__ __forceinline__ uint32_t walk_start_pins(walk &w, int64_t start)
 }
 
 /* Task `task`'s gate: the last g with task0[g] <= task. */
-__device__ __forceinline__ uint32_t task_gate(const cuda_dev_tasks &t, uint32_t n_insts, uint64_t task)
+__device__ __forceinline__ uint32_t task_gate(const cuda_dev_tasks &t, uint32_t n_insts,
+                                              uint64_t task)
 {
     uint32_t lo = 0, hi = n_insts;
     while (hi - lo > 1) {
@@ -674,7 +681,8 @@ __device__ __forceinline__ uint8_t value_before(const cuda_dev_model &m, uint32_
 }
 
 /* The gate's state just before t (power_ref.c state_bits). */
-__device__ __forceinline__ uint32_t state_before(const cuda_dev_model &m, uint32_t pin0, uint32_t n_pins, int64_t t)
+__device__ __forceinline__ uint32_t state_before(const cuda_dev_model &m, uint32_t pin0,
+                                                 uint32_t n_pins, int64_t t)
 {
     uint32_t s = 0;
     for (uint32_t q = 0; q < n_pins && q < 32; q++)
@@ -685,8 +693,9 @@ __device__ __forceinline__ uint32_t state_before(const cuda_dev_model &m, uint32
 /* Pin r's last event at t or before as the reference sees it from pin k's
  * event at t (pins r < k have applied their events at t, pins after k not
  * yet): *last_t its time (-1: none, or only the starting value), *rise. */
-__device__ __forceinline__ void last_event(const cuda_dev_model &m, const cuda_dev_plan &p, uint32_t net,
-                           bool inclusive, int64_t t, int64_t *last_t, bool *rise)
+__device__ __forceinline__ void last_event(const cuda_dev_model &m, const cuda_dev_plan &p,
+                                           uint32_t net, bool inclusive, int64_t t,
+                                           int64_t *last_t, bool *rise)
 {
     *last_t = -1;
     if (net == DESIGN_NONE)
@@ -733,8 +742,9 @@ __device__ __forceinline__ bool is_change(const cuda_dev_model &m, const cuda_de
 /* The glitch rule (power_ref.c flush_pin) for change e of net n in the
  * cycle [bin_start, cycle_end): the 1st and 2nd, 3rd and 4th... changes of
  * the cycle are pairs.  Returns the partner's time, or -1 (none). */
-__device__ __forceinline__ int64_t glitch_partner(const cuda_dev_model &m, const cuda_dev_plan &p, uint32_t n,
-                                  uint64_t e, int64_t bin_start, int64_t cycle_end)
+__device__ __forceinline__ int64_t glitch_partner(const cuda_dev_model &m, const cuda_dev_plan &p,
+                                                  uint32_t n, uint64_t e, int64_t bin_start,
+                                                  int64_t cycle_end)
 {
     uint64_t lo = first_at_or_after(m.ev, m.net_ev0[n], e, bin_start), hi = m.net_ev0[n + 1];
     uint64_t rank = 0;
@@ -779,7 +789,8 @@ __device__ __forceinline__ event_cost naive_cost(const cuda_dev_model &m, const 
     int64_t bin_start = p.t0 + (int64_t)bin * p.period;
     bool rise = is_rise(old, now);
     bool drives = flags & CUDA_PIN_DRIVES, r_rise = false;
-    int32_t related = drives ? naive_related(m, p, c, inst, pin0, k, t, bin_start, rise, &r_rise) : -1;
+    int32_t related =
+        drives ? naive_related(m, p, c, inst, pin0, k, t, bin_start, rise, &r_rise) : -1;
     const double *memo = t_memo ? t_memo + m.inst_memo0[inst] : NULL;
     double e_int = event_internal<SIPL>(m, c, memo, pin0, k, drives, related, r_rise, s, rise);
     double e_sw = 0.0;
@@ -788,7 +799,9 @@ __device__ __forceinline__ event_cost naive_cost(const cuda_dev_model &m, const 
     double w = weight_of(old, now);
     e_int *= w, e_sw *= w;
     int64_t cycle_end = bin_start + p.period < p.t1 ? bin_start + p.period : p.t1;
-    int64_t partner = (flags & CUDA_PIN_GLITCHABLE) ? glitch_partner(m, p, net, e, bin_start, cycle_end) : -1;
+    int64_t partner = (flags & CUDA_PIN_GLITCHABLE)
+                          ? glitch_partner(m, p, net, e, bin_start, cycle_end)
+                          : -1;
     int glitch = partner >= 0 ? 2 : 0;
     if (glitch) {
         double r_gl = glitch_ratio((double)(partner - t), m.pin_slew_rise[pin] * 1e15,
@@ -819,7 +832,8 @@ __device__ __forceinline__ uint32_t event_pin(const cuda_dev_tasks &t, uint32_t 
 template <bool SIPL>
 __global__ void __launch_bounds__(KERNEL_BLOCK)
 naive_dynamic_kernel(const __grid_constant__ cuda_dev_model m,
-                     const __grid_constant__ cuda_dev_plan p, const __grid_constant__ cuda_dev_out o,
+                     const __grid_constant__ cuda_dev_plan p,
+                     const __grid_constant__ cuda_dev_out o,
                      const __grid_constant__ cuda_dev_tasks t, uint64_t n_events)
 {
     static const int comp[4] = {POWER_INTERNAL, POWER_SWITCHING, POWER_GLITCH_INTERNAL,
@@ -916,7 +930,8 @@ __global__ void pin_events_kernel(cuda_dev_model m, cuda_dev_tasks t)
     uint32_t pin = blockIdx.x * blockDim.x + threadIdx.x;
     if (pin > m.n_pins)
         return;
-    t.pin_ev0[pin] = pin == m.n_pins || m.pin_net[pin] == DESIGN_NONE ? 0 : t.net_count[m.pin_net[pin]];
+    bool none = pin == m.n_pins || m.pin_net[pin] == DESIGN_NONE;
+    t.pin_ev0[pin] = none ? 0 : t.net_count[m.pin_net[pin]];
 }
 
 /* ---- launches ------------------------------------------------------------------------- */
@@ -940,7 +955,8 @@ static cudaError_t scan(const cuda_dev_tasks &t, uint64_t *a, uint64_t n, uint64
                         cudaStream_t stream)
 {
     size_t bytes = t.scan_temp_bytes;
-    cudaError_t err = cub::DeviceScan::ExclusiveSum(t.scan_temp, bytes, a, a, (int64_t)n + 1, stream);
+    cudaError_t err =
+        cub::DeviceScan::ExclusiveSum(t.scan_temp, bytes, a, a, (int64_t)n + 1, stream);
     if (err == cudaSuccess)
         err = cudaMemcpyAsync(total, a + n, sizeof *total, cudaMemcpyDeviceToHost, stream);
     return err == cudaSuccess ? cudaStreamSynchronize(stream) : err;
@@ -1044,9 +1060,12 @@ static int report(const void *fn, const char *name, unsigned block, size_t smem,
     int device = 0, blocks = 0, max_threads = 0;
     if (cudaFuncGetAttributes(&attr, fn) != cudaSuccess ||
         cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device) != cudaSuccess ||
-        cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, (int)block, smem) != cudaSuccess) {
+        cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device) !=
+            cudaSuccess ||
+        cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
+            cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, (int)block, smem) !=
+            cudaSuccess) {
         cudaGetLastError();
         return 0;
     }

@@ -114,7 +114,8 @@ static void push_sipl(pools *p, const power_sipl_cell *sc, uint32_t group0, cuda
         p->failed |= !vec_u32_push(&p->cand0, cand_base + sc->cand0[k]);
     for (uint32_t i = 0; i < sc->cand0[n]; i++) {
         p->failed |= !vec_u32_push(&p->cand, sc->cand[i]);
-        p->failed |= !vec_i32_push(&p->cand_arc, sc->cand_arc[i] == LIB_NONE ? -1 : sc->cand_arc[i]);
+        int32_t arc = sc->cand_arc[i] == LIB_NONE ? -1 : sc->cand_arc[i];
+        p->failed |= !vec_i32_push(&p->cand_arc, arc);
     }
     cc->sipl_dense = sc->dense;
     if (!sc->dense)
@@ -225,7 +226,8 @@ static bool alloc_design_arrays(cuda_model *m)
     m->arc_delay_rise_fs = mem_alloc(arcs * sizeof(double));
     m->arc_delay_fall_fs = mem_alloc(arcs * sizeof(double));
     m->net_start = mem_alloc(nets);
-    return m->inst_cell && m->inst_pin0 && m->inst_arc0 && m->inst_memo0 && m->pin_net && m->pin_inst && m->pin_flags &&
+    return m->inst_cell && m->inst_pin0 && m->inst_arc0 && m->inst_memo0 && m->pin_net &&
+           m->pin_inst && m->pin_flags &&
            m->pin_slew_rise && m->pin_slew_fall && m->pin_load && m->arc_delay_rise_fs &&
            m->arc_delay_fall_fs && m->net_start;
 }
@@ -276,7 +278,8 @@ bool cuda_model_build(cuda_model *m, const design *dg, const power_plan *plan,
     for (uint32_t c = 0; c < sipl.n_cells && !*too_many; c++)
         push_cell(&p, &sipl.cells[c]);
     take_pools(m, &p);
-    m->n_insts = dg->n_insts, m->n_pins = dg->n_pins, m->n_arcs = dg->n_arcs, m->n_nets = dg->n_nets;
+    m->n_insts = dg->n_insts, m->n_pins = dg->n_pins;
+    m->n_arcs = dg->n_arcs, m->n_nets = dg->n_nets;
     bool ok = !p.failed && !*too_many && alloc_design_arrays(m);
     if (ok)
         fill_design_arrays(m, dg, plan, &sipl);
@@ -295,7 +298,8 @@ void cuda_model_free(cuda_model *m)
                .cand_arc.data = m->cand_arc, .sel0.data = m->sel0, .sel.data = m->sel,
                .reals.data = m->reals, .tt.data = m->tt};
     free_pools(&p);
-    void *arrays[] = {m->inst_cell, m->inst_pin0, m->inst_arc0, m->inst_memo0, m->pin_net, m->pin_inst, m->pin_flags,
+    void *arrays[] = {m->inst_cell, m->inst_pin0, m->inst_arc0, m->inst_memo0, m->pin_net,
+                      m->pin_inst, m->pin_flags,
                       m->pin_slew_rise, m->pin_slew_fall, m->pin_load, m->arc_delay_rise_fs,
                       m->arc_delay_fall_fs, m->net_start};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
