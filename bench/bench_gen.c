@@ -9,21 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "util/mem.h"
+#include "util/progress.h"
 
 #define BENCH_SLOTS 1000 /* event times within a cycle: 10 ps apart */
 #define BENCH_SLOT_FS 10000
 #define BENCH_PIS 64
-
-static double gen_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -592,11 +585,11 @@ bool bench_gen_large(bench_case *bc, const bench_gen_options *opt, bench_gen_sta
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int threads = opt->threads > 0 ? opt->threads : cores > 0 ? (int)cores : 1;
     st->threads = threads = threads < GEN_MAX_THREADS ? threads : GEN_MAX_THREADS;
-    double start = gen_now();
+    double start = progress_now_seconds();
     if (opt->gates == 0 || !make_design(bc, "bench_gen", opt->gates, &rng, d))
         return false;
-    st->netlist_s = gen_now() - start;
-    start = gen_now();
+    st->netlist_s = progress_now_seconds() - start;
+    start = progress_now_seconds();
     gen_run run = {.dg = bc->dg, .clock = design_find_net(bc->dg, "clk"),
                    .period_fs = bc->period_fs, .seed = seed, .cycles = opt->cycles};
     atomic_init(&run.next, 0);
@@ -608,7 +601,7 @@ bool bench_gen_large(bench_case *bc, const bench_gen_options *opt, bench_gen_sta
         run.cycles = gen_cycles_for(&run, opt->pin_events, threads);
     gen_pass(&run, threads);
     bc->ev = gen_events(&run, threads);
-    st->events_s = gen_now() - start;
+    st->events_s = progress_now_seconds() - start;
     st->cycles = run.cycles;
     if (bc->ev) {
         st->net_changes = bc->ev->n_events - bc->ev->n_nets;

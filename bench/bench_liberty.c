@@ -8,18 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "liberty/liberty.h"
 #include "util/infile.h"
 #include "util/mem.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/progress.h"
 
 /* Bytes of the file's (decompressed) text, or 0 on error. */
 static size_t text_bytes(const char *path, diag_ctx *d)
@@ -53,9 +46,9 @@ static int measure(const char *path, int repeats)
         diag_set_warning_cap(d, 1);
         size_t before = mem_get_stats().current_bytes;
         lib_set *s = lib_set_new();
-        double start = now_seconds();
+        double start = progress_now_seconds();
         gp_status st = lib_read(s, path, d);
-        seconds[r] = now_seconds() - start;
+        seconds[r] = progress_now_seconds() - start;
         cells = lib_cell_count(s);
         model_bytes = mem_get_stats().current_bytes - before;
         lib_set_free(s);

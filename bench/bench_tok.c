@@ -7,19 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "util/progress.h"
 #include "util/tok.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* One instance of a yosys-style netlist line with named connections. */
 static int netlist_line(char *buf, size_t size, long i)
@@ -56,7 +48,7 @@ static double tokenize(const char *path, long *tokens, progress *bar)
                                        .verilog_escapes = true, .quote = '"'};
     diag_ctx *d = diag_new(stderr);
     tok_lexer *lx;
-    double start = now_seconds();
+    double start = progress_now_seconds();
     if (tok_open(path, &verilog, d, &lx) != GP_OK) {
         diag_free(d);
         return -1;
@@ -69,7 +61,7 @@ static double tokenize(const char *path, long *tokens, progress *bar)
             progress_update(bar, tok_bytes_read(lx));
     }
     progress_end(bar);
-    double seconds = t.kind == TOK_EOF ? now_seconds() - start : -1;
+    double seconds = t.kind == TOK_EOF ? progress_now_seconds() - start : -1;
     tok_close(lx);
     diag_free(d);
     *tokens = n;

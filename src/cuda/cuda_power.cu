@@ -9,13 +9,13 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cuda/cuda_int.h"
 #include "cuda/cuda_kernels.h"
 #include "power/power_int.h"
 #include "util/mem.h"
+#include "util/progress.h"
 
 /* Events travel in chunks of this many (32 MiB packed), two staging
  * buffers taking turns. */
@@ -39,13 +39,6 @@ struct cuda_power_session {
     int n_arrays;
     diag_ctx *d;
 };
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Reports a failed CUDA call (message 1508) and returns GP_ERR_UNSUPPORTED. */
 static gp_status cuda_failed(diag_ctx *d, const char *what, cudaError_t err)
@@ -245,7 +238,7 @@ static gp_status plan_and_model(cuda_power_session *s, const power_options *opt)
 
 static gp_status open_device(cuda_power_session *s, const power_options *opt, double *upload_s)
 {
-    double start = now_seconds();
+    double start = progress_now_seconds();
     cudaError_t err = cudaSetDevice(s->device);
     if (err != cudaSuccess)
         return cuda_failed(s->d, "cannot select the CUDA device", err);
@@ -270,7 +263,7 @@ static gp_status open_device(cuda_power_session *s, const power_options *opt, do
     s->p = (cuda_dev_plan){s->plan.t0, s->plan.t1, s->plan.period, s->plan.dump_start,
                            s->plan.n_cycles};
     if (upload_s)
-        *upload_s = now_seconds() - start;
+        *upload_s = progress_now_seconds() - start;
     return GP_OK;
 }
 
@@ -443,12 +436,12 @@ extern "C" gp_status cuda_power_run(cuda_power_session *s, const cuda_power_opti
     cudaError_t err = cudaSetDevice(s->device);
     if (err != cudaSuccess)
         return cuda_failed(d, "cannot select the CUDA device", err);
-    double start = now_seconds();
+    double start = progress_now_seconds();
     uint64_t n_tasks, n_pin_events;
     gp_status st = plan_tasks(s, o, &n_tasks, &n_pin_events);
     if (st != GP_OK)
         return st;
-    tm.plan_s = now_seconds() - start;
+    tm.plan_s = progress_now_seconds() - start;
     tm.threads = n_tasks + n_pin_events;
     s->o.fixed = o->deterministic;
     err = zero_sums(s);
@@ -456,9 +449,9 @@ extern "C" gp_status cuda_power_run(cuda_power_session *s, const cuda_power_opti
         err = launch(s, o, n_tasks, n_pin_events, &tm.kernel_s);
     if (err != cudaSuccess)
         return cuda_failed(d, "the power kernels failed", err);
-    start = now_seconds();
+    start = progress_now_seconds();
     st = out ? collect(s, out) : GP_OK;
-    tm.result_s = now_seconds() - start;
+    tm.result_s = progress_now_seconds() - start;
     if (timing)
         *timing = tm;
     return st;

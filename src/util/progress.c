@@ -8,7 +8,7 @@
 #define PROGRESS_BAR_WIDTH 30
 #define PROGRESS_REDRAW_S 0.1
 
-static double now_seconds(void)
+double progress_now_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -27,7 +27,7 @@ void progress_begin(progress *p, const char *label, uint64_t total)
     p->label = label;
     p->total = total;
     p->next_check = 0;
-    p->start_s = p->last_draw_s = now_seconds();
+    p->start_s = p->last_draw_s = progress_now_seconds();
     p->drawn = false;
 }
 
@@ -72,7 +72,7 @@ void progress_update(progress *p, uint64_t done)
     /* Reading the clock on every call would cost more than the work reported
      * by small steps: look again after another 1/1000 of the total. */
     p->next_check = done + (p->total / 1000 > 0 ? p->total / 1000 : 1);
-    double now = now_seconds();
+    double now = progress_now_seconds();
     if (now - p->last_draw_s >= PROGRESS_REDRAW_S)
         draw(p, done, now);
 }

@@ -33,6 +33,9 @@ void progress_update(progress *p, uint64_t done);
 /* Ends the phase and clears the line. */
 void progress_end(progress *p);
 
+/* Seconds on the monotonic clock (the bar's clock; also for timing work). */
+double progress_now_seconds(void);
+
 /* Formats `seconds` as m:ss or h:mm:ss into buf. */
 void progress_format_duration(double seconds, char *buf, size_t size);
 

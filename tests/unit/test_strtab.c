@@ -1,8 +1,8 @@
 /* test_strtab.c: string interning. */
-#include <time.h>
 
 #include "check.h"
 #include "util/mem.h"
+#include "util/progress.h"
 #include "util/strtab.h"
 
 static uint32_t intern_cstr(strtab *st, const char *s) { return strtab_intern(st, s, strlen(s)); }
@@ -47,13 +47,6 @@ static void test_lengths_and_nuls_distinguish(void)
     strtab_free(&st);
 }
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 enum { MANY = 1000000 };
 
 static int name_of(char *buf, size_t size, const char *prefix, int i)
@@ -70,14 +63,14 @@ static void test_a_million_names(void)
     char buf[64];
     const char *first = NULL;
     int wrong_ids = 0, wrong_again = 0, wrong_text = 0, found_absent = 0;
-    double t0 = seconds_now();
+    double t0 = progress_now_seconds();
     for (int i = 0; i < MANY; i++) {
         int len = name_of(buf, sizeof buf, "top", i);
         wrong_ids += strtab_intern(&st, buf, (size_t)len) != (uint32_t)i;
         if (i == 0)
             first = strtab_str(&st, 0);
     }
-    double t1 = seconds_now();
+    double t1 = progress_now_seconds();
     for (int i = 0; i < MANY; i++) {
         int len = name_of(buf, sizeof buf, "top", i);
         wrong_again += strtab_intern(&st, buf, (size_t)len) != (uint32_t)i;
@@ -85,7 +78,7 @@ static void test_a_million_names(void)
         len = name_of(buf, sizeof buf, "tap", i);
         found_absent += strtab_find(&st, buf, (size_t)len) != STRTAB_NONE;
     }
-    double t2 = seconds_now();
+    double t2 = progress_now_seconds();
     CHECK_EQ_INT(wrong_ids, 0);
     CHECK_EQ_INT(wrong_again, 0);
     CHECK_EQ_INT(wrong_text, 0);

@@ -1,11 +1,11 @@
 /* test_tok.c: the shared tokenizer and its number helpers. */
 #include <stdint.h>
-#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "check.h"
 #include "util/mem.h"
+#include "util/progress.h"
 #include "util/tok.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -494,13 +494,6 @@ static void test_numbers(void)
 
 /* --- throughput (printed, not asserted) ----------------------------------- */
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Lexes to the end; the number of tokens, or -1 on an error. */
 static long count_tokens(tok_lexer *lx)
 {
@@ -530,17 +523,17 @@ static void measure(const char *what, const tok_config *cfg, const char *unit, l
     tok_lexer *lx;
 
     tok_open_memory("bench", buf, len, cfg, d, &lx);
-    double t0 = seconds_now();
+    double t0 = progress_now_seconds();
     CHECK_EQ_INT(count_tokens(lx), expected);
-    double t1 = seconds_now();
+    double t1 = progress_now_seconds();
     tok_close(lx);
 
     const char *path = tmp_path("bench.txt");
     write_plain(path, buf, len);
     CHECK_EQ_INT(tok_open(path, cfg, d, &lx), GP_OK);
-    double t2 = seconds_now();
+    double t2 = progress_now_seconds();
     CHECK_EQ_INT(count_tokens(lx), expected);
-    double t3 = seconds_now();
+    double t3 = progress_now_seconds();
     tok_close(lx);
     unlink(path);
 
