@@ -578,14 +578,14 @@ __device__ __forceinline__ uint32_t walk_start_pins(walk &w, int64_t start)
     return s;
 }
 
-/* Task `task`'s gate: the last g with task0[g] <= task. */
-__device__ __forceinline__ uint32_t task_gate(const cuda_dev_tasks &t, uint32_t n_insts,
-                                              uint64_t task)
+/* The last i < n with a[i] <= key (a non-decreasing, a[0] <= key): task
+ * `key`'s gate in task0, pin event `key`'s pin in pin_ev0. */
+__device__ __forceinline__ uint32_t last_at_or_below(const uint64_t *a, uint32_t n, uint64_t key)
 {
-    uint32_t lo = 0, hi = n_insts;
+    uint32_t lo = 0, hi = n;
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (t.task0[mid] <= task)
+        if (a[mid] <= key)
             lo = mid;
         else
             hi = mid;
@@ -658,7 +658,7 @@ walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cu
         for (int c = 0; c < POWER_COMPONENTS; c++)
             w.energy[c] = 0.0;
         if (task < n_tasks) {
-            g = task_gate(t, m.n_insts, task);
+            g = last_at_or_below(t.task0, m.n_insts, task);
             uint64_t c0 = (task - t.task0[g]) * t.window[g], c1 = c0 + t.window[g];
             walk_task<SIPL, DYNAMIC>(w, t, g, (uint32_t)c0,
                                      (uint32_t)(c1 < p.n_cycles ? c1 : p.n_cycles));
@@ -815,20 +815,6 @@ __device__ __forceinline__ event_cost naive_cost(const cuda_dev_model &m, const 
     return cost;
 }
 
-/* The last pin whose first pin event is at or before q (binary search). */
-__device__ __forceinline__ uint32_t event_pin(const cuda_dev_tasks &t, uint32_t n_pins, uint64_t q)
-{
-    uint32_t lo = 0, hi = n_pins;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (t.pin_ev0[mid] <= q)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 template <bool SIPL>
 __global__ void __launch_bounds__(KERNEL_BLOCK)
 naive_dynamic_kernel(const __grid_constant__ cuda_dev_model m,
@@ -846,7 +832,7 @@ naive_dynamic_kernel(const __grid_constant__ cuda_dev_model m,
         event_cost cost = {DESIGN_NONE, 0, {0.0, 0.0, 0.0, 0.0}, false};
         /* The warp's first event's pin, searched by every lane at the same
          * addresses; a lane's own is then at most a few pins further. */
-        uint32_t pin = q0 < n_events ? event_pin(t, m.n_pins, q0) : 0;
+        uint32_t pin = q0 < n_events ? last_at_or_below(t.pin_ev0, m.n_pins, q0) : 0;
         if (q < n_events) {
             while (t.pin_ev0[pin + 1] <= q)
                 pin++;
