@@ -518,7 +518,7 @@ static void print_ablation(const bench_state *b)
     const bench_variant *naive = find_variant(b, false, false, false, false);
     const bench_variant *full = find_variant(b, true, true, true, false);
     const bench_variant *all = find_variant(b, true, true, true, true);
-    char p[10][16];
+    char p[11][16];
     printf("ablation, sustained kernel time: vs naive: +SIPL %s, +partitioning %s, +fusion %s; "
            "leave-one-out vs sipl+part+fusion: no SIPL %s, no partitioning %s, no fusion %s\n",
            percent(ratio_of(find_variant(b, true, false, false, false), naive), p[0]),
@@ -532,7 +532,7 @@ static void print_ablation(const bench_state *b)
            percent(ratio_of(all, naive), p[7]),
            percent(ratio_of(find_variant(b, false, true, true, true), all), p[8]),
            percent(ratio_of(find_variant(b, true, false, true, true), all), p[9]),
-           percent(ratio_of(find_variant(b, true, true, false, true), all), p[5]));
+           percent(ratio_of(find_variant(b, true, true, false, true), all), p[10]));
 }
 
 /* ---- the table and the rows for bench/cuda.sh ------------------------------------- */

@@ -66,9 +66,12 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
 {
     const char *option = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
     bool ok = true;
-    if (strcmp(option, "--include-io") == 0 || strcmp(option, "--deterministic") == 0) {
-        a->opt.include_io |= option[2] == 'i';
-        a->cuda.deterministic |= option[2] == 'd';
+    if (strcmp(option, "--include-io") == 0) {
+        a->opt.include_io = true;
+        return 1;
+    }
+    if (strcmp(option, "--deterministic") == 0) {
+        a->cuda.deterministic = true;
         return 1;
     }
     if (!value)
