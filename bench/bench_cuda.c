@@ -265,7 +265,8 @@ static bool parse_variants(bench_state *b)
         snprintf(v->label, sizeof v->label, "%s", tok);
         v->opt = cuda_power_defaults();
         v->opt.device = b->a->device;
-        /* Suffixes: /det (deterministic sums), /tN (N target events per thread). */
+        /* Suffixes: /det (deterministic sums), /tN (N target events per thread),
+         * /lN (N tasks per walk thread). */
         char *suffix = strchr(tok, '/');
         if (suffix)
             *suffix++ = '\0';
@@ -277,8 +278,10 @@ static bool parse_variants(bench_state *b)
                 v->opt.deterministic = true;
             else if (part[0] == 't' && atoi(part + 1) > 0)
                 v->opt.target_events = (uint32_t)atoi(part + 1);
+            else if (part[0] == 'l' && atoi(part + 1) > 0)
+                v->opt.lane_tasks = (uint32_t)atoi(part + 1);
             else {
-                fprintf(stderr, "bench_cuda: variant suffix /%s: give /det or /tN\n", part);
+                fprintf(stderr, "bench_cuda: variant suffix /%s: give /det, /tN or /lN\n", part);
                 return false;
             }
         }
@@ -293,8 +296,8 @@ static const bench_variant *find_variant(const bench_state *b, bool sipl, bool p
     for (int i = 0; i < b->n_variants; i++) {
         const cuda_power_options *o = &b->v[i].opt;
         if (o->sipl == sipl && o->partition == part && o->fusion == fusion && o->memo == memo &&
-            !o->deterministic &&
-            o->target_events == CUDA_POWER_TARGET_EVENTS && !b->v[i].failed)
+            !o->deterministic && o->target_events == CUDA_POWER_TARGET_EVENTS &&
+            o->lane_tasks == CUDA_POWER_LANE_TASKS && !b->v[i].failed)
             return &b->v[i];
     }
     return NULL;
@@ -613,9 +616,13 @@ static void write_tsv(const bench_state *b)
     for (int i = 0; i < b->n_variants; i++) {
         const bench_variant *v = &b->v[i];
         /* Flags sipl, part, fusion, memo, det; "t" first for a non-default
-         * target, which the script's ablation leaves out. */
+         * target or tasks per thread, which the script's ablation leaves out. */
         fprintf(f, "variant\t%s\t%s\t%s%d%d%d%d%d\t%s\t%.3g\t%.9f\t%.9f\t%d\t%d\n", b->a->name,
-                v->label, v->opt.target_events == CUDA_POWER_TARGET_EVENTS ? "" : "t",
+                v->label,
+                v->opt.target_events == CUDA_POWER_TARGET_EVENTS &&
+                        v->opt.lane_tasks == CUDA_POWER_LANE_TASKS
+                    ? ""
+                    : "t",
                 v->opt.sipl, v->opt.partition, v->opt.fusion, v->opt.memo, v->opt.deterministic,
                 v->ok ? "ok" : "FAIL", v->check.worst, v->cold.kernel_s, v->sustained_s,
                 v->n_kept, v->n_rounds);
@@ -628,12 +635,13 @@ static void write_tsv(const bench_state *b)
 static void gpu_side(bench_state *b)
 {
     cuda_power_session *s = NULL;
+    cuda_power_open_timing ot;
     if (!parse_variants(b)) {
         b->all_ok = false;
         return;
     }
     double start = now_seconds();
-    if (cuda_power_open(b->bc.dg, b->bc.ev, &b->opt, b->a->device, &s, &b->upload_s, b->d) !=
+    if (cuda_power_open(b->bc.dg, b->bc.ev, &b->opt, b->a->device, &s, &ot, b->d) !=
         GP_OK) {
         fprintf(stderr, "bench_cuda: cuda_power_open failed: no GPU figures for this case\n");
         for (int i = 0; i < b->n_variants; i++)
@@ -642,8 +650,9 @@ static void gpu_side(bench_state *b)
         return;
     }
     b->open_s = now_seconds() - start;
+    b->upload_s = ot.upload_s;
     printf("open: %.3f s (the process's first: CUDA context, device model, events; upload "
-           "%.3f s)\n", b->open_s, b->upload_s);
+           "%.3f s, plan + model %.3f s, beside it)\n", b->open_s, b->upload_s, ot.model_s);
     cold_runs(b, s);
     timed_rounds(b, s);
     kernel_reports(b, s);

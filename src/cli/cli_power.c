@@ -26,6 +26,7 @@ const char cli_power_help[] =
     "                    sipl+part+memo, the fastest measured)\n"
     "  --cuda-target-events N  events per GPU thread aimed at (default 8)\n"
     "  --cuda-min-windows N    each gate's cycles in at least N windows (default 64)\n"
+    "  --cuda-lane-tasks N     windows one GPU walk thread takes in turn (default 8)\n"
     "  --deterministic   GPU sums in fixed point: bitwise the same run to run\n"
     "  --device N        the CUDA device (default 0)\n"
     "\n"
@@ -94,6 +95,8 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
         ok = parse_positive(value, &a->cuda.target_events);
     else if (strcmp(option, "--cuda-min-windows") == 0)
         ok = parse_positive(value, &a->cuda.min_windows);
+    else if (strcmp(option, "--cuda-lane-tasks") == 0)
+        ok = parse_positive(value, &a->cuda.lane_tasks);
     else if (strcmp(option, "--device") == 0)
         ok = cli_parse_count(value, 1024, &a->cuda.device);
     else if (strcmp(option, "--threads") == 0)

@@ -26,9 +26,10 @@ gp_status cuda_device_query(int index, cuda_device_info *out, diag_ctx *d)
 gp_status cuda_selftest(int index, diag_ctx *d) { return not_built(index, d); }
 
 gp_status cuda_power_open(const design *dg, const events *ev, const power_options *opt,
-                          int device, cuda_power_session **out, double *upload_s, diag_ctx *d)
+                          int device, cuda_power_session **out, cuda_power_open_timing *timing,
+                          diag_ctx *d)
 {
-    (void)dg, (void)ev, (void)opt, (void)upload_s;
+    (void)dg, (void)ev, (void)opt, (void)timing;
     *out = NULL;
     return not_built(device, d);
 }

@@ -120,9 +120,9 @@ bool cuda_model_build(cuda_model *m, const design *dg, const struct power_plan *
                       const lib_cell **too_many);
 void cuda_model_free(cuda_model *m);
 
-/* dst[i] = time_fs[first + i] << 2 | value[first + i] for i < n, on up to
- * `threads` threads. */
-void cuda_pack_events(const events *ev, uint64_t first, uint64_t n, int64_t *dst, int threads);
+/* dst[i] = time_fs[first + i] << 2 | value[first + i] for i < n, on the
+ * calling thread. */
+void cuda_pack_events(const events *ev, uint64_t first, uint64_t n, int64_t *dst);
 
 #ifdef __cplusplus
 }

@@ -205,12 +205,9 @@ __device__ __forceinline__ energy_src source(const double *memo, uint32_t pin0, 
     return energy_src{memo, pin0 + (r >= 0 ? (uint32_t)r : k), slew_rise, load};
 }
 
-/* power_leakage; with SIPL a dense cell's comes from its table. */
-template <bool SIPL>
-__device__ __forceinline__ double leakage(const cuda_dev_model &m, const cuda_cell &c, uint32_t s)
+/* power_leakage by scanning the cell's leakage groups. */
+__device__ __forceinline__ double leakage_scan(const cuda_dev_model &m, const cuda_cell &c, uint32_t s)
 {
-    if (SIPL && c.sipl_dense)
-        return m.reals[c.leak + s];
     uint64_t served = 0;
     double total = 0.0;
     for (int with_when = 1; with_when >= 0; with_when--)
@@ -222,6 +219,13 @@ __device__ __forceinline__ double leakage(const cuda_dev_model &m, const cuda_ce
             total += lk.value;
         }
     return served ? total : c.cell_leakage;
+}
+
+/* power_leakage; with SIPL a dense cell's comes from its table. */
+template <bool SIPL>
+__device__ __forceinline__ double leakage(const cuda_dev_model &m, const cuda_cell &c, uint32_t s)
+{
+    return SIPL && c.sipl_dense ? m.reals[c.leak + s] : leakage_scan(m, c, s);
 }
 
 /* power_glitch_ratio. */
@@ -251,6 +255,13 @@ __device__ __forceinline__ double arc_delay(const cuda_dev_model &m, uint32_t in
 /* Adds e to 128-bit fixed-point sum w (w[0] low word, w[1] high word) in
  * units of 2^-120 J: |e| below 128 J converts exactly up to the last unit;
  * integer additions do not depend on their order. */
+__device__ __forceinline__ void fixed_add_words(unsigned long long *w, unsigned long long lo,
+                                                unsigned long long hi)
+{
+    unsigned long long old = atomicAdd(&w[0], lo);
+    atomicAdd(&w[1], hi + (old + lo < old));
+}
+
 __device__ __forceinline__ void fixed_add(unsigned long long *w, double e)
 {
     if (e == 0.0)
@@ -262,8 +273,7 @@ __device__ __forceinline__ void fixed_add(unsigned long long *w, double e)
         lo = ~lo + 1;
         hi = ~hi + (lo == 0);
     }
-    unsigned long long old = atomicAdd(&w[0], lo);
-    atomicAdd(&w[1], hi + (old + lo < old));
+    fixed_add_words(w, lo, hi);
 }
 
 __device__ __forceinline__ void add_bin(const cuda_dev_out &o, size_t i, double e)
@@ -333,41 +343,58 @@ __device__ __forceinline__ void book_warp(const cuda_dev_out &o, bool bins, uint
         }
 }
 
-/* ---- the walk: one task (power_cpu.c walk_task) ---------------------------------- */
+/* ---- the walk (power_cpu.c walk_task) ------------------------------------------------ */
 
-/* A walk's per-pin state lives in shared memory, laid out field by field,
- * pin by pin, thread by thread (a warp's threads read one field of one pin
- * from consecutive words: no bank conflicts), so that the pins can be
- * indexed at run time without spilling: WALK_FIELDS 8-byte words per pin
- * and thread.  Bookings go into acc[], the sums of the current bin (in
- * registers), added to the result (one atomic per nonzero component) when
- * the walk moves to the next bin.  A pin's event waiting for its glitch
- * partner is booked as an ordinary event when the walk leaves its cycle
- * (power_cpu.c books it when the pin's next event comes in a later cycle,
- * or at the end of the task: the same booking). */
+/* A walk goes through one gate's events over a stretch of whole cycles, one
+ * pin event per step: the earliest next event of its pins (the lowest pin
+ * first at equal times, as power_ref.c applies them), so that the lanes of
+ * a warp stay on the same instructions however their gates' events fall.
+ * Each thread takes `lane_tasks` consecutive tasks (windows) and walks
+ * those of one gate as one stretch: the state carries over, it is rebuilt
+ * only where a stretch starts.
+ *
+ * Per-pin state lives in shared memory, field by field, pin by pin, thread
+ * by thread (a warp reads one field of one pin from consecutive words: no
+ * bank conflicts; pins indexed at run time without spilling): WALK_FIELDS
+ * 8-byte words per pin and thread.  Each pin holds its next two events, so
+ * that the load of a later one has a whole step to arrive, and the glitch
+ * partner of a change (the net's next change in the cycle, power_ref.c
+ * flush_pin) is usually already there. */
 enum {
-    WALK_NEXT,      /* its net's events still to come: NEXT .. STOP */
-    WALK_STOP,
-    WALK_NEXT_T,    /* time of event NEXT; INT64_MAX when none */
-    WALK_LAST_T,    /* its last event in this task; -1 before any */
-    WALK_PEND_T,    /* a costed event waiting for its glitch partner: time, energies */
-    WALK_PEND_INT,
-    WALK_PEND_SW,
-    WALK_BITS,      /* value (bits 0-1), last rise (2), pending (3), CUDA_PIN_* flags (8-15) */
+    WALK_NEXT,      /* index of event NT in the packed events */
+    WALK_NT,        /* the next event (packed), EV_NONE when the stretch has no more */
+    WALK_NT2,       /* the one after it, or EV_NONE */
+    WALK_LAST_T,    /* its last event in this stretch; -1 before any */
+    WALK_CHANGE_T,  /* its last costed change (glitch pairing); -1 before any */
+    WALK_BITS,      /* value (bits 0-1), last rise (2), odd change in CHANGE_T's cycle (3),
+                       CUDA_PIN_* flags (8-15), events left in the net's run window from
+                       NT on (32-63) */
     WALK_FIELDS
 };
-enum { BIT_LAST_RISE = 4, BIT_PENDING = 8, FLAGS_SHIFT = 8 };
+enum { BIT_LAST_RISE = 4, BIT_ODD = 8, FLAGS_SHIFT = 8, LEFT_SHIFT = 32 };
+#define EV_NONE INT64_MAX
+
+/* Where a walk books a bin's sums: the waveform and the leakage levels
+ * (block-private copies in shared memory when they fit, else the result's),
+ * float64 or 128-bit fixed point (two words a sum) as `fixed` says. */
+struct walk_sums {
+    void *bins, *levels;
+    bool fixed;
+};
 
 struct walk {
-    const cuda_dev_model *m;
-    const cuda_dev_plan *p;
-    const cuda_dev_out *o;
     int64_t *col;              /* this thread's column of the shared state */
     uint32_t field_stride, pin_stride;
-    cuda_cell c;
+    uint32_t inst, cell, pin0, n_pins;
     const double *memo;        /* the instance's group energies, or NULL */
-    uint32_t inst, pin0;
-    int64_t leak_from, end;
+    uint64_t task, task_end;   /* the thread's tasks still to walk */
+    int64_t leak_from, end;    /* leakage booked up to leak_from; the stretch ends at end */
+    int64_t t_cur;             /* time of the events being applied; -1 before any */
+    uint32_t s, s_cost;        /* the state now, and before t_cur (events are costed in it) */
+    int64_t loading;           /* pin `loading_pin`'s event after next, loaded in the step
+                                  before and settled into WALK_NT2 in this one (so that the
+                                  load has the rest of that step to arrive) */
+    uint32_t loading_pin;      /* UINT32_MAX: none */
     uint32_t bin;              /* the cycle of leak_from: [bin_start, bin_end) */
     int64_t bin_start, bin_end;
     double acc[POWER_COMPONENTS], energy[POWER_COMPONENTS];
@@ -378,69 +405,71 @@ __device__ __forceinline__ int64_t &pin_i64(const walk &w, int field, uint32_t k
 {
     return w.col[field * w.field_stride + k * w.pin_stride];
 }
-__device__ __forceinline__ double &pin_f64(const walk &w, int field, uint32_t k)
-{
-    return reinterpret_cast<double &>(pin_i64(w, field, k));
-}
 __device__ __forceinline__ uint64_t &pin_u64(const walk &w, int field, uint32_t k)
 {
     return reinterpret_cast<uint64_t &>(pin_i64(w, field, k));
 }
 
-__device__ __forceinline__ void walk_flush_bin(walk &w)
+__device__ __forceinline__ void sums_add(const walk_sums &o, bool levels, size_t i, double e)
+{
+    void *sums = levels ? o.levels : o.bins;
+    if (o.fixed)
+        fixed_add(static_cast<unsigned long long *>(sums) + 2 * i, e);
+    else
+        atomicAdd(static_cast<double *>(sums) + i, e);
+}
+
+__device__ __forceinline__ void walk_flush_bin(walk &w, const walk_sums &o)
 {
 #pragma unroll
     for (int c = 0; c < POWER_COMPONENTS; c++)
         if (w.acc[c] != 0.0) {
-            add_bin(*w.o, (size_t)w.bin * POWER_COMPONENTS + c, w.acc[c]);
+            sums_add(o, false, (size_t)w.bin * POWER_COMPONENTS + c, w.acc[c]);
             w.energy[c] += w.acc[c];
             w.acc[c] = 0.0;
         }
 }
 
-/* Books every waiting event as an ordinary one, then the bin's sums. */
-__device__ __forceinline__ void walk_close_bin(walk &w)
-{
-    for (uint32_t k = 0; k < w.c.n_pins; k++) {
-        int64_t &bits = pin_i64(w, WALK_BITS, k);
-        if (bits & BIT_PENDING) {
-            w.acc[POWER_INTERNAL] += pin_f64(w, WALK_PEND_INT, k);
-            w.acc[POWER_SWITCHING] += pin_f64(w, WALK_PEND_SW, k);
-            bits &= ~(int64_t)BIT_PENDING;
-        }
-    }
-    walk_flush_bin(w);
-}
-
-/* power_cpu.c leak_until: the leakage of state s up to t, bins crossed. */
+/* power_cpu.c leak_until: the leakage of the state up to t.  Cycles crossed
+ * whole add the level to `levels` at the first and take it off after the
+ * last (levels_kernel turns the levels into the bins' energies), so that a
+ * quiet stretch costs two bookings, not one a cycle. */
 template <bool SIPL>
-__device__ __forceinline__ void walk_leak_until(walk &w, int64_t t, uint32_t s)
+__device__ __forceinline__ void walk_leak_until(walk &w, const cuda_dev_model &m,
+                                                const cuda_dev_plan &p, const walk_sums &o,
+                                                int64_t t)
 {
-    int64_t a = w.leak_from, b = t < w.end ? t : w.end;
+    int64_t a = w.leak_from;
     w.leak_from = t;
-    if (a >= b)
+    if (a >= t)
         return;
-    double watts = leakage<SIPL>(*w.m, w.c, s);
-    while (a < b) {
-        int64_t end = b < w.bin_end ? b : w.bin_end;
-        w.acc[POWER_LEAKAGE] += watts * (double)(end - a) * 1e-15;
-        a = end;
-        if (a == w.bin_end) {
-            walk_close_bin(w);
-            w.bin++;
-            w.bin_start = w.bin_end;
-            w.bin_end += w.p->period;
-        }
+    double watts = leakage<SIPL>(m, m.cells[w.cell], w.s);
+    if (t < w.bin_end) {
+        w.acc[POWER_LEAKAGE] += watts * (double)(t - a) * 1e-15;
+        return;
     }
+    w.acc[POWER_LEAKAGE] += watts * (double)(w.bin_end - a) * 1e-15;
+    walk_flush_bin(w, o);
+    uint32_t bin = (uint32_t)((t - p.t0) / p.period);
+    int64_t bin_start = p.t0 + (int64_t)bin * p.period;
+    if (bin > w.bin + 1 && watts != 0.0) {
+        sums_add(o, true, w.bin + 1, watts);
+        sums_add(o, true, bin, -watts);
+        w.energy[POWER_LEAKAGE] += watts * (double)(bin_start - w.bin_end) * 1e-15;
+    }
+    w.bin = bin;
+    w.bin_start = bin_start;
+    w.bin_end = bin_start + p.period;
+    w.acc[POWER_LEAKAGE] += watts * (double)(t - bin_start) * 1e-15;
 }
 
 /* The related pin of an event of output k at t (power_cpu.c
  * related_candidate): its index, or -1; *r_rise its last event's direction. */
-__device__ __forceinline__ int32_t walk_related(const walk &w, uint32_t k, int64_t t, bool rise,
-                                                bool *r_rise)
+__device__ __forceinline__ int32_t walk_related(const walk &w, const cuda_dev_model &m,
+                                                const cuda_cell &c, uint32_t k, int64_t t,
+                                                bool rise, bool *r_rise)
 {
-    const cuda_dev_model &m = *w.m;
-    uint32_t c0 = m.cand0[w.c.cand0_base + k], c1 = m.cand0[w.c.cand0_base + k + 1];
+    uint32_t c0 = m.cand0[c.cand0_base + k], c1 = m.cand0[c.cand0_base + k + 1];
     int32_t best = -1;
     double best_gap = INFINITY;
     for (uint32_t i = c0; i < c1; i++) {
@@ -454,6 +483,25 @@ __device__ __forceinline__ int32_t walk_related(const walk &w, uint32_t k, int64
             *r_rise = pin_i64(w, WALK_BITS, r) & BIT_LAST_RISE;
     }
     return best;
+}
+
+/* The internal energy of an event of output k without a related pin
+ * (power_cpu.c output_internal): the mean over its candidates and both of
+ * their directions, or its groups without a related pin. */
+template <bool SIPL>
+__device__ __forceinline__ double internal_unrelated(const cuda_dev_model &m, const cuda_cell &c,
+                                                  const double *memo, uint32_t pin0, uint32_t k,
+                                                  uint32_t s, bool rise, double load)
+{
+    uint32_t c0 = m.cand0[c.cand0_base + k], c1 = m.cand0[c.cand0_base + k + 1];
+    double sum = 0.0;
+    for (uint32_t i = c0; i < c1; i++)
+        for (int in_rise = 0; in_rise < 2; in_rise++)
+            sum += energy<SIPL>(m, c, k, (int32_t)m.cand[i], s, rise,
+                                source(memo, pin0, k, (int32_t)m.cand[i], in_rise, load));
+    if (c1 > c0)
+        return sum / (2 * (c1 - c0));
+    return energy<SIPL>(m, c, k, -1, s, rise, source(memo, pin0, k, -1, rise, load));
 }
 
 /* The internal energy of an event of pin k (power_cpu.c output_internal
@@ -471,108 +519,122 @@ __device__ __forceinline__ double event_internal(const cuda_dev_model &m, const 
     if (related >= 0)
         return energy<SIPL>(m, c, k, related, s, rise,
                             source(memo, pin0, k, related, r_rise, load));
-    uint32_t c0 = m.cand0[c.cand0_base + k], c1 = m.cand0[c.cand0_base + k + 1];
-    double sum = 0.0;
-    for (uint32_t i = c0; i < c1; i++)
-        for (int in_rise = 0; in_rise < 2; in_rise++)
-            sum += energy<SIPL>(m, c, k, (int32_t)m.cand[i], s, rise,
-                                source(memo, pin0, k, (int32_t)m.cand[i], in_rise, load));
-    if (c1 > c0)
-        return sum / (2 * (c1 - c0));
-    return energy<SIPL>(m, c, k, -1, s, rise, source(memo, pin0, k, -1, rise, load));
+    return internal_unrelated<SIPL>(m, c, memo, pin0, k, s, rise, load);
 }
 
-/* power_cpu.c cost_event and queue_event for pin k. */
-template <bool SIPL>
-__device__ __forceinline__ void walk_cost(walk &w, uint32_t k, int64_t t, uint8_t old, uint8_t now,
-                                          uint32_t s)
+/* The time of the change that follows a change to `now` of pin k in the
+ * same cycle (the glitch partner), or -1: `follow` is the pin's next event,
+ * at index i; events before `stop` lie in the stretch. */
+__device__ __forceinline__ int64_t walk_partner(const walk &w, const cuda_dev_model &m,
+                                                uint8_t now, int64_t follow, uint64_t i,
+                                                uint64_t stop)
 {
+    while (follow != EV_NONE && ev_time(follow) < w.bin_end && ev_value(follow) == now)
+        follow = ++i < stop ? m.ev[i] : EV_NONE;
+    return follow != EV_NONE && ev_time(follow) < w.bin_end ? ev_time(follow) : -1;
+}
+
+/* power_cpu.c cost_event and queue_event for a change of pin k at t (the
+ * pin's bits already show it): the glitch rule pairs the 1st and 2nd, 3rd
+ * and 4th... changes of a cycle, which the walk sees from the first of a
+ * pair by looking ahead to the second (walk_partner). */
+template <bool SIPL>
+__device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m, uint32_t k, int64_t t,
+                                          uint8_t old, uint8_t now, int64_t follow, uint64_t i,
+                                          uint64_t stop)
+{
+    const cuda_cell &c = m.cells[w.cell];
     int64_t &bits = pin_i64(w, WALK_BITS, k);
-    uint32_t flags = (uint32_t)(bits >> FLAGS_SHIFT);
+    uint32_t flags = (uint32_t)(bits >> FLAGS_SHIFT) & 0xff;
     bool rise = is_rise(old, now), drives = flags & CUDA_PIN_DRIVES, r_rise = false;
-    int32_t related = drives ? walk_related(w, k, t, rise, &r_rise) : -1;
+    int32_t related = drives ? walk_related(w, m, c, k, t, rise, &r_rise) : -1;
     double weight = weight_of(old, now);
-    double e_int = weight * event_internal<SIPL>(*w.m, w.c, w.memo, w.pin0, k, drives, related,
-                                                 r_rise, s, rise);
+    double e_int = weight * event_internal<SIPL>(m, c, w.memo, w.pin0, k, drives, related, r_rise,
+                                                 w.s_cost, rise);
     double e_sw = 0.0;
     if (rise && (flags & CUDA_PIN_PAYS_SWITCHING))
-        e_sw = weight * (w.m->pin_load[w.pin0 + k] * w.c.volts * w.c.volts);
-    if (!(flags & CUDA_PIN_GLITCHABLE)) {
+        e_sw = weight * (m.pin_load[w.pin0 + k] * c.volts * c.volts);
+    int64_t width = -1;
+    if (flags & CUDA_PIN_GLITCHABLE) {
+        int64_t &change_t = pin_i64(w, WALK_CHANGE_T, k);
+        bool second = (bits & BIT_ODD) && change_t >= w.bin_start;
+        int64_t partner = second ? change_t : walk_partner(w, m, now, follow, i, stop);
+        width = partner < 0 ? -1 : second ? t - partner : partner - t;
+        bits = second ? bits & ~(int64_t)BIT_ODD : bits | BIT_ODD;
+        change_t = t;
+    }
+    if (width < 0) {
         w.acc[POWER_INTERNAL] += e_int;
         w.acc[POWER_SWITCHING] += e_sw;
-    } else if (bits & BIT_PENDING) {
-        uint32_t pin = w.pin0 + k;
-        double r_gl = glitch_ratio((double)(t - pin_i64(w, WALK_PEND_T, k)),
-                                   w.m->pin_slew_rise[pin] * 1e15, w.m->pin_slew_fall[pin] * 1e15);
-        w.acc[POWER_GLITCH_INTERNAL] += pin_f64(w, WALK_PEND_INT, k) * r_gl;
-        w.acc[POWER_GLITCH_SWITCHING] += pin_f64(w, WALK_PEND_SW, k) * r_gl;
-        w.acc[POWER_GLITCH_INTERNAL] += e_int * r_gl;
-        w.acc[POWER_GLITCH_SWITCHING] += e_sw * r_gl;
-        bits &= ~(int64_t)BIT_PENDING;
-    } else {
-        bits |= BIT_PENDING;
-        pin_i64(w, WALK_PEND_T, k) = t;
-        pin_f64(w, WALK_PEND_INT, k) = e_int;
-        pin_f64(w, WALK_PEND_SW, k) = e_sw;
+        return;
     }
+    uint32_t pin = w.pin0 + k;
+    double r_gl =
+        glitch_ratio((double)width, m.pin_slew_rise[pin] * 1e15, m.pin_slew_fall[pin] * 1e15);
+    w.acc[POWER_GLITCH_INTERNAL] += e_int * r_gl;
+    w.acc[POWER_GLITCH_SWITCHING] += e_sw * r_gl;
 }
 
-/* power_cpu.c apply_events_at for pin k; returns its state bit after them. */
+/* power_cpu.c apply_events_at for pin k's next event (at t): its value,
+ * then its cost (the state before t), the pin moved on to the event after. */
 template <bool SIPL, bool DYNAMIC>
-__device__ __forceinline__ uint32_t walk_apply(walk &w, uint32_t k, int64_t t, uint32_t s)
+__device__ __forceinline__ void walk_apply(walk &w, const cuda_dev_model &m,
+                                           const cuda_dev_plan &p, uint32_t k, int64_t t)
 {
-    const cuda_dev_model &m = *w.m;
-    uint64_t next = pin_u64(w, WALK_NEXT, k), stop = pin_u64(w, WALK_STOP, k);
-    for (; next < stop && ev_time(m.ev[next]) == t; next++) {
-        int64_t bits = pin_i64(w, WALK_BITS, k);
-        uint8_t old = bits & 3, now = ev_value(m.ev[next]);
-        /* The net's first event at the dump's start from X: only its value. */
-        bool initial = old == EV_X && t == w.p->dump_start &&
-                       next == m.net_ev0[m.pin_net[w.pin0 + k]];
-        bits = (bits & ~(int64_t)3) | now;
-        if (!initial)
-            bits = (bits & ~(int64_t)BIT_LAST_RISE) | (is_rise(old, now) ? BIT_LAST_RISE : 0);
-        pin_i64(w, WALK_BITS, k) = bits;
-        if (initial)
-            continue;
-        if (DYNAMIC && old != now) {
-            w.used++;
-            if (!((bits >> FLAGS_SHIFT) & CUDA_PIN_SILENT))
-                walk_cost<SIPL>(w, k, t, old, now, s);
-        }
-        pin_i64(w, WALK_LAST_T, k) = t;
+    int64_t bits = pin_i64(w, WALK_BITS, k), event = pin_i64(w, WALK_NT, k);
+    int64_t follow = pin_i64(w, WALK_NT2, k);
+    uint64_t i = pin_u64(w, WALK_NEXT, k), left = (uint64_t)bits >> LEFT_SHIFT;
+    uint8_t old = bits & 3, now = ev_value(event);
+    pin_u64(w, WALK_NEXT, k) = i + 1;
+    pin_i64(w, WALK_NT, k) = follow;
+    w.loading = left > 2 ? m.ev[i + 2] : EV_NONE;
+    w.loading_pin = k;
+    /* The net's first event at the dump's start from X: only its value. */
+    bool initial = old == EV_X && t == p.dump_start && i == m.net_ev0[m.pin_net[w.pin0 + k]];
+    bits = (bits & ~(int64_t)3) - ((int64_t)1 << LEFT_SHIFT) | now;
+    if (!initial)
+        bits = (bits & ~(int64_t)BIT_LAST_RISE) | (is_rise(old, now) ? BIT_LAST_RISE : 0);
+    pin_i64(w, WALK_BITS, k) = bits;
+    w.s = (w.s & ~(1u << k)) | (uint32_t)(now == 1) << k;
+    if (initial)
+        return;
+    if (DYNAMIC && old != now) {
+        w.used++;
+        if (!((bits >> FLAGS_SHIFT) & CUDA_PIN_SILENT))
+            walk_cost<SIPL>(w, m, k, t, old, now, follow, i + 1, i + left);
     }
-    pin_u64(w, WALK_NEXT, k) = next;
-    pin_i64(w, WALK_NEXT_T, k) = next < stop ? ev_time(m.ev[next]) : INT64_MAX;
-    return (pin_i64(w, WALK_BITS, k) & 3) == 1;
+    pin_i64(w, WALK_LAST_T, k) = t;
 }
 
 /* power_cpu.c start_pins: each pin at its first event at or after `start`
- * with its value just before; returns the state there. */
-__device__ __forceinline__ uint32_t walk_start_pins(walk &w, int64_t start)
+ * (searched among the net's events in the run's window, net_first and
+ * net_count) with its value just before; returns the state there. */
+__device__ __forceinline__ uint32_t walk_start_pins(walk &w, const cuda_dev_model &m,
+                                                    const cuda_dev_tasks &t, int64_t start)
 {
-    const cuda_dev_model &m = *w.m;
     uint32_t s = 0;
-    for (uint32_t k = 0; k < w.c.n_pins; k++) {
+    for (uint32_t k = 0; k < w.n_pins; k++) {
         uint32_t net = m.pin_net[w.pin0 + k];
-        uint64_t next = 0, stop = 0;
-        int64_t next_t = INT64_MAX;
+        uint64_t next = 0, left = 0;
+        int64_t nt = EV_NONE, nt2 = EV_NONE;
         uint8_t value = EV_X;
         if (net != DESIGN_NONE) {
-            uint64_t first = m.net_ev0[net];
-            value = m.net_start[net];
-            stop = m.net_ev0[net + 1];
-            next = first_at_or_after(m.ev, first, stop, start);
-            if (next > first)
-                value = ev_value(m.ev[next - 1]);
-            if (next < stop)
-                next_t = ev_time(m.ev[next]);
+            uint64_t lo = t.net_first[net], hi = lo + t.net_count[net];
+            next = first_at_or_after(m.ev, lo, hi, start);
+            left = hi - next;
+            value = next > m.net_ev0[net] ? ev_value(m.ev[next - 1]) : m.net_start[net];
+            nt = left > 0 ? m.ev[next] : EV_NONE;
+            nt2 = left > 1 ? m.ev[next + 1] : EV_NONE;
+            nt = nt != EV_NONE && ev_time(nt) < w.end ? nt : EV_NONE;
+            nt2 = nt != EV_NONE && nt2 != EV_NONE && ev_time(nt2) < w.end ? nt2 : EV_NONE;
         }
         pin_u64(w, WALK_NEXT, k) = next;
-        pin_u64(w, WALK_STOP, k) = stop;
-        pin_i64(w, WALK_NEXT_T, k) = next_t;
+        pin_i64(w, WALK_NT, k) = nt;
+        pin_i64(w, WALK_NT2, k) = nt2;
         pin_i64(w, WALK_LAST_T, k) = -1;
-        pin_i64(w, WALK_BITS, k) = value | (int64_t)m.pin_flags[w.pin0 + k] << FLAGS_SHIFT;
+        pin_i64(w, WALK_CHANGE_T, k) = -1;
+        pin_i64(w, WALK_BITS, k) = value | (int64_t)m.pin_flags[w.pin0 + k] << FLAGS_SHIFT |
+                                   (int64_t)left << LEFT_SHIFT;
         s |= (uint32_t)(value == 1) << k;
     }
     return s;
@@ -593,80 +655,163 @@ __device__ __forceinline__ uint32_t last_at_or_below(const uint64_t *a, uint32_t
     return lo;
 }
 
-template <bool SIPL, bool DYNAMIC>
-__device__ __forceinline__ void walk_task(walk &w, const cuda_dev_tasks &t, uint32_t inst,
-                                          uint32_t c0, uint32_t c1)
+/* Puts the event loaded in the step before in its place. */
+__device__ __forceinline__ void walk_settle(walk &w)
 {
-    const cuda_dev_model &m = *w.m;
-    const cuda_dev_plan &p = *w.p;
+    if (w.loading_pin == UINT32_MAX)
+        return;
+    int64_t e = w.loading;
+    pin_i64(w, WALK_NT2, w.loading_pin) = e != EV_NONE && ev_time(e) < w.end ? e : EV_NONE;
+    w.loading_pin = UINT32_MAX;
+}
+
+/* Starts the stretch of the thread's next tasks that belong to one gate:
+ * cycles [c0, c1) of gate `inst`. */
+__device__ __forceinline__ void walk_open(walk &w, const cuda_dev_model &m,
+                                          const cuda_dev_plan &p, const cuda_dev_tasks &t,
+                                          uint32_t inst)
+{
+    uint64_t last = t.task0[inst + 1] < w.task_end ? t.task0[inst + 1] : w.task_end;
+    uint64_t c0 = (w.task - t.task0[inst]) * t.window[inst];
+    uint64_t c1 = (last - t.task0[inst]) * t.window[inst];
+    c1 = c1 < p.n_cycles ? c1 : p.n_cycles;
+    w.task = last;
     w.inst = inst;
-    w.memo = t.memo ? t.memo + m.inst_memo0[inst] : NULL;
-    w.c = m.cells[m.inst_cell[inst]];
+    w.cell = m.inst_cell[inst];
     w.pin0 = m.inst_pin0[inst];
+    w.n_pins = m.inst_pin0[inst + 1] - w.pin0;
+    w.memo = t.memo ? t.memo + m.inst_memo0[inst] : NULL;
     w.leak_from = p.t0 + (int64_t)c0 * p.period;
     w.end = c1 >= p.n_cycles ? p.t1 : p.t0 + (int64_t)c1 * p.period;
-    w.bin = c0;
+    w.t_cur = -1;
+    w.loading_pin = UINT32_MAX;
+    w.bin = (uint32_t)c0;
     w.bin_start = w.leak_from;
     w.bin_end = w.leak_from + p.period;
 #pragma unroll
     for (int c = 0; c < POWER_COMPONENTS; c++)
         w.energy[c] = w.acc[c] = 0.0;
-    uint32_t s = walk_start_pins(w, w.leak_from);
-    for (;;) {
-        int64_t t = INT64_MAX;
-        for (uint32_t k = 0; k < w.c.n_pins; k++) {
-            int64_t next_t = pin_i64(w, WALK_NEXT_T, k);
-            t = next_t < t ? next_t : t;
-        }
-        if (t >= w.end)
-            break;
-        walk_leak_until<SIPL>(w, t, s);
-        uint32_t after = s;
-        for (uint32_t k = 0; k < w.c.n_pins; k++)
-            if (pin_i64(w, WALK_NEXT_T, k) == t) {
-                uint32_t bit = walk_apply<SIPL, DYNAMIC>(w, k, t, s);
-                after = (after & ~(1u << k)) | bit << k;
-            }
-        s = after;
-    }
-    walk_leak_until<SIPL>(w, w.end, s);
-    walk_close_bin(w);
+    w.s = w.s_cost = walk_start_pins(w, m, t, w.leak_from);
 }
 
+/* Ends the stretch: leakage to its end, the last bin, the instance's sums. */
+template <bool SIPL>
+__device__ __forceinline__ void walk_close(walk &w, const cuda_dev_model &m,
+                                           const cuda_dev_plan &p, const cuda_dev_out &o,
+                                           const walk_sums &sums)
+{
+    walk_leak_until<SIPL>(w, m, p, sums, w.end);
+    walk_flush_bin(w, sums);
+#pragma unroll
+    for (int c = 0; c < POWER_COMPONENTS; c++)
+        if (w.energy[c] != 0.0)
+            add_inst(o, (size_t)w.inst * POWER_COMPONENTS + c, w.energy[c]);
+}
+
+/* One step: the next pin event, or the end of a stretch (and the start of
+ * the next).  False when the thread has walked all its tasks. */
+template <bool SIPL, bool DYNAMIC>
+__device__ __forceinline__ bool walk_step(walk &w, const cuda_dev_model &m,
+                                          const cuda_dev_plan &p, const cuda_dev_out &o,
+                                          const cuda_dev_tasks &t, const walk_sums &sums)
+{
+    int64_t first = EV_NONE >> 2;
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < w.n_pins; j++) {
+        int64_t nt = ev_time(pin_i64(w, WALK_NT, j));
+        k = nt < first ? j : k;
+        first = nt < first ? nt : first;
+    }
+    walk_settle(w);
+    if (first == EV_NONE >> 2) {
+        walk_close<SIPL>(w, m, p, o, sums);
+        if (w.task >= w.task_end)
+            return false;
+        walk_open(w, m, p, t, w.inst + 1);
+        return true;
+    }
+    if (first != w.t_cur) {
+        walk_leak_until<SIPL>(w, m, p, sums, first);
+        w.t_cur = first;
+        w.s_cost = w.s;
+    }
+    walk_apply<SIPL, DYNAMIC>(w, m, p, k, first);
+    return true;
+}
+
+/* Block-private sums in shared memory (`area`, after the walk state:
+ * n_sums bins and levels, 8 or 16 bytes each), zeroed.  Every thread of the
+ * block must call it. */
+__device__ __forceinline__ walk_sums walk_sums_shared(int64_t *area, bool fixed, uint32_t n_cycles,
+                                                      size_t n_sums)
+{
+    size_t width = fixed ? 2 : 1, n_bins = (size_t)n_cycles * POWER_COMPONENTS;
+    for (size_t i = threadIdx.x; i < width * n_sums; i += blockDim.x)
+        area[i] = 0;
+    __syncthreads();
+    return walk_sums{area, area + width * n_bins, fixed};
+}
+
+/* Adds the block's shared sums (walk_sums_shared) into the result's.  Every
+ * thread of the block must call it. */
+__device__ __forceinline__ void walk_sums_to_result(const int64_t *area, const cuda_dev_out &o,
+                                                    uint32_t n_cycles, size_t n_sums)
+{
+    __syncthreads();
+    size_t n_bins = (size_t)n_cycles * POWER_COMPONENTS;
+    for (size_t i = threadIdx.x; i < n_sums; i += blockDim.x) {
+        size_t j = i < n_bins ? i : i - n_bins;
+        if (o.fixed) {
+            unsigned long long lo = (unsigned long long)area[2 * i];
+            unsigned long long hi = (unsigned long long)area[2 * i + 1];
+            if (lo | hi)
+                fixed_add_words(&(i < n_bins ? o.fixed_bins : o.fixed_levels)[2 * j], lo, hi);
+        } else {
+            double e = __longlong_as_double(area[i]);
+            if (e != 0.0)
+                atomicAdd(&(i < n_bins ? o.bins : o.levels)[j], e);
+        }
+    }
+}
+
+/* The walk kernel: each thread walks lane_tasks consecutive tasks; whole
+ * warps go round the loop together.  Bins and levels are summed per block in
+ * shared memory when o_shared (they fit), then added to the result. */
 template <bool SIPL, bool DYNAMIC>
 __global__ void __launch_bounds__(KERNEL_BLOCK, 2)
 walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cuda_dev_plan p,
             const __grid_constant__ cuda_dev_out o, const __grid_constant__ cuda_dev_tasks t,
-            uint64_t n_tasks)
+            uint64_t n_tasks, uint32_t lane_tasks, bool shared_sums)
 {
     extern __shared__ int64_t walk_state[];
+    uint32_t state_words = WALK_FIELDS * m.max_pins * blockDim.x;
+    size_t n_sums = (size_t)p.n_cycles * (POWER_COMPONENTS + 1) + 1;
+    int64_t *area = walk_state + state_words;
+    walk_sums sums = shared_sums ? walk_sums_shared(area, o.fixed, p.n_cycles, n_sums)
+                     : o.fixed   ? walk_sums{o.fixed_bins, o.fixed_levels, true}
+                                 : walk_sums{o.bins, o.levels, false};
     walk w;
-    w.m = &m;
-    w.p = &p;
-    w.o = &o;
     w.col = walk_state + threadIdx.x;
     w.pin_stride = blockDim.x;
     w.field_stride = blockDim.x * m.max_pins;
     w.used = 0;
-    static const int comp[POWER_COMPONENTS] = {0, 1, 2, 3, 4};
-    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    /* Whole warps go round the loop together, so that they can book together. */
-    for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < n_tasks; base += stride) {
-        uint64_t task = base + threadIdx.x;
-        uint32_t g = DESIGN_NONE;
-#pragma unroll
-        for (int c = 0; c < POWER_COMPONENTS; c++)
-            w.energy[c] = 0.0;
-        if (task < n_tasks) {
-            g = last_at_or_below(t.task0, m.n_insts, task);
-            uint64_t c0 = (task - t.task0[g]) * t.window[g], c1 = c0 + t.window[g];
-            walk_task<SIPL, DYNAMIC>(w, t, g, (uint32_t)c0,
-                                     (uint32_t)(c1 < p.n_cycles ? c1 : p.n_cycles));
-        }
-        book_warp(o, false, g, comp, w.energy);
+    uint64_t lane = threadIdx.x & 31;
+    uint64_t stride = (uint64_t)gridDim.x * blockDim.x * lane_tasks;
+    for (uint64_t base = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x - lane) * lane_tasks;
+         base < n_tasks; base += stride) {
+        w.task = base + lane * lane_tasks;
+        w.task_end = w.task + lane_tasks < n_tasks ? w.task + lane_tasks : n_tasks;
+        bool active = w.task < n_tasks;
+        if (active)
+            walk_open(w, m, p, t, last_at_or_below(t.task0, m.n_insts, w.task));
+        while (__any_sync(0xffffffffu, active))
+            if (active)
+                active = walk_step<SIPL, DYNAMIC>(w, m, p, o, t, sums);
     }
     if (DYNAMIC)
         add_count(o.events_used, w.used);
+    if (shared_sums)
+        walk_sums_to_result(area, o, p.n_cycles, n_sums);
 }
 
 /* ---- Naive-D: one thread per pin event ------------------------------------------- */
@@ -978,51 +1123,128 @@ cudaError_t cuda_kernels_pin_events(const cuda_dev_model &m, const cuda_dev_task
     return err == cudaSuccess ? scan(t, t.pin_ev0, m.n_pins, n_events, stream) : err;
 }
 
-/* Shared memory of the walk kernel: at most this much per block, WALK_FIELDS
- * words per pin and thread; the block has as many threads (multiples of a
- * warp, at most KERNEL_BLOCK) as fit. */
+/* The walk kernel's launch: per thread WALK_FIELDS words per pin of the
+ * design's largest cell, in shared memory; the block-private sums there too
+ * when they take at most WALK_SHARED_SUMS_MAX bytes; as many threads a block
+ * (multiples of a warp, at most KERNEL_BLOCK) as fit in WALK_SMEM_MAX; as
+ * many blocks as stay resident (each thread loops over its share of tasks). */
 #define WALK_SMEM_MAX (96 << 10)
+#define WALK_SHARED_SUMS_MAX (32 << 10)
 
-static unsigned walk_block(uint32_t max_pins)
+struct walk_launch {
+    const void *fn;
+    unsigned block, blocks;
+    size_t smem;
+    bool shared_sums;
+};
+
+template <bool SIPL, bool DYNAMIC>
+static cudaError_t walk_plan(const cuda_dev_model &m, const cuda_dev_plan &p, bool fixed,
+                             uint64_t n_tasks, uint32_t lane_tasks, walk_launch *l)
 {
-    size_t per_thread = (size_t)WALK_FIELDS * 8 * (max_pins ? max_pins : 1);
-    size_t threads = WALK_SMEM_MAX / per_thread / 32 * 32;
-    return threads < 32 ? 32 : threads > KERNEL_BLOCK ? KERNEL_BLOCK : (unsigned)threads;
+    size_t per_thread = (size_t)WALK_FIELDS * 8 * (m.max_pins ? m.max_pins : 1);
+    size_t sums = ((size_t)p.n_cycles * (POWER_COMPONENTS + 1) + 1) * (fixed ? 16 : 8);
+    l->fn = (const void *)walk_kernel<SIPL, DYNAMIC>;
+    l->shared_sums = sums <= WALK_SHARED_SUMS_MAX;
+    size_t room = WALK_SMEM_MAX - (l->shared_sums ? sums : 0);
+    size_t threads = room / per_thread / 32 * 32;
+    l->block = threads < 32 ? 32 : threads > KERNEL_BLOCK ? KERNEL_BLOCK : (unsigned)threads;
+    l->smem = per_thread * l->block + (l->shared_sums ? sums : 0);
+    int device = 0, sms = 0, per_sm = 0;
+    cudaError_t err = cudaFuncSetAttribute(l->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           (int)l->smem);
+    if (err == cudaSuccess)
+        err = cudaGetDevice(&device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err == cudaSuccess)
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, l->fn, (int)l->block, l->smem);
+    uint64_t per_block = (uint64_t)l->block * lane_tasks;
+    uint64_t needed = (n_tasks + per_block - 1) / per_block;
+    uint64_t resident = (uint64_t)sms * (per_sm > 0 ? per_sm : 1);
+    l->blocks = (unsigned)(needed < 1 ? 1 : needed < resident ? needed : resident);
+    return err;
 }
 
-static size_t walk_smem(uint32_t max_pins, unsigned block)
+/* Adds the leakage levels the walks booked into the bins: bin b gets the sum
+ * of levels[0 .. b] times its length.  One block: each thread sums a run of
+ * cycles, thread 0 scans the runs' sums, each thread then walks its run. */
+__global__ void levels_kernel(const __grid_constant__ cuda_dev_plan p,
+                              const __grid_constant__ cuda_dev_out o)
 {
-    return (size_t)WALK_FIELDS * 8 * (max_pins ? max_pins : 1) * block;
+    __shared__ double run_sum[KERNEL_BLOCK];
+    __shared__ unsigned long long run_fixed[2 * KERNEL_BLOCK];
+    uint32_t per = (p.n_cycles + blockDim.x - 1) / blockDim.x;
+    uint32_t a = min(p.n_cycles, threadIdx.x * per), b = min(p.n_cycles, a + per);
+    double sum = 0.0;
+    unsigned __int128 fixed = 0;
+    for (uint32_t i = a; i < b; i++)
+        if (o.fixed)
+            fixed += (unsigned __int128)o.fixed_levels[2 * i + 1] << 64 | o.fixed_levels[2 * i];
+        else
+            sum += o.levels[i];
+    run_sum[threadIdx.x] = sum;
+    run_fixed[2 * threadIdx.x] = (unsigned long long)fixed;
+    run_fixed[2 * threadIdx.x + 1] = (unsigned long long)(fixed >> 64);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double before = 0.0;
+        unsigned __int128 fixed_before = 0;
+        for (uint32_t r = 0; r < blockDim.x; r++) {
+            unsigned __int128 f = (unsigned __int128)run_fixed[2 * r + 1] << 64 | run_fixed[2 * r];
+            double s = run_sum[r];
+            run_sum[r] = before, before += s;
+            run_fixed[2 * r] = (unsigned long long)fixed_before;
+            run_fixed[2 * r + 1] = (unsigned long long)(fixed_before >> 64);
+            fixed_before += f;
+        }
+    }
+    __syncthreads();
+    sum = run_sum[threadIdx.x];
+    fixed = (unsigned __int128)run_fixed[2 * threadIdx.x + 1] << 64 | run_fixed[2 * threadIdx.x];
+    for (uint32_t i = a; i < b; i++) {
+        double watts;
+        if (o.fixed) {
+            fixed += (unsigned __int128)o.fixed_levels[2 * i + 1] << 64 | o.fixed_levels[2 * i];
+            watts = ((double)(int64_t)(fixed >> 64) * 0x1p64 + (double)(uint64_t)fixed) * 0x1p-120;
+        } else {
+            watts = sum += o.levels[i];
+        }
+        int64_t start = p.t0 + (int64_t)i * p.period;
+        int64_t end = start + p.period < p.t1 ? start + p.period : p.t1;
+        if (watts != 0.0)
+            add_bin(o, (size_t)i * POWER_COMPONENTS + POWER_LEAKAGE,
+                    watts * (double)(end - start) * 1e-15);
+    }
 }
 
 template <bool SIPL, bool DYNAMIC>
 static cudaError_t launch_walk(const cuda_dev_model &m, const cuda_dev_plan &p,
                                const cuda_dev_out &out, const cuda_dev_tasks &t, uint64_t n_tasks,
-                               cudaStream_t stream)
+                               uint32_t lane_tasks, cudaStream_t stream)
 {
-    unsigned block = walk_block(m.max_pins);
-    size_t smem = walk_smem(m.max_pins, block);
-    cudaError_t err = cudaFuncSetAttribute(walk_kernel<SIPL, DYNAMIC>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    walk_launch l;
+    cudaError_t err = walk_plan<SIPL, DYNAMIC>(m, p, out.fixed, n_tasks, lane_tasks, &l);
     if (err != cudaSuccess)
         return err;
-    uint64_t blocks = (n_tasks + block - 1) / block;
-    blocks = blocks == 0 ? 1 : blocks > (1u << 30) ? 1u << 30 : blocks;
-    walk_kernel<SIPL, DYNAMIC><<<(unsigned)blocks, block, smem, stream>>>(m, p, out, t, n_tasks);
+    walk_kernel<SIPL, DYNAMIC><<<l.blocks, l.block, l.smem, stream>>>(m, p, out, t, n_tasks,
+                                                                     lane_tasks, l.shared_sums);
+    levels_kernel<<<1, KERNEL_BLOCK, 0, stream>>>(p, out);
     return cudaGetLastError();
 }
 
 cudaError_t cuda_kernels_walk(const cuda_dev_model &m, const cuda_dev_plan &p,
                               const cuda_dev_out &out, const cuda_dev_tasks &t, uint64_t n_tasks,
-                              bool sipl, bool dynamic, cudaStream_t stream)
+                              const cuda_power_options &o, bool dynamic, cudaStream_t stream)
 {
-    if (sipl && dynamic)
-        return launch_walk<true, true>(m, p, out, t, n_tasks, stream);
-    if (sipl)
-        return launch_walk<true, false>(m, p, out, t, n_tasks, stream);
+    uint32_t lt = o.lane_tasks;
+    if (o.sipl && dynamic)
+        return launch_walk<true, true>(m, p, out, t, n_tasks, lt, stream);
+    if (o.sipl)
+        return launch_walk<true, false>(m, p, out, t, n_tasks, lt, stream);
     if (dynamic)
-        return launch_walk<false, true>(m, p, out, t, n_tasks, stream);
-    return launch_walk<false, false>(m, p, out, t, n_tasks, stream);
+        return launch_walk<false, true>(m, p, out, t, n_tasks, lt, stream);
+    return launch_walk<false, false>(m, p, out, t, n_tasks, lt, stream);
 }
 
 cudaError_t cuda_kernels_naive_dynamic(const cuda_dev_model &m, const cuda_dev_plan &p,
@@ -1060,29 +1282,35 @@ static int report(const void *fn, const char *name, unsigned block, size_t smem,
     return 1;
 }
 
-static int walk_report(const cuda_dev_model &m, bool sipl, bool dynamic, const char *name,
+static int walk_report(const cuda_dev_model &m, const cuda_dev_plan &p,
+                       const cuda_power_options &o, bool dynamic, const char *name,
                        cuda_kernel_report *out)
 {
-    unsigned block = walk_block(m.max_pins);
-    size_t smem = walk_smem(m.max_pins, block);
-    const void *fn = sipl ? (dynamic ? (const void *)walk_kernel<true, true>
-                                     : (const void *)walk_kernel<true, false>)
-                          : (dynamic ? (const void *)walk_kernel<false, true>
-                                     : (const void *)walk_kernel<false, false>);
-    return report(fn, name, block, smem, out);
+    walk_launch l;
+    uint64_t one = 1;
+    cudaError_t err =
+        o.sipl ? (dynamic ? walk_plan<true, true>(m, p, o.deterministic, one, 1, &l)
+                          : walk_plan<true, false>(m, p, o.deterministic, one, 1, &l))
+               : (dynamic ? walk_plan<false, true>(m, p, o.deterministic, one, 1, &l)
+                          : walk_plan<false, false>(m, p, o.deterministic, one, 1, &l));
+    if (err != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return report(l.fn, name, l.block, l.smem, out);
 }
 
-int cuda_kernels_reports(const cuda_dev_model &m, const cuda_power_options &o,
-                         cuda_kernel_report *out, int max)
+int cuda_kernels_reports(const cuda_dev_model &m, const cuda_dev_plan &p,
+                         const cuda_power_options &o, cuda_kernel_report *out, int max)
 {
     int n = 0;
     if (o.fusion && n < max)
-        n += walk_report(m, o.sipl, true, "fused", out + n);
+        n += walk_report(m, p, o, true, "fused", out + n);
     if (!o.fusion && n < max)
         n += report(o.sipl ? (const void *)naive_dynamic_kernel<true>
                            : (const void *)naive_dynamic_kernel<false>,
                     "naive-D", KERNEL_BLOCK, 0, out + n);
     if (!o.fusion && n < max)
-        n += walk_report(m, o.sipl, false, "naive-L", out + n);
+        n += walk_report(m, p, o, false, "naive-L", out + n);
     return n;
 }

@@ -45,10 +45,13 @@ struct cuda_dev_plan {
 };
 
 /* Where energies go: float64 sums, or 128-bit fixed point (fixed[2 i] the
- * low word of sum i, fixed[2 i + 1] the high word). */
+ * low word of sum i, fixed[2 i + 1] the high word).  levels: the walks'
+ * leakage of whole cycles, in watts, as a difference array over the cycles
+ * (the walk launch turns it into bin energies). */
 struct cuda_dev_out {
     double *bins, *inst;                 /* [n_cycles * 5], [n_insts * 5] */
-    unsigned long long *fixed_bins, *fixed_inst;
+    double *levels;                      /* [n_cycles + 1] */
+    unsigned long long *fixed_bins, *fixed_inst, *fixed_levels;
     unsigned long long *events_used;
     bool fixed;
 };
@@ -85,17 +88,18 @@ cudaError_t cuda_kernels_windows(const cuda_dev_model &m, const cuda_dev_plan &p
 cudaError_t cuda_kernels_pin_events(const cuda_dev_model &m, const cuda_dev_tasks &t,
                                     uint64_t *n_events, cudaStream_t stream);
 
-/* The power kernels.  walk: one thread per task (leakage only, or fused
- * with dynamic and glitch energy); naive dynamic: one thread per pin event. */
+/* The power kernels.  walk: each thread walks o.lane_tasks consecutive
+ * tasks (leakage only, or fused with dynamic and glitch energy), then the
+ * leakage levels go into the bins; naive dynamic: one thread per pin event. */
 cudaError_t cuda_kernels_walk(const cuda_dev_model &m, const cuda_dev_plan &p,
                               const cuda_dev_out &out, const cuda_dev_tasks &t, uint64_t n_tasks,
-                              bool sipl, bool dynamic, cudaStream_t stream);
+                              const cuda_power_options &o, bool dynamic, cudaStream_t stream);
 cudaError_t cuda_kernels_naive_dynamic(const cuda_dev_model &m, const cuda_dev_plan &p,
                                        const cuda_dev_out &out, const cuda_dev_tasks &t,
                                        uint64_t n_events, bool sipl, cudaStream_t stream);
 
 /* The compiler's figures for the kernels variant o launches on model m. */
-int cuda_kernels_reports(const cuda_dev_model &m, const cuda_power_options &o,
-                         cuda_kernel_report *out, int max);
+int cuda_kernels_reports(const cuda_dev_model &m, const cuda_dev_plan &p,
+                         const cuda_power_options &o, cuda_kernel_report *out, int max);
 
 #endif

@@ -9,17 +9,14 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cuda/cuda_int.h"
 #include "cuda/cuda_kernels.h"
+#include "cuda/cuda_upload.h"
 #include "power/power_int.h"
 #include "util/mem.h"
 #include "util/progress.h"
 
-/* Events travel in chunks of this many (32 MiB packed), two staging
- * buffers taking turns. */
-#define PACK_CHUNK (4u << 20)
 #define MAX_DEVICE_ARRAYS 64
 
 struct cuda_power_session {
@@ -127,44 +124,13 @@ static cudaError_t alloc_events(cuda_power_session *s)
     return err;
 }
 
-/* The events, packed on the host into two pinned staging buffers in turn:
- * chunk i is packed while chunk i - 1 is being copied. */
+/* The events, packed and copied by cuda_upload's workers. */
 static cudaError_t upload_events(cuda_power_session *s)
 {
-    const events *ev = s->ev;
-    cudaError_t err = cudaSuccess;
-    int64_t *dst = (int64_t *)s->m.ev;
-    int64_t *stage[2] = {NULL, NULL};
-    cudaEvent_t copied[2] = {NULL, NULL};
-    uint64_t chunk = ev->n_events < PACK_CHUNK ? ev->n_events + 1 : PACK_CHUNK;
-    for (int b = 0; b < 2 && err == cudaSuccess; b++) {
-        err = cudaMallocHost((void **)&stage[b], chunk * sizeof(int64_t));
-        if (err == cudaSuccess)
-            err = cudaEventCreateWithFlags(&copied[b], cudaEventDisableTiming);
-    }
-    int threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    for (uint64_t first = 0, i = 0; err == cudaSuccess && first < ev->n_events && !s->cancel_upload;
-         first += PACK_CHUNK, i++) {
-        uint64_t n = ev->n_events - first < PACK_CHUNK ? ev->n_events - first : PACK_CHUNK;
-        int b = (int)(i % 2);
-        err = cudaEventSynchronize(copied[b]);
-        if (err != cudaSuccess)
-            break;
-        cuda_pack_events(ev, first, n, stage[b], threads);
-        err = cudaMemcpyAsync(dst + first, stage[b], n * sizeof(int64_t), cudaMemcpyHostToDevice,
-                              s->stream);
-        if (err == cudaSuccess)
-            err = cudaEventRecord(copied[b], s->stream);
-    }
-    cudaError_t sync = cudaStreamSynchronize(s->stream);
-    err = err == cudaSuccess ? sync : err;
-    for (int b = 0; b < 2; b++) {
-        if (stage[b])
-            cudaFreeHost(stage[b]);
-        if (copied[b])
-            cudaEventDestroy(copied[b]);
-    }
-    return err;
+    cuda_upload_options o = cuda_upload_defaults();
+    o.device = s->device;
+    o.cancel = &s->cancel_upload;
+    return cuda_upload_events(s->ev, (int64_t *)s->m.ev, &o);
 }
 
 /* The planning and result buffers every run reuses. */
@@ -181,6 +147,9 @@ static cudaError_t alloc_run_buffers(cuda_power_session *s)
     s->t.scan_temp_bytes = cuda_kernels_scan_bytes((insts > pins ? insts : pins) + 1);
     s->t.scan_temp = device_alloc(s, s->t.scan_temp_bytes, &err);
     s->o.bins = (double *)device_alloc(s, bins * 8, &err);
+    s->o.levels = (double *)device_alloc(s, ((uint64_t)s->plan.n_cycles + 1) * 8, &err);
+    s->o.fixed_levels =
+        (unsigned long long *)device_alloc(s, ((uint64_t)s->plan.n_cycles + 1) * 16, &err);
     s->o.inst = (double *)device_alloc(s, insts * POWER_COMPONENTS * 8, &err);
     s->o.fixed_bins = (unsigned long long *)device_alloc(s, bins * 16, &err);
     s->o.fixed_inst = (unsigned long long *)device_alloc(s, insts * POWER_COMPONENTS * 16, &err);
@@ -196,14 +165,15 @@ static cudaError_t alloc_run_buffers(cuda_power_session *s)
 typedef struct upload_job {
     cuda_power_session *s;
     cudaError_t err;
+    double seconds;           /* the upload's, on its own thread */
 } upload_job;
 
 static void *run_upload(void *arg)
 {
     upload_job *job = (upload_job *)arg;
-    job->err = cudaSetDevice(job->s->device);
-    if (job->err == cudaSuccess)
-        job->err = upload_events(job->s);
+    double start = progress_now_seconds();
+    job->err = upload_events(job->s);
+    job->seconds = progress_now_seconds() - start;
     return NULL;
 }
 
@@ -236,9 +206,9 @@ static gp_status plan_and_model(cuda_power_session *s, const power_options *opt)
                               : cuda_failed(s->d, "cannot put the design on the device", err);
 }
 
-static gp_status open_device(cuda_power_session *s, const power_options *opt, double *upload_s)
+static gp_status open_device(cuda_power_session *s, const power_options *opt,
+                             cuda_power_open_timing *timing)
 {
-    double start = progress_now_seconds();
     cudaError_t err = cudaSetDevice(s->device);
     if (err != cudaSuccess)
         return cuda_failed(s->d, "cannot select the CUDA device", err);
@@ -246,15 +216,18 @@ static gp_status open_device(cuda_power_session *s, const power_options *opt, do
         return cuda_failed(s->d, "cannot create a stream", err);
     if ((err = alloc_events(s)) != cudaSuccess)
         return cuda_failed(s->d, "cannot put the events on the device", err);
-    upload_job job = {s, cudaSuccess};
+    upload_job job = {s, cudaSuccess, 0};
     pthread_t uploader;
     bool threaded = pthread_create(&uploader, NULL, run_upload, &job) == 0;
     if (!threaded)
         run_upload(&job);
+    double model_start = progress_now_seconds();
     gp_status st = plan_and_model(s, opt);
+    timing->model_s = progress_now_seconds() - model_start;
     s->cancel_upload = st != GP_OK;
     if (threaded)
         pthread_join(uploader, NULL);
+    timing->upload_s = job.seconds;
     if (st != GP_OK)
         return st;
     err = job.err == cudaSuccess ? alloc_run_buffers(s) : job.err;
@@ -262,15 +235,15 @@ static gp_status open_device(cuda_power_session *s, const power_options *opt, do
         return cuda_failed(s->d, "cannot put the events on the device", err);
     s->p = (cuda_dev_plan){s->plan.t0, s->plan.t1, s->plan.period, s->plan.dump_start,
                            s->plan.n_cycles};
-    if (upload_s)
-        *upload_s = progress_now_seconds() - start;
     return GP_OK;
 }
 
 extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const power_options *opt,
-                                     int device, cuda_power_session **out, double *upload_s,
-                                     diag_ctx *d)
+                                     int device, cuda_power_session **out,
+                                     cuda_power_open_timing *timing, diag_ctx *d)
 {
+    double start = progress_now_seconds();
+    cuda_power_open_timing tm = {0, 0, 0};
     *out = NULL;
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || device >= count) {
@@ -286,11 +259,14 @@ extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const p
         return GP_ERR_NOMEM;
     }
     s->dg = dg, s->ev = ev, s->d = d, s->device = device;
-    gp_status st = open_device(s, opt, upload_s);
+    gp_status st = open_device(s, opt, &tm);
     if (st != GP_OK) {
         cuda_power_close(s);
         return st;
     }
+    tm.total_s = progress_now_seconds() - start;
+    if (timing)
+        *timing = tm;
     *out = s;
     return GP_OK;
 }
@@ -320,6 +296,10 @@ static cudaError_t zero_sums(cuda_power_session *s)
     if (err == cudaSuccess)
         err = s->o.fixed ? cudaMemsetAsync(s->o.fixed_inst, 0, insts * 16, s->stream)
                          : cudaMemsetAsync(s->o.inst, 0, insts * 8, s->stream);
+    uint64_t levels = (uint64_t)s->plan.n_cycles + 1;
+    if (err == cudaSuccess)
+        err = s->o.fixed ? cudaMemsetAsync(s->o.fixed_levels, 0, levels * 16, s->stream)
+                         : cudaMemsetAsync(s->o.levels, 0, levels * 8, s->stream);
     return err;
 }
 
@@ -335,11 +315,11 @@ static cudaError_t launch(cuda_power_session *s, const cuda_power_options *o, ui
     s->t.memo = o->memo ? s->memo : NULL;
     cudaError_t err = o->memo ? cuda_kernels_memo(s->m, s->memo, s->stream) : cudaSuccess;
     if (err == cudaSuccess && o->fusion)
-        err = cuda_kernels_walk(s->m, s->p, s->o, s->t, n_tasks, o->sipl, true, s->stream);
+        err = cuda_kernels_walk(s->m, s->p, s->o, s->t, n_tasks, *o, true, s->stream);
     if (err == cudaSuccess && !o->fusion)
         err = cuda_kernels_naive_dynamic(s->m, s->p, s->o, s->t, n_pin_events, o->sipl, s->stream);
     if (err == cudaSuccess && !o->fusion)
-        err = cuda_kernels_walk(s->m, s->p, s->o, s->t, n_tasks, o->sipl, false, s->stream);
+        err = cuda_kernels_walk(s->m, s->p, s->o, s->t, n_tasks, *o, false, s->stream);
     cudaEventRecord(stop, s->stream);
     cudaError_t sync = cudaEventSynchronize(stop);
     float ms = 0;
@@ -428,9 +408,9 @@ extern "C" gp_status cuda_power_run(cuda_power_session *s, const cuda_power_opti
     if (out)
         *out = NULL;
     s->d = d;
-    if (o->target_events < 1 || o->min_windows < 1) {
-        diag_error(d, 1514, DIAG_NOWHERE, "the CUDA engine's target events per thread and "
-                   "windows per gate must be at least 1");
+    if (o->target_events < 1 || o->min_windows < 1 || o->lane_tasks < 1) {
+        diag_error(d, 1514, DIAG_NOWHERE, "the CUDA engine's target events per thread, "
+                   "windows per gate and tasks per thread must be at least 1");
         return GP_ERR_USAGE;
     }
     cudaError_t err = cudaSetDevice(s->device);
@@ -475,5 +455,5 @@ extern "C" int cuda_power_kernel_reports(const cuda_power_session *s,
                                          const cuda_power_options *copt, cuda_kernel_report *out,
                                          int max)
 {
-    return cuda_kernels_reports(s->m, *copt, out, max);
+    return cuda_kernels_reports(s->m, s->p, *copt, out, max);
 }

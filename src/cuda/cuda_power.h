@@ -53,12 +53,16 @@ extern "C" {
  * fewer cycles), so that a quiet gate's leakage is not left to one thread. */
 #define CUDA_POWER_TARGET_EVENTS 8
 #define CUDA_POWER_MIN_WINDOWS 64
+/* Tasks a walk thread takes one after the other (the state carries over
+ * between windows of one gate). */
+#define CUDA_POWER_LANE_TASKS 8
 
 typedef struct cuda_power_options {
     bool sipl, partition, fusion, memo;
     uint32_t target_events;   /* partition: events per thread aimed at (>= 1) */
     uint32_t min_windows;     /* partition: the parallelism floor: each gate's cycles
                                  are cut into at least this many windows (>= 1) */
+    uint32_t lane_tasks;      /* walk kernels: consecutive tasks per thread (>= 1) */
     bool deterministic;       /* fixed-point sums: bitwise identical run to run */
     int device;               /* CUDA device index */
 } cuda_power_options;
@@ -84,12 +88,22 @@ typedef struct cuda_power_timing {
 /* A design and its events on the device, ready for runs of any variant. */
 typedef struct cuda_power_session cuda_power_session;
 
+/* Wall-clock seconds of cuda_power_open.  The events' upload and the plan
+ * + model run at the same time, on two threads: total_s is about the larger
+ * of the two plus the CUDA context's creation. */
+typedef struct cuda_power_open_timing {
+    double upload_s;          /* the events: packed on host threads and copied */
+    double model_s;           /* the plan and the device model: built and copied */
+    double total_s;           /* the whole of cuda_power_open */
+} cuda_power_open_timing;
+
 /* Checks the options (power_plan_make's errors), builds the device model
  * (cell types, SIPL tables, instances, pins, arcs, nets) and uploads it with
- * the events, which are packed on the host in chunks while earlier chunks
- * are copied.  *upload_s (NULL: not asked) gets the seconds this took. */
+ * the events, which are packed on host threads in chunks while earlier
+ * chunks are copied.  *timing (NULL: not asked) gets the seconds this took. */
 gp_status cuda_power_open(const design *dg, const events *ev, const power_options *opt,
-                          int device, cuda_power_session **out, double *upload_s, diag_ctx *d);
+                          int device, cuda_power_session **out, cuda_power_open_timing *timing,
+                          diag_ctx *d);
 /* One run of variant `copt`; out NULL: timing only.  events_used and every
  * energy as the reference engine's, within 1e-6 relative. */
 gp_status cuda_power_run(cuda_power_session *s, const cuda_power_options *copt,
