@@ -162,7 +162,7 @@ summarize() {
 
 case_table() {
   printf "%-14s %9s %10s %9s %9s %10s %8s %12s %12s %-6s\n" case instances "M pin ev" "ref s" "cpu s" \
-         "gpu e2e s" "e2e x" "fused G ev/s" "dflt G ev/s" result
+         "gpu e2e s" "e2e x" "fused G ev/s" "s+p+m G ev/s" result
   awk -F'\t' '
     $1 == "variant" && $4 == "11110" { fused[$2] = $8 }
     $1 == "variant" && $4 == "11010" { best[$2] = $8 }

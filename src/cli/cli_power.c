@@ -23,7 +23,7 @@ const char cli_power_help[] =
     "                    lookup), part (per-gate windows by event density), fusion\n"
     "                    (one kernel walks each window), memo (per-instance group\n"
     "                    energies); naive: none, fused: all four (default:\n"
-    "                    sipl+part+memo, the fastest measured)\n"
+    "                    fused, the fastest measured)\n"
     "  --cuda-target-events N  events per GPU thread aimed at (default 8)\n"
     "  --cuda-min-windows N    each gate's cycles in at least N windows (default 64)\n"
     "  --cuda-lane-tasks N     windows one GPU walk thread takes in turn (default 8)\n"

@@ -159,26 +159,10 @@ __device__ __forceinline__ double group_energy(const cuda_dev_model &m, const cu
                       : 0.0;
 }
 
-/* power_groups_energy: the groups of (pin, related) chosen by scanning. */
-__device__ __forceinline__ double groups_energy_scan(const cuda_dev_model &m, const cuda_cell &c,
-                                                     uint32_t pin, int32_t related, uint32_t s,
-                                                     bool rise, const energy_src &src)
-{
-    uint32_t g0 = m.cpin_group0[c.pin0 + pin], g1 = g0 + m.cpin_n_groups[c.pin0 + pin];
-    uint64_t served = 0;
-    double e = 0.0;
-    for (uint32_t g = g0; g < g1; g++) {
-        const cuda_group &gr = m.groups[g];
-        if (gr.related != related || (served & gr.pg_bit) || !when_holds(m, c, gr.when, s))
-            continue;
-        served |= gr.pg_bit;
-        e += group_energy(m, c, g, rise, src);
-    }
-    return e;
-}
-
-/* power_sipl_energy_of: the energy of (pin, related) in state s; with SIPL
- * a dense cell's chosen groups come from its table. */
+/* power_sipl_energy_of: the energy of (pin, related) in state s, from
+ * the groups power_groups_energy chooses by scanning the pin's groups, or,
+ * with SIPL, a dense cell's from its table (one loop for both, so that the
+ * kernels hold one table lookup). */
 template <bool SIPL>
 __device__ __forceinline__ double energy(const cuda_dev_model &m, const cuda_cell &c, uint32_t pin,
                                          int32_t related, uint32_t s, bool rise,
@@ -188,12 +172,23 @@ __device__ __forceinline__ double energy(const cuda_dev_model &m, const cuda_cel
     int32_t key = m.keys[c.key0 + pin * (c.n_pins + 1) + r];
     if (key < 0)
         return 0.0;
-    if (!SIPL || !c.sipl_dense)
-        return groups_energy_scan(m, c, pin, related, s, rise, src);
+    bool dense = SIPL && c.sipl_dense;
     size_t at = c.sel0_base + ((size_t)key << c.n_pins) + s;
+    uint32_t i0 = dense ? m.sel0[at] : m.cpin_group0[c.pin0 + pin];
+    uint32_t i1 = dense ? m.sel0[at + 1] : i0 + m.cpin_n_groups[c.pin0 + pin];
+    uint64_t served = 0;
     double e = 0.0;
-    for (uint32_t i = m.sel0[at]; i < m.sel0[at + 1]; i++)
-        e += group_energy(m, c, m.sel[i], rise, src);
+#pragma unroll 1
+    for (uint32_t i = i0; i < i1; i++) {
+        uint32_t g = dense ? m.sel[i] : i;
+        if (!dense) {
+            const cuda_group &gr = m.groups[g];
+            if (gr.related != related || (served & gr.pg_bit) || !when_holds(m, c, gr.when, s))
+                continue;
+            served |= gr.pg_bit;
+        }
+        e += group_energy(m, c, g, rise, src);
+    }
     return e;
 }
 
@@ -210,7 +205,9 @@ __device__ __forceinline__ double leakage_scan(const cuda_dev_model &m, const cu
 {
     uint64_t served = 0;
     double total = 0.0;
+#pragma unroll 1
     for (int with_when = 1; with_when >= 0; with_when--)
+#pragma unroll 1
         for (uint32_t g = c.leakage0; g < c.leakage0 + c.n_leakages; g++) {
             const cuda_leakage &lk = m.leakages[g];
             if (lk.has_when != with_when || (served & lk.pg_bit) || !when_holds(m, c, lk.when, s))
@@ -463,15 +460,16 @@ __device__ __forceinline__ void walk_leak_until(walk &w, const cuda_dev_model &m
     w.acc[POWER_LEAKAGE] += watts * (double)(t - bin_start) * 1e-15;
 }
 
-/* The related pin of an event of output k at t (power_cpu.c
- * related_candidate): its index, or -1; *r_rise its last event's direction. */
+/* The related pin of an event at t of an output whose candidates are
+ * cand[c0 .. c1) (power_cpu.c related_candidate): its index, or -1; *r_rise
+ * its last event's direction. */
 __device__ __forceinline__ int32_t walk_related(const walk &w, const cuda_dev_model &m,
-                                                const cuda_cell &c, uint32_t k, int64_t t,
-                                                bool rise, bool *r_rise)
+                                                uint32_t c0, uint32_t c1, int64_t t, bool rise,
+                                                bool *r_rise)
 {
-    uint32_t c0 = m.cand0[c.cand0_base + k], c1 = m.cand0[c.cand0_base + k + 1];
     int32_t best = -1;
     double best_gap = INFINITY;
+#pragma unroll 1
     for (uint32_t i = c0; i < c1; i++) {
         uint32_t r = m.cand[i];
         int64_t last_t = pin_i64(w, WALK_LAST_T, r);
@@ -494,14 +492,16 @@ __device__ __forceinline__ double internal_unrelated(const cuda_dev_model &m, co
                                                   uint32_t s, bool rise, double load)
 {
     uint32_t c0 = m.cand0[c.cand0_base + k], c1 = m.cand0[c.cand0_base + k + 1];
+    bool any = c1 > c0;
+    uint32_t n = any ? 2 * (c1 - c0) : 1;
     double sum = 0.0;
-    for (uint32_t i = c0; i < c1; i++)
-        for (int in_rise = 0; in_rise < 2; in_rise++)
-            sum += energy<SIPL>(m, c, k, (int32_t)m.cand[i], s, rise,
-                                source(memo, pin0, k, (int32_t)m.cand[i], in_rise, load));
-    if (c1 > c0)
-        return sum / (2 * (c1 - c0));
-    return energy<SIPL>(m, c, k, -1, s, rise, source(memo, pin0, k, -1, rise, load));
+    /* Candidate j / 2 in direction j % 2 (one call site keeps the kernels small). */
+#pragma unroll 1
+    for (uint32_t j = 0; j < n; j++) {
+        int32_t r = any ? (int32_t)m.cand[c0 + j / 2] : -1;
+        sum += energy<SIPL>(m, c, k, r, s, rise, source(memo, pin0, k, r, any ? j & 1 : rise, load));
+    }
+    return any ? sum / n : sum;
 }
 
 /* The internal energy of an event of pin k (power_cpu.c output_internal
@@ -547,13 +547,21 @@ __device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m, uint
     int64_t &bits = pin_i64(w, WALK_BITS, k);
     uint32_t flags = (uint32_t)(bits >> FLAGS_SHIFT) & 0xff;
     bool rise = is_rise(old, now), drives = flags & CUDA_PIN_DRIVES, r_rise = false;
-    int32_t related = drives ? walk_related(w, m, c, k, t, rise, &r_rise) : -1;
-    double weight = weight_of(old, now);
-    double e_int = weight * event_internal<SIPL>(m, c, w.memo, w.pin0, k, drives, related, r_rise,
-                                                 w.s_cost, rise);
+    /* Inputs and outputs take one path (event_internal's cases): an input
+     * has no candidates, no related pin and no load. */
+    uint32_t c0 = drives ? m.cand0[c.cand0_base + k] : 0;
+    uint32_t c1 = drives ? m.cand0[c.cand0_base + k + 1] : 0;
+    int32_t related = walk_related(w, m, c0, c1, t, rise, &r_rise);
+    double load = drives ? m.pin_load[w.pin0 + k] : 0.0, weight = weight_of(old, now);
+    double e_int =
+        related < 0 && c1 > c0
+            ? internal_unrelated<SIPL>(m, c, w.memo, w.pin0, k, w.s_cost, rise, load)
+            : energy<SIPL>(m, c, k, related, w.s_cost, rise,
+                           source(w.memo, w.pin0, k, related, related >= 0 ? r_rise : rise, load));
+    e_int *= weight;
     double e_sw = 0.0;
     if (rise && (flags & CUDA_PIN_PAYS_SWITCHING))
-        e_sw = weight * (m.pin_load[w.pin0 + k] * c.volts * c.volts);
+        e_sw = weight * (load * c.volts * c.volts);
     int64_t width = -1;
     if (flags & CUDA_PIN_GLITCHABLE) {
         int64_t &change_t = pin_i64(w, WALK_CHANGE_T, k);
@@ -613,6 +621,7 @@ __device__ __forceinline__ uint32_t walk_start_pins(walk &w, const cuda_dev_mode
                                                     const cuda_dev_tasks &t, int64_t start)
 {
     uint32_t s = 0;
+#pragma unroll 1
     for (uint32_t k = 0; k < w.n_pins; k++) {
         uint32_t net = m.pin_net[w.pin0 + k];
         uint64_t next = 0, left = 0;
@@ -694,46 +703,51 @@ __device__ __forceinline__ void walk_open(walk &w, const cuda_dev_model &m,
     w.s = w.s_cost = walk_start_pins(w, m, t, w.leak_from);
 }
 
-/* Ends the stretch: leakage to its end, the last bin, the instance's sums. */
-template <bool SIPL>
-__device__ __forceinline__ void walk_close(walk &w, const cuda_dev_model &m,
-                                           const cuda_dev_plan &p, const cuda_dev_out &o,
-                                           const walk_sums &sums)
+/* Ends the stretch (its leakage booked to its end): the last bin, the
+ * instance's sums. */
+template <bool FIXED>
+__device__ __forceinline__ void walk_close(walk &w, const cuda_dev_out &o, const walk_sums &sums)
 {
-    walk_leak_until<SIPL>(w, m, p, sums, w.end);
     walk_flush_bin(w, sums);
 #pragma unroll
-    for (int c = 0; c < POWER_COMPONENTS; c++)
-        if (w.energy[c] != 0.0)
-            add_inst(o, (size_t)w.inst * POWER_COMPONENTS + c, w.energy[c]);
+    for (int c = 0; c < POWER_COMPONENTS; c++) {
+        size_t i = (size_t)w.inst * POWER_COMPONENTS + c;
+        if (w.energy[c] != 0.0 && FIXED)
+            fixed_add(&o.fixed_inst[2 * i], w.energy[c]);
+        else if (w.energy[c] != 0.0)
+            atomicAdd(&o.inst[i], w.energy[c]);
+    }
 }
 
 /* One step: the next pin event, or the end of a stretch (and the start of
  * the next).  False when the thread has walked all its tasks. */
-template <bool SIPL, bool DYNAMIC>
+template <bool SIPL, bool DYNAMIC, bool FIXED>
 __device__ __forceinline__ bool walk_step(walk &w, const cuda_dev_model &m,
                                           const cuda_dev_plan &p, const cuda_dev_out &o,
                                           const cuda_dev_tasks &t, const walk_sums &sums)
 {
     int64_t first = EV_NONE >> 2;
     uint32_t k = 0;
+#pragma unroll 1
     for (uint32_t j = 0; j < w.n_pins; j++) {
         int64_t nt = ev_time(pin_i64(w, WALK_NT, j));
         k = nt < first ? j : k;
         first = nt < first ? nt : first;
     }
     walk_settle(w);
-    if (first == EV_NONE >> 2) {
-        walk_close<SIPL>(w, m, p, o, sums);
+    bool done = first == EV_NONE >> 2;
+    int64_t until = done ? w.end : first;
+    if (until != w.t_cur) {
+        walk_leak_until<SIPL>(w, m, p, sums, until);
+        w.t_cur = until;
+        w.s_cost = w.s;
+    }
+    if (done) {
+        walk_close<FIXED>(w, o, sums);
         if (w.task >= w.task_end)
             return false;
         walk_open(w, m, p, t, w.inst + 1);
         return true;
-    }
-    if (first != w.t_cur) {
-        walk_leak_until<SIPL>(w, m, p, sums, first);
-        w.t_cur = first;
-        w.s_cost = w.s;
     }
     walk_apply<SIPL, DYNAMIC>(w, m, p, k, first);
     return true;
@@ -754,6 +768,7 @@ __device__ __forceinline__ walk_sums walk_sums_shared(int64_t *area, bool fixed,
 
 /* Adds the block's shared sums (walk_sums_shared) into the result's.  Every
  * thread of the block must call it. */
+template <bool FIXED>
 __device__ __forceinline__ void walk_sums_to_result(const int64_t *area, const cuda_dev_out &o,
                                                     uint32_t n_cycles, size_t n_sums)
 {
@@ -761,7 +776,7 @@ __device__ __forceinline__ void walk_sums_to_result(const int64_t *area, const c
     size_t n_bins = (size_t)n_cycles * POWER_COMPONENTS;
     for (size_t i = threadIdx.x; i < n_sums; i += blockDim.x) {
         size_t j = i < n_bins ? i : i - n_bins;
-        if (o.fixed) {
+        if (FIXED) {
             unsigned long long lo = (unsigned long long)area[2 * i];
             unsigned long long hi = (unsigned long long)area[2 * i + 1];
             if (lo | hi)
@@ -776,8 +791,10 @@ __device__ __forceinline__ void walk_sums_to_result(const int64_t *area, const c
 
 /* The walk kernel: each thread walks lane_tasks consecutive tasks; whole
  * warps go round the loop together.  Bins and levels are summed per block in
- * shared memory when o_shared (they fit), then added to the result. */
-template <bool SIPL, bool DYNAMIC>
+ * shared memory when shared_sums (they fit), then added to the result.
+ * FIXED is o.fixed, made a constant so that each kernel holds one kind of
+ * sums only. */
+template <bool SIPL, bool DYNAMIC, bool FIXED>
 __global__ void __launch_bounds__(KERNEL_BLOCK, 2)
 walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cuda_dev_plan p,
             const __grid_constant__ cuda_dev_out o, const __grid_constant__ cuda_dev_tasks t,
@@ -787,8 +804,8 @@ walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cu
     uint32_t state_words = WALK_FIELDS * m.max_pins * blockDim.x;
     size_t n_sums = (size_t)p.n_cycles * (POWER_COMPONENTS + 1) + 1;
     int64_t *area = walk_state + state_words;
-    walk_sums sums = shared_sums ? walk_sums_shared(area, o.fixed, p.n_cycles, n_sums)
-                     : o.fixed   ? walk_sums{o.fixed_bins, o.fixed_levels, true}
+    walk_sums sums = shared_sums ? walk_sums_shared(area, FIXED, p.n_cycles, n_sums)
+                     : FIXED     ? walk_sums{o.fixed_bins, o.fixed_levels, true}
                                  : walk_sums{o.bins, o.levels, false};
     walk w;
     w.col = walk_state + threadIdx.x;
@@ -806,12 +823,12 @@ walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cu
             walk_open(w, m, p, t, last_at_or_below(t.task0, m.n_insts, w.task));
         while (__any_sync(0xffffffffu, active))
             if (active)
-                active = walk_step<SIPL, DYNAMIC>(w, m, p, o, t, sums);
+                active = walk_step<SIPL, DYNAMIC, FIXED>(w, m, p, o, t, sums);
     }
     if (DYNAMIC)
         add_count(o.events_used, w.used);
     if (shared_sums)
-        walk_sums_to_result(area, o, p.n_cycles, n_sums);
+        walk_sums_to_result<FIXED>(area, o, p.n_cycles, n_sums);
 }
 
 /* ---- Naive-D: one thread per pin event ------------------------------------------- */
@@ -830,6 +847,7 @@ __device__ __forceinline__ uint32_t state_before(const cuda_dev_model &m, uint32
                                                  uint32_t n_pins, int64_t t)
 {
     uint32_t s = 0;
+#pragma unroll 1
     for (uint32_t q = 0; q < n_pins && q < 32; q++)
         s |= (uint32_t)(value_before(m, m.pin_net[pin0 + q], t) == 1) << q;
     return s;
@@ -863,6 +881,7 @@ __device__ __forceinline__ int32_t naive_related(const cuda_dev_model &m, const 
     uint32_t c0 = m.cand0[c.cand0_base + k], c1 = m.cand0[c.cand0_base + k + 1];
     int32_t best = -1;
     double best_gap = INFINITY;
+#pragma unroll 1
     for (uint32_t i = c0; i < c1; i++) {
         uint32_t r = m.cand[i];
         int64_t last_t;
@@ -894,11 +913,13 @@ __device__ __forceinline__ int64_t glitch_partner(const cuda_dev_model &m, const
     uint64_t lo = first_at_or_after(m.ev, m.net_ev0[n], e, bin_start), hi = m.net_ev0[n + 1];
     uint64_t rank = 0;
     int64_t before = -1;
+#pragma unroll 1
     for (uint64_t i = lo; i < e; i++)
         if (is_change(m, p, n, i))
             rank++, before = ev_time(m.ev[i]);
     if (rank % 2)
         return before;
+#pragma unroll 1
     for (uint64_t i = e + 1; i < hi && ev_time(m.ev[i]) < cycle_end; i++)
         if (is_change(m, p, n, i))
             return ev_time(m.ev[i]);
@@ -1138,13 +1159,14 @@ struct walk_launch {
     bool shared_sums;
 };
 
-template <bool SIPL, bool DYNAMIC>
-static cudaError_t walk_plan(const cuda_dev_model &m, const cuda_dev_plan &p, bool fixed,
-                             uint64_t n_tasks, uint32_t lane_tasks, walk_launch *l)
+template <bool SIPL, bool DYNAMIC, bool FIXED>
+static cudaError_t walk_plan(const cuda_dev_model &m, const cuda_dev_plan &p, uint64_t n_tasks,
+                             uint32_t lane_tasks, walk_launch *l)
 {
+    const bool fixed = FIXED;
     size_t per_thread = (size_t)WALK_FIELDS * 8 * (m.max_pins ? m.max_pins : 1);
     size_t sums = ((size_t)p.n_cycles * (POWER_COMPONENTS + 1) + 1) * (fixed ? 16 : 8);
-    l->fn = (const void *)walk_kernel<SIPL, DYNAMIC>;
+    l->fn = (const void *)walk_kernel<SIPL, DYNAMIC, FIXED>;
     l->shared_sums = sums <= WALK_SHARED_SUMS_MAX;
     size_t room = WALK_SMEM_MAX - (l->shared_sums ? sums : 0);
     size_t threads = room / per_thread / 32 * 32;
@@ -1218,33 +1240,36 @@ __global__ void levels_kernel(const __grid_constant__ cuda_dev_plan p,
     }
 }
 
-template <bool SIPL, bool DYNAMIC>
-static cudaError_t launch_walk(const cuda_dev_model &m, const cuda_dev_plan &p,
-                               const cuda_dev_out &out, const cuda_dev_tasks &t, uint64_t n_tasks,
-                               uint32_t lane_tasks, cudaStream_t stream)
+/* walk_plan for the kernel of these switches. */
+static cudaError_t walk_plan_for(const cuda_dev_model &m, const cuda_dev_plan &p, bool sipl,
+                                 bool dynamic, bool fixed, uint64_t n_tasks, uint32_t lane_tasks,
+                                 walk_launch *l)
 {
-    walk_launch l;
-    cudaError_t err = walk_plan<SIPL, DYNAMIC>(m, p, out.fixed, n_tasks, lane_tasks, &l);
-    if (err != cudaSuccess)
-        return err;
-    walk_kernel<SIPL, DYNAMIC><<<l.blocks, l.block, l.smem, stream>>>(m, p, out, t, n_tasks,
-                                                                     lane_tasks, l.shared_sums);
-    levels_kernel<<<1, KERNEL_BLOCK, 0, stream>>>(p, out);
-    return cudaGetLastError();
+    typedef cudaError_t (*plan_fn)(const cuda_dev_model &, const cuda_dev_plan &, uint64_t,
+                                   uint32_t, walk_launch *);
+    static const plan_fn plans[8] = {
+        walk_plan<false, false, false>, walk_plan<false, false, true>,
+        walk_plan<false, true, false>,  walk_plan<false, true, true>,
+        walk_plan<true, false, false>,  walk_plan<true, false, true>,
+        walk_plan<true, true, false>,   walk_plan<true, true, true>};
+    return plans[4 * sipl + 2 * dynamic + fixed](m, p, n_tasks, lane_tasks, l);
 }
 
 cudaError_t cuda_kernels_walk(const cuda_dev_model &m, const cuda_dev_plan &p,
                               const cuda_dev_out &out, const cuda_dev_tasks &t, uint64_t n_tasks,
                               const cuda_power_options &o, bool dynamic, cudaStream_t stream)
 {
-    uint32_t lt = o.lane_tasks;
-    if (o.sipl && dynamic)
-        return launch_walk<true, true>(m, p, out, t, n_tasks, lt, stream);
-    if (o.sipl)
-        return launch_walk<true, false>(m, p, out, t, n_tasks, lt, stream);
-    if (dynamic)
-        return launch_walk<false, true>(m, p, out, t, n_tasks, lt, stream);
-    return launch_walk<false, false>(m, p, out, t, n_tasks, lt, stream);
+    walk_launch l;
+    uint32_t lane_tasks = o.lane_tasks;
+    cudaError_t err = walk_plan_for(m, p, o.sipl, dynamic, out.fixed, n_tasks, lane_tasks, &l);
+    if (err != cudaSuccess)
+        return err;
+    void *args[] = {(void *)&m, (void *)&p, (void *)&out, (void *)&t, &n_tasks, &lane_tasks,
+                    &l.shared_sums};
+    err = cudaLaunchKernel(l.fn, dim3(l.blocks), dim3(l.block), args, l.smem, stream);
+    if (err == cudaSuccess)
+        levels_kernel<<<1, KERNEL_BLOCK, 0, stream>>>(p, out);
+    return err == cudaSuccess ? cudaGetLastError() : err;
 }
 
 cudaError_t cuda_kernels_naive_dynamic(const cuda_dev_model &m, const cuda_dev_plan &p,
@@ -1287,13 +1312,7 @@ static int walk_report(const cuda_dev_model &m, const cuda_dev_plan &p,
                        cuda_kernel_report *out)
 {
     walk_launch l;
-    uint64_t one = 1;
-    cudaError_t err =
-        o.sipl ? (dynamic ? walk_plan<true, true>(m, p, o.deterministic, one, 1, &l)
-                          : walk_plan<true, false>(m, p, o.deterministic, one, 1, &l))
-               : (dynamic ? walk_plan<false, true>(m, p, o.deterministic, one, 1, &l)
-                          : walk_plan<false, false>(m, p, o.deterministic, one, 1, &l));
-    if (err != cudaSuccess) {
+    if (walk_plan_for(m, p, o.sipl, dynamic, o.deterministic, 1, 1, &l) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }

@@ -7,7 +7,7 @@
 
 cuda_power_options cuda_power_defaults(void)
 {
-    return (cuda_power_options){.sipl = true, .partition = true, .fusion = false, .memo = true,
+    return (cuda_power_options){.sipl = true, .partition = true, .fusion = true, .memo = true,
                                 .target_events = CUDA_POWER_TARGET_EVENTS,
                                 .min_windows = CUDA_POWER_MIN_WINDOWS,
                                 .lane_tasks = CUDA_POWER_LANE_TASKS};

@@ -20,10 +20,8 @@ and one of ours, past the paper:
  *              one thread per instance: events then add table entries
  *              instead of interpolating the library's tables (with slews
  *              and loads fixed per instance, the same numbers).
- * "naive" has all four off, "fused" all on.  The default is sipl+part+memo:
- * on the H200 the fused kernel's threads, each walking its own window,
- * diverge and wait on memory more than Naive-D's one-event threads, and it
- * measured slower (bench/RESULTS.md, docs/model.md).
+ * "naive" has all four off, "fused" all on, the default: the fastest on the
+ * H200 (bench/RESULTS.md, docs/model.md).
  *
  * Energies are summed in float64 atomics (run-to-run differences at the
  * level of rounding), or, deterministic, in 128-bit fixed point (two 64-bit
@@ -67,7 +65,7 @@ typedef struct cuda_power_options {
     int device;               /* CUDA device index */
 } cuda_power_options;
 
-/* sipl+part+memo, the default partitioning, float64 sums, device 0. */
+/* fused (all four), the default partitioning, float64 sums, device 0. */
 cuda_power_options cuda_power_defaults(void);
 
 /* Sets the switches from "naive" or a '+'-separated list of "sipl", "part",

@@ -69,8 +69,8 @@ static void test_variants(void)
     diag_ctx *d = diag_new(NULL);
     cuda_power_options o = cuda_power_defaults();
     char name[32];
-    CHECK(o.sipl && o.partition && !o.fusion && o.memo && !o.deterministic);
-    CHECK_EQ_STR(cuda_power_variant_name(&o, name), "sipl+part+memo");
+    CHECK(o.sipl && o.partition && o.fusion && o.memo && !o.deterministic);
+    CHECK_EQ_STR(cuda_power_variant_name(&o, name), "sipl+part+fusion+memo");
     CHECK_EQ_INT(cuda_power_parse_variant("naive", &o, d), GP_OK);
     CHECK(!o.sipl && !o.partition && !o.fusion && !o.memo);
     CHECK_EQ_STR(cuda_power_variant_name(&o, name), "naive");
