@@ -82,7 +82,10 @@ typedef struct cuda_cell {
 /* The model.  Per instance i: cell inst_cell[i], pins inst_pin0[i] ..
  * inst_pin0[i + 1], delay arcs from inst_arc0[i].  Per pin: its net (or
  * DESIGN_NONE), slews (s) by its own direction, load (F), flags.  Per arc
- * slot: the delay in fs by the output's direction (NaN already made 0). */
+ * slot: the delay in fs by the output's direction (NaN already made 0).
+ * inst_pin0, inst_arc0, pin_net, pin_inst and the pins' slews and loads are
+ * the design's own arrays (the kernels read them as they are): the model
+ * must not outlive the design, and cuda_model_free leaves them alone. */
 typedef struct cuda_model {
     uint32_t n_cells, n_groups, n_leakages, n_tables;
     cuda_cell *cells;

@@ -210,57 +210,92 @@ static uint8_t pin_flags(const design *dg, const power_plan *plan, const power_s
 
 static double delay_fs(double seconds) { return isnan(seconds) ? 0.0 : seconds * 1e15; }
 
-static bool alloc_design_arrays(cuda_model *m)
+/* The model's per-instance, per-pin, per-arc and per-net arrays.  Where the
+ * kernels read the design's arrays as they are, the model points at them
+ * (cuda_model_free leaves those); the instances' cells are the SIPL
+ * tables', taken over; the rest are new. */
+static bool alloc_design_arrays(cuda_model *m, const design *dg, power_sipl *sipl)
 {
-    size_t insts = m->n_insts + 1, pins = m->n_pins + 1, arcs = m->n_arcs + 1, nets = m->n_nets + 1;
-    m->inst_cell = mem_alloc(insts * sizeof *m->inst_cell);
-    m->inst_pin0 = mem_alloc(insts * sizeof *m->inst_pin0);
-    m->inst_arc0 = mem_alloc(insts * sizeof *m->inst_arc0);
-    m->inst_memo0 = mem_alloc(insts * sizeof *m->inst_memo0);
-    m->pin_net = mem_alloc(pins * sizeof *m->pin_net);
-    m->pin_inst = mem_alloc(pins * sizeof *m->pin_inst);
-    m->pin_flags = mem_alloc(pins);
-    m->pin_slew_rise = mem_alloc(pins * sizeof(double));
-    m->pin_slew_fall = mem_alloc(pins * sizeof(double));
-    m->pin_load = mem_alloc(pins * sizeof(double));
-    m->arc_delay_rise_fs = mem_alloc(arcs * sizeof(double));
-    m->arc_delay_fall_fs = mem_alloc(arcs * sizeof(double));
-    m->net_start = mem_alloc(nets);
-    return m->inst_cell && m->inst_pin0 && m->inst_arc0 && m->inst_memo0 && m->pin_net &&
-           m->pin_inst && m->pin_flags &&
-           m->pin_slew_rise && m->pin_slew_fall && m->pin_load && m->arc_delay_rise_fs &&
+    m->inst_cell = sipl->inst_cell;
+    sipl->inst_cell = NULL;
+    m->inst_pin0 = dg->inst_pin0, m->inst_arc0 = dg->inst_arc0;
+    m->pin_net = dg->pin_net, m->pin_inst = dg->pin_inst;
+    m->pin_slew_rise = dg->pin_slew[DESIGN_RISE], m->pin_slew_fall = dg->pin_slew[DESIGN_FALL];
+    m->pin_load = dg->pin_load;
+    m->inst_memo0 = mem_alloc(((size_t)m->n_insts + 1) * sizeof *m->inst_memo0);
+    m->pin_flags = mem_alloc((size_t)m->n_pins + 1);
+    m->arc_delay_rise_fs = mem_alloc(((size_t)m->n_arcs + 1) * sizeof(double));
+    m->arc_delay_fall_fs = mem_alloc(((size_t)m->n_arcs + 1) * sizeof(double));
+    m->net_start = mem_alloc((size_t)m->n_nets + 1);
+    return m->inst_cell && m->inst_memo0 && m->pin_flags && m->arc_delay_rise_fs &&
            m->arc_delay_fall_fs && m->net_start;
+}
+
+/* The new arrays' loops, cut into parts on threads; per part, the memo
+ * doubles of its instances (then: where they start) and their most pins. */
+typedef struct fill_job {
+    cuda_model *m;
+    const design *dg;
+    const power_plan *plan;
+    const power_sipl *sipl;
+    uint64_t memo[POWER_MAX_PARTS];
+    uint32_t max_pins[POWER_MAX_PARTS];
+} fill_job;
+
+static void fill_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    fill_job *job = ctx;
+    cuda_model *m = job->m;
+    const design *dg = job->dg;
+    uint64_t memo = 0;
+    uint32_t max_pins = 0, end = (uint32_t)power_part_begin(m->n_insts, part + 1, parts);
+    for (uint32_t i = (uint32_t)power_part_begin(m->n_insts, part, parts); i < end; i++) {
+        const power_sipl_cell *sc = &job->sipl->cells[m->inst_cell[i]];
+        memo += 4 * (uint64_t)sc->cell->n_powers;
+        max_pins = sc->n_pins > max_pins ? sc->n_pins : max_pins;
+        for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++)
+            m->pin_flags[p] = pin_flags(dg, job->plan, sc, p, p - dg->inst_pin0[i]);
+    }
+    job->memo[part] = memo;
+    job->max_pins[part] = max_pins;
+    end = (uint32_t)power_part_begin(m->n_arcs, part + 1, parts);
+    for (uint32_t a = (uint32_t)power_part_begin(m->n_arcs, part, parts); a < end; a++) {
+        m->arc_delay_rise_fs[a] = delay_fs(dg->arc_delay[DESIGN_RISE][a]);
+        m->arc_delay_fall_fs[a] = delay_fs(dg->arc_delay[DESIGN_FALL][a]);
+    }
+    end = (uint32_t)power_part_begin(m->n_nets, part + 1, parts);
+    for (uint32_t n = (uint32_t)power_part_begin(m->n_nets, part, parts); n < end; n++)
+        m->net_start[n] = power_start_value(dg, n);
+}
+
+/* inst_memo0 of the part's instances, from where the part's memo starts. */
+static void memo_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    fill_job *job = ctx;
+    cuda_model *m = job->m;
+    uint64_t at = job->memo[part];
+    uint32_t end = (uint32_t)power_part_begin(m->n_insts, part + 1, parts);
+    for (uint32_t i = (uint32_t)power_part_begin(m->n_insts, part, parts); i < end; i++) {
+        at += 4 * (uint64_t)job->sipl->cells[m->inst_cell[i]].cell->n_powers;
+        m->inst_memo0[i + 1] = at;
+    }
 }
 
 static void fill_design_arrays(cuda_model *m, const design *dg, const power_plan *plan,
                                const power_sipl *sipl)
 {
-    for (uint32_t i = 0; i <= m->n_insts; i++) {
-        m->inst_pin0[i] = dg->inst_pin0[i];
-        m->inst_arc0[i] = dg->inst_arc0[i];
+    fill_job job = {.m = m, .dg = dg, .plan = plan, .sipl = sipl};
+    uint32_t parts = power_parts_for(m->n_pins);
+    power_run_parts(fill_part, &job, parts);
+    uint64_t at = 0;
+    for (uint32_t k = 0; k < parts; k++) {
+        uint64_t size = job.memo[k];
+        job.memo[k] = at;
+        at += size;
+        m->max_pins = job.max_pins[k] > m->max_pins ? job.max_pins[k] : m->max_pins;
     }
     m->inst_memo0[0] = 0;
-    for (uint32_t i = 0; i < m->n_insts; i++) {
-        const power_sipl_cell *sc = &sipl->cells[sipl->inst_cell[i]];
-        m->inst_cell[i] = sipl->inst_cell[i];
-        m->inst_memo0[i + 1] = m->inst_memo0[i] + 4 * (uint64_t)sc->cell->n_powers;
-        m->max_pins = sc->n_pins > m->max_pins ? sc->n_pins : m->max_pins;
-        for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++)
-            m->pin_flags[p] = pin_flags(dg, plan, sc, p, p - dg->inst_pin0[i]);
-    }
-    for (uint32_t p = 0; p < m->n_pins; p++) {
-        m->pin_net[p] = dg->pin_net[p];
-        m->pin_inst[p] = dg->pin_inst[p];
-        m->pin_slew_rise[p] = dg->pin_slew[DESIGN_RISE][p];
-        m->pin_slew_fall[p] = dg->pin_slew[DESIGN_FALL][p];
-        m->pin_load[p] = dg->pin_load[p];
-    }
-    for (uint32_t a = 0; a < m->n_arcs; a++) {
-        m->arc_delay_rise_fs[a] = delay_fs(dg->arc_delay[DESIGN_RISE][a]);
-        m->arc_delay_fall_fs[a] = delay_fs(dg->arc_delay[DESIGN_FALL][a]);
-    }
-    for (uint32_t n = 0; n < m->n_nets; n++)
-        m->net_start[n] = power_start_value(dg, n);
+    power_run_parts(memo_part, &job, parts);
 }
 
 bool cuda_model_build(cuda_model *m, const design *dg, const power_plan *plan,
@@ -280,7 +315,7 @@ bool cuda_model_build(cuda_model *m, const design *dg, const power_plan *plan,
     take_pools(m, &p);
     m->n_insts = dg->n_insts, m->n_pins = dg->n_pins;
     m->n_arcs = dg->n_arcs, m->n_nets = dg->n_nets;
-    bool ok = !p.failed && !*too_many && alloc_design_arrays(m);
+    bool ok = !p.failed && !*too_many && alloc_design_arrays(m, dg, &sipl);
     if (ok)
         fill_design_arrays(m, dg, plan, &sipl);
     power_sipl_free(&sipl);
@@ -298,10 +333,8 @@ void cuda_model_free(cuda_model *m)
                .cand_arc.data = m->cand_arc, .sel0.data = m->sel0, .sel.data = m->sel,
                .reals.data = m->reals, .tt.data = m->tt};
     free_pools(&p);
-    void *arrays[] = {m->inst_cell, m->inst_pin0, m->inst_arc0, m->inst_memo0, m->pin_net,
-                      m->pin_inst, m->pin_flags,
-                      m->pin_slew_rise, m->pin_slew_fall, m->pin_load, m->arc_delay_rise_fs,
-                      m->arc_delay_fall_fs, m->net_start};
+    void *arrays[] = {m->inst_cell, m->inst_memo0, m->pin_flags, m->arc_delay_rise_fs,
+                      m->arc_delay_fall_fs, m->net_start}; /* the rest are the design's */
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         mem_free(arrays[i]);
     memset(m, 0, sizeof *m);

@@ -73,40 +73,48 @@ static const void *upload(cuda_power_session *s, const void *src, size_t count, 
     return dst;
 }
 
-#define UPLOAD(field, count) \
-    (s->m.field = (decltype(s->m.field))upload(s, h->field, (count), sizeof *h->field, &err))
+/* The model's arrays, each (field, count), all carved out of one device
+ * allocation. */
+#define MODEL_ARRAYS(X)                                                                    \
+    X(cells, h->n_cells) X(groups, h->n_groups) X(leakages, h->n_leakages)                 \
+    X(tables, h->n_tables) X(cpin_group0, h->n_cpins) X(cpin_n_groups, h->n_cpins)         \
+    X(cpin_flags, h->n_cpins) X(keys, h->n_keys) X(cand0, h->n_cand0) X(cand, h->n_cands)  \
+    X(cand_arc, h->n_cands) X(sel0, h->n_sel0) X(sel, h->n_sel) X(reals, h->n_reals)       \
+    X(tt, h->n_tt) X(inst_cell, h->n_insts) X(inst_pin0, (size_t)h->n_insts + 1)          \
+    X(inst_arc0, (size_t)h->n_insts + 1) X(inst_memo0, (size_t)h->n_insts + 1)            \
+    X(pin_net, h->n_pins) X(pin_inst, h->n_pins) X(pin_flags, h->n_pins)                   \
+    X(pin_slew_rise, h->n_pins) X(pin_slew_fall, h->n_pins) X(pin_load, h->n_pins)         \
+    X(arc_delay_rise_fs, h->n_arcs) X(arc_delay_fall_fs, h->n_arcs) X(net_start, h->n_nets)
+
+/* Bytes of an array in the carved block: a multiple of 256, so every array
+ * starts aligned as cudaMalloc's would. */
+static size_t carved_bytes(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
+
+/* Copies `bytes` from src to base + *at and moves *at past them. */
+static void *carve_copy(char *base, size_t *at, const void *src, size_t bytes, cudaError_t *err)
+{
+    char *dst = base + *at;
+    *at += carved_bytes(bytes);
+    if (*err == cudaSuccess && bytes)
+        *err = cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice);
+    return dst;
+}
 
 static cudaError_t upload_model(cuda_power_session *s, const cuda_model *h)
 {
     cudaError_t err = cudaSuccess;
-    UPLOAD(cells, h->n_cells);
-    UPLOAD(groups, h->n_groups);
-    UPLOAD(leakages, h->n_leakages);
-    UPLOAD(tables, h->n_tables);
-    UPLOAD(cpin_group0, h->n_cpins);
-    UPLOAD(cpin_n_groups, h->n_cpins);
-    UPLOAD(cpin_flags, h->n_cpins);
-    UPLOAD(keys, h->n_keys);
-    UPLOAD(cand0, h->n_cand0);
-    UPLOAD(cand, h->n_cands);
-    UPLOAD(cand_arc, h->n_cands);
-    UPLOAD(sel0, h->n_sel0);
-    UPLOAD(sel, h->n_sel);
-    UPLOAD(reals, h->n_reals);
-    UPLOAD(tt, h->n_tt);
-    UPLOAD(inst_cell, h->n_insts);
-    UPLOAD(inst_pin0, (size_t)h->n_insts + 1);
-    UPLOAD(inst_arc0, (size_t)h->n_insts + 1);
-    UPLOAD(inst_memo0, (size_t)h->n_insts + 1);
-    UPLOAD(pin_net, h->n_pins);
-    UPLOAD(pin_inst, h->n_pins);
-    UPLOAD(pin_flags, h->n_pins);
-    UPLOAD(pin_slew_rise, h->n_pins);
-    UPLOAD(pin_slew_fall, h->n_pins);
-    UPLOAD(pin_load, h->n_pins);
-    UPLOAD(arc_delay_rise_fs, h->n_arcs);
-    UPLOAD(arc_delay_fall_fs, h->n_arcs);
-    UPLOAD(net_start, h->n_nets);
+    size_t total = 0, at = 0;
+#define MODEL_BYTES(field, count) total += carved_bytes((size_t)(count) * sizeof *h->field);
+    MODEL_ARRAYS(MODEL_BYTES)
+#undef MODEL_BYTES
+    char *base = (char *)device_alloc(s, total, &err);
+    if (err != cudaSuccess)
+        return err;
+#define MODEL_COPY(field, count)                                                            \
+    s->m.field = (decltype(s->m.field))carve_copy(base, &at, h->field,                     \
+                                                  (size_t)(count) * sizeof *h->field, &err);
+    MODEL_ARRAYS(MODEL_COPY)
+#undef MODEL_COPY
     s->m.n_insts = h->n_insts, s->m.n_pins = h->n_pins, s->m.n_nets = h->n_nets;
     s->m.max_pins = h->max_pins;
     return err;

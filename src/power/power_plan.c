@@ -1,14 +1,62 @@
 /* power_plan.c: the window, the clock period, the cycle bins and the report
- * groups, checked and worked out once before any engine runs; and the
- * result's bookkeeping every engine shares. */
+ * groups, checked and worked out once before any engine runs; the result's
+ * bookkeeping every engine shares; and the loops cut into parts on threads
+ * that the plan and the CUDA engine's model use. */
 #include "power/power_int.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "design/design_int.h"
 #include "util/mem.h"
+#include "util/vec.h"
+
+/* Fewer items than this per part do not pay for a thread. */
+#define PART_MIN_ITEMS 16384
+
+uint32_t power_parts_for(uint64_t n)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t parts = cores < 1 ? 1 : cores > POWER_MAX_PARTS ? POWER_MAX_PARTS : (uint64_t)cores;
+    uint64_t fit = n / PART_MIN_ITEMS;
+    parts = fit < parts ? fit : parts;
+    return parts < 1 ? 1 : (uint32_t)parts;
+}
+
+typedef struct part_job {
+    power_part_fn *fn;
+    void *ctx;
+    uint32_t part, parts;
+} part_job;
+
+static void *part_main(void *arg)
+{
+    part_job *job = arg;
+    job->fn(job->ctx, job->part, job->parts);
+    return NULL;
+}
+
+void power_run_parts(power_part_fn *fn, void *ctx, uint32_t parts)
+{
+    parts = parts < 1 ? 1 : parts > POWER_MAX_PARTS ? POWER_MAX_PARTS : parts;
+    part_job job[POWER_MAX_PARTS];
+    pthread_t thread[POWER_MAX_PARTS];
+    bool started[POWER_MAX_PARTS] = {false};
+    for (uint32_t k = 1; k < parts; k++) {
+        job[k] = (part_job){fn, ctx, k, parts};
+        started[k] = pthread_create(&thread[k], NULL, part_main, &job[k]) == 0;
+    }
+    fn(ctx, 0, parts);
+    for (uint32_t k = 1; k < parts; k++) {
+        if (started[k])
+            pthread_join(thread[k], NULL);
+        else
+            fn(ctx, k, parts);
+    }
+}
 
 power_options power_defaults(void)
 {
@@ -90,16 +138,43 @@ static gp_status plan_period(const design *dg, const events *ev, const power_opt
     return GP_OK;
 }
 
-/* The dump's first and last time stamps over all nets with events. */
-static bool dump_span(const events *ev, int64_t *first, int64_t *last)
+typedef struct span_job {
+    const events *ev;
+    int64_t first[POWER_MAX_PARTS];
+    bool any[POWER_MAX_PARTS];
+} span_job;
+
+/* The earliest first time stamp of the part's nets with events (one read
+ * per net, far apart in time_fs: threads overlap the cache misses). */
+static void span_part(void *ctx, uint32_t part, uint32_t parts)
 {
+    span_job *job = ctx;
+    const events *ev = job->ev;
+    uint32_t end = (uint32_t)power_part_begin(ev->n_nets, part + 1, parts);
+    int64_t first = 0;
     bool any = false;
-    for (uint32_t n = 0; n < ev->n_nets; n++) {
+    for (uint32_t n = (uint32_t)power_part_begin(ev->n_nets, part, parts); n < end; n++) {
         if (ev->net_ev0[n] == ev->net_ev0[n + 1])
             continue;
         int64_t t = ev->time_fs[ev->net_ev0[n]];
-        *first = any && *first < t ? *first : t;
+        first = any && first < t ? first : t;
         any = true;
+    }
+    job->first[part] = first;
+    job->any[part] = any;
+}
+
+/* The dump's first and last time stamps over all nets with events. */
+static bool dump_span(const events *ev, int64_t *first, int64_t *last)
+{
+    span_job job = {.ev = ev};
+    uint32_t parts = power_parts_for(ev->n_nets);
+    power_run_parts(span_part, &job, parts);
+    bool any = false;
+    for (uint32_t k = 0; k < parts; k++) {
+        if (job.any[k])
+            *first = any && *first < job.first[k] ? *first : job.first[k];
+        any |= job.any[k];
     }
     *last = ev->end_fs;
     return any;
@@ -155,32 +230,148 @@ static bool feeds_only_clocks(const design *dg, uint32_t i, const uint8_t *group
     return any;
 }
 
-/* Groups: sequential cells; the clock network (found from the clock pins
- * backwards, highest level first, so each cell's loads are decided first);
- * the rest combinational. */
-static bool plan_groups(const design *dg, uint8_t *group, uint32_t *order)
+/* The instance scan's findings, per part. */
+typedef struct scan_job {
+    const design *dg;
+    uint8_t *group;
+    vec_u32 clock_pin_nets[POWER_MAX_PARTS]; /* the nets of clock pins (repeats possible) */
+    bool failed[POWER_MAX_PARTS];
+} scan_job;
+
+/* Each of the part's instances sequential or combinational; the nets its
+ * clock pins are on. */
+static void scan_part(void *ctx, uint32_t part, uint32_t parts)
 {
-    for (uint32_t i = 0; i < dg->n_insts; i++) {
-        group[i] = design_is_sequential(dg, i) ? POWER_GROUP_SEQUENTIAL : POWER_GROUP_COMBINATIONAL;
-        order[i] = i;
+    scan_job *job = ctx;
+    const design *dg = job->dg;
+    vec_u32 *nets = &job->clock_pin_nets[part];
+    uint32_t end = (uint32_t)power_part_begin(dg->n_insts, part + 1, parts);
+    for (uint32_t i = (uint32_t)power_part_begin(dg->n_insts, part, parts); i < end; i++) {
+        const lib_cell *c = dg->inst_cell[i];
+        job->group[i] = design_is_sequential(dg, i) ? POWER_GROUP_SEQUENTIAL
+                                                    : POWER_GROUP_COMBINATIONAL;
+        for (uint32_t k = 0; k < c->n_pins; k++) {
+            uint32_t n = c->pins[k].is_clock ? dg->pin_net[dg->inst_pin0[i] + k] : DESIGN_NONE;
+            if (n != DESIGN_NONE && (nets->len == 0 || nets->data[nets->len - 1] != n))
+                job->failed[part] |= !vec_u32_push(nets, n);
+        }
     }
-    /* Counting sort of the instances by level, then a walk from the top. */
-    uint32_t *start = mem_calloc((size_t)dg->n_levels + 2, sizeof *start);
-    if (!start)
+}
+
+/* The walk's order: highest level first, then highest index (the reverse
+ * of a stable sort by level). */
+static uint64_t walk_key(const design *dg, uint32_t i)
+{
+    return (uint64_t)dg->inst_level[i] << 32 | i;
+}
+
+/* The clock group's walk: instances queued by walk key (a max-heap),
+ * nets whose drivers were queued. */
+typedef struct clock_walk {
+    const design *dg;
+    uint8_t *group;
+    vec_u64 heap;
+    uint8_t *net_queued;
+} clock_walk;
+
+static bool heap_push(vec_u64 *h, uint64_t key)
+{
+    if (!vec_u64_push(h, key))
         return false;
-    for (uint32_t i = 0; i < dg->n_insts; i++)
-        start[dg->inst_level[i] + 1]++;
-    for (uint32_t l = 0; l <= dg->n_levels; l++)
-        start[l + 1] += start[l];
-    for (uint32_t i = 0; i < dg->n_insts; i++)
-        order[start[dg->inst_level[i]]++] = i;
-    mem_free(start);
-    for (uint32_t k = dg->n_insts; k-- > 0;) {
-        uint32_t i = order[k];
-        if (group[i] == POWER_GROUP_COMBINATIONAL && feeds_only_clocks(dg, i, group))
-            group[i] = POWER_GROUP_CLOCK;
+    for (size_t k = h->len - 1; k > 0 && h->data[(k - 1) / 2] < key; k = (k - 1) / 2) {
+        h->data[k] = h->data[(k - 1) / 2];
+        h->data[(k - 1) / 2] = key;
     }
     return true;
+}
+
+static uint64_t heap_pop(vec_u64 *h)
+{
+    uint64_t top = h->data[0], last = h->data[--h->len];
+    size_t k = 0;
+    for (size_t c; (c = 2 * k + 1) < h->len; k = c) {
+        c += c + 1 < h->len && h->data[c + 1] > h->data[c];
+        if (h->data[c] <= last)
+            break;
+        h->data[k] = h->data[c];
+    }
+    if (h->len)
+        h->data[k] = last;
+    return top;
+}
+
+/* Queues the combinational instances with a pin driving net n whose walk
+ * key is below `below`.  Once per net: a later call (from an instance met
+ * later, so with a lower `below`) would queue a subset. */
+static bool queue_drivers(clock_walk *w, uint32_t n, uint64_t below)
+{
+    const design *dg = w->dg;
+    if (w->net_queued[n])
+        return true;
+    w->net_queued[n] = 1;
+    for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++) {
+        uint32_t q = dg->net_pins[k], i = dg->pin_inst[q];
+        if (design_dir_drives(design_lib_pin(dg, q)->dir) &&
+            w->group[i] == POWER_GROUP_COMBINATIONAL && walk_key(dg, i) < below &&
+            !heap_push(&w->heap, walk_key(dg, i)))
+            return false;
+    }
+    return true;
+}
+
+/* The clock group and the clock nets.  The rule: walking the instances
+ * highest level first (so each cell's loads are decided first), a
+ * combinational one joins the clock group when feeds_only_clocks holds at
+ * its turn.  Only a driver of a net with a clock pin, or of a net with a pin
+ * of a clock-group instance met earlier, can pass it (any other has a first
+ * load that is neither); so only those are queued, and each is tried at its
+ * turn of the walk.  Clock nets: those with a clock pin, and the outputs of
+ * clock-group cells (a clock buffer's output toggles twice a cycle without
+ * glitching). */
+static bool plan_clock_group(clock_walk *w, const scan_job *scan, uint8_t *clock_net)
+{
+    const design *dg = w->dg;
+    bool ok = true;
+    for (uint32_t part = 0; part < POWER_MAX_PARTS; part++)
+        for (size_t k = 0; ok && k < scan->clock_pin_nets[part].len; k++) {
+            uint32_t n = scan->clock_pin_nets[part].data[k];
+            clock_net[n] = 1;
+            ok = queue_drivers(w, n, UINT64_MAX);
+        }
+    for (uint64_t key, last = UINT64_MAX; ok && w->heap.len; last = key) {
+        key = heap_pop(&w->heap);
+        uint32_t i = (uint32_t)key;
+        if (key == last || !feeds_only_clocks(dg, i, w->group))
+            continue;
+        w->group[i] = POWER_GROUP_CLOCK;
+        for (uint32_t p = dg->inst_pin0[i]; ok && p < dg->inst_pin0[i + 1]; p++) {
+            uint32_t n = dg->pin_net[p];
+            if (n == DESIGN_NONE)
+                continue;
+            clock_net[n] |= dg->net_driver[n] == p;
+            ok = queue_drivers(w, n, key);
+        }
+    }
+    return ok;
+}
+
+/* Groups (sequential cells; the clock network; the rest combinational) and
+ * clock nets; clock_net must be all zero.  False when out of memory. */
+static bool plan_groups(const design *dg, uint8_t *group, uint8_t *clock_net)
+{
+    scan_job scan = {.dg = dg, .group = group};
+    power_run_parts(scan_part, &scan, power_parts_for(dg->n_insts));
+    clock_walk w = {.dg = dg, .group = group,
+                    .net_queued = mem_calloc(dg->n_nets ? dg->n_nets : 1, 1)};
+    bool ok = w.net_queued != NULL;
+    for (uint32_t part = 0; part < POWER_MAX_PARTS; part++)
+        ok &= !scan.failed[part];
+    ok = ok && plan_clock_group(&w, &scan, clock_net);
+    for (uint32_t part = 0; part < POWER_MAX_PARTS; part++)
+        vec_u32_free(&scan.clock_pin_nets[part]);
+    vec_u64_free(&w.heap);
+    mem_free(w.net_queued);
+    return ok;
 }
 
 /* Every library in use must say its supply voltage (switching is C·V²). */
@@ -197,18 +388,6 @@ static gp_status check_voltages(const design *dg, diag_ctx *d)
     return GP_OK;
 }
 
-/* Clock nets: those reaching a clock pin, and the outputs of clock-group
- * cells (a clock buffer's output toggles twice a cycle without glitching). */
-static void plan_clock_nets(const design *dg, const uint8_t *group, uint8_t *clock_net)
-{
-    for (uint32_t n = 0; n < dg->n_nets; n++) {
-        uint32_t driver = design_net_driver_inst(dg, n);
-        clock_net[n] = driver != DESIGN_NONE && group[driver] == POWER_GROUP_CLOCK;
-        for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++)
-            clock_net[n] |= design_lib_pin(dg, dg->net_pins[k])->is_clock;
-    }
-}
-
 gp_status power_plan_make(const design *dg, const events *ev, const power_options *opt,
                           power_plan *plan, diag_ctx *d)
 {
@@ -222,15 +401,10 @@ gp_status power_plan_make(const design *dg, const events *ev, const power_option
         st = plan_window(ev, opt, plan, d);
     if (st != GP_OK)
         return st;
-    size_t n = dg->n_insts ? dg->n_insts : 1;
-    plan->inst_group = mem_alloc(n);
-    plan->clock_net = mem_alloc(dg->n_nets ? dg->n_nets : 1);
-    uint32_t *order = mem_alloc(n * sizeof *order);
-    bool ok = plan->inst_group && plan->clock_net && order &&
-              plan_groups(dg, plan->inst_group, order);
-    mem_free(order);
-    if (ok)
-        plan_clock_nets(dg, plan->inst_group, plan->clock_net);
+    plan->inst_group = mem_alloc(dg->n_insts ? dg->n_insts : 1);
+    plan->clock_net = mem_calloc(dg->n_nets ? dg->n_nets : 1, 1);
+    bool ok = plan->inst_group && plan->clock_net &&
+              plan_groups(dg, plan->inst_group, plan->clock_net);
     if (!ok) {
         power_plan_free(plan);
         return no_memory(d);
