@@ -4,20 +4,25 @@
  * arithmetic is the host's, operation for operation, so that only the
  * order of the sums differs.
  *
- *   walk kernel          one thread per task (gate, window of whole cycles):
- *                        binary searches to the window's start, the state
- *                        rebuilt there, then a k-way merge of the pins' events
+ *   walk kernel          a thread walks lane_tasks consecutive tasks (gate,
+ *                        window of whole cycles), one pin event per step,
+ *                        the state carried between windows of one gate
  *                        (power_cpu.c walk_task); leakage only (Naive-L) or
  *                        leakage, dynamic and glitch energy (fused).
+ *   levels kernel        the walks' leakage of whole cycles into the bins.
  *   naive dynamic kernel one thread per pin event in the window (Naive-D):
  *                        the state, the related pin and the glitch partner
  *                        are found by searching the nets' events.
  *   memo kernel          one thread per instance: its group energies.
  *
  * Sums: a walk adds its energies for one bin at a time in registers and
- * books them when it moves to another bin; a warp whose lanes book into one
- * instance or bin adds them first (book_warp); every booking is an atomic
- * add (float64, or the 128-bit fixed point of cuda_power.h). */
+ * books them when it moves to another bin, into its block's copy of the
+ * bins in shared memory when they fit; a Naive-D warp whose lanes book into
+ * one instance or bin adds them first (book_warp); every booking is an
+ * atomic add (float64, or the 128-bit fixed point of cuda_power.h).
+ *
+ * Size matters: lanes that take different paths wait for instructions, so
+ * the walk has one costing path and keeps rarely taken loops rolled. */
 #include "cuda/cuda_kernels.h"
 
 #include <cub/device/device_scan.cuh>
