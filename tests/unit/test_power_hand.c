@@ -289,6 +289,49 @@ static void test_when_selection(void)
     hand_free(&hc);
 }
 
+/* The report groups of a clock tree (SPEC's rule: a combinational cell
+ * is in the clock group when every load of its outputs is a clock pin or a
+ * clock-group cell).  Worked by hand from the leaves up:
+ *   b2  drives c2: f1.CLK, f2.CLK (clock pins) and cg.A, cg a clock gate
+ *       whose only load is f4.CLK: cg and then b2 are clock;
+ *   i1  drives c3: f3.CLK: clock;
+ *   b1  drives c1: b2 and i1, both clock: clock (decided after its loads);
+ *   b3  drives m: f5.CLK and x.A, x combinational: combinational;
+ *   x   drives y, an output port with no load: combinational;
+ *   f1 .. f5 sequential. */
+static void test_clock_tree_groups(void)
+{
+    static const char netlist[] =
+        "module top (clk, en, d, q1, q2, q3, q4, q5, y);\n"
+        "  input clk, en, d; output q1, q2, q3, q4, q5, y;\n  wire c1, c2, c3, g, m;\n"
+        "  CKB b1 (.A(clk), .Y(c1));\n  CKB b2 (.A(c1), .Y(c2));\n"
+        "  INV i1 (.A(c1), .Y(c3));\n  NAND2 cg (.A(c2), .B(en), .Y(g));\n"
+        "  CKB b3 (.A(clk), .Y(m));\n  NAND2 x (.A(m), .B(d), .Y(y));\n"
+        "  DFFS f1 (.CLK(c2), .D(d), .Q(q1));\n  DFFS f2 (.CLK(c2), .D(d), .Q(q2));\n"
+        "  DFFS f3 (.CLK(c3), .D(d), .Q(q3));\n  DFFS f4 (.CLK(g), .D(d), .Q(q4));\n"
+        "  DFFS f5 (.CLK(m), .D(d), .Q(q5));\nendmodule\n";
+    static const char vcd[] = "#0\n0clk\n#5000\n1clk\n#10000\n0clk\n#15000\n1clk\n#20000\n0clk\n";
+    static const struct { const char *inst; int group; } want[] = {
+        {"b1", POWER_GROUP_CLOCK},         {"b2", POWER_GROUP_CLOCK},
+        {"i1", POWER_GROUP_CLOCK},         {"cg", POWER_GROUP_CLOCK},
+        {"b3", POWER_GROUP_COMBINATIONAL}, {"x", POWER_GROUP_COMBINATIONAL},
+        {"f1", POWER_GROUP_SEQUENTIAL},    {"f4", POWER_GROUP_SEQUENTIAL},
+        {"f5", POWER_GROUP_SEQUENTIAL}};
+    hand_case hc;
+    if (!hand_load(&hc, "tree", netlist, "clk", vcd))
+        return;
+    power_options opt = period_10ns();
+    power_result *r = hand_run(&hc, &opt);
+    for (size_t k = 0; r && k < sizeof want / sizeof want[0]; k++) {
+        int got = inst_group(&hc, r, want[k].inst);
+        if (got != want[k].group)
+            fprintf(stderr, "  instance %s\n", want[k].inst);
+        CHECK_EQ_INT(got, want[k].group);
+    }
+    hand_result_free(r);
+    hand_free(&hc);
+}
+
 /* ---- 3. clock pins: internal power at their own slew ---------------------- */
 
 /* clk (a primary input, slew 0.1 ns) clocks f2 directly and f1 through the
@@ -661,6 +704,7 @@ int main(void)
         RUN(test_related_pin);
         RUN(test_when_selection);
         RUN(test_clock_pin_slew);
+        RUN(test_clock_tree_groups);
         RUN(test_switching_and_io);
         RUN(test_leakage);
         RUN(test_glitch);
