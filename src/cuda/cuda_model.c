@@ -11,6 +11,7 @@
 #include "power/power_int.h"
 #include "power/power_sipl.h"
 #include "util/mem.h"
+#include "util/parts.h"
 #include "util/vec.h"
 
 VEC_DECLARE(vec_cuda_table, cuda_table)
@@ -248,8 +249,8 @@ static void fill_part(void *ctx, uint32_t part, uint32_t parts)
     cuda_model *m = job->m;
     const design *dg = job->dg;
     uint64_t memo = 0;
-    uint32_t max_pins = 0, end = (uint32_t)power_part_begin(m->n_insts, part + 1, parts);
-    for (uint32_t i = (uint32_t)power_part_begin(m->n_insts, part, parts); i < end; i++) {
+    uint32_t max_pins = 0, end = (uint32_t)parts_begin(m->n_insts, part + 1, parts);
+    for (uint32_t i = (uint32_t)parts_begin(m->n_insts, part, parts); i < end; i++) {
         const power_sipl_cell *sc = &job->sipl->cells[m->inst_cell[i]];
         memo += 4 * (uint64_t)sc->cell->n_powers;
         max_pins = sc->n_pins > max_pins ? sc->n_pins : max_pins;
@@ -258,13 +259,13 @@ static void fill_part(void *ctx, uint32_t part, uint32_t parts)
     }
     job->memo[part] = memo;
     job->max_pins[part] = max_pins;
-    end = (uint32_t)power_part_begin(m->n_arcs, part + 1, parts);
-    for (uint32_t a = (uint32_t)power_part_begin(m->n_arcs, part, parts); a < end; a++) {
+    end = (uint32_t)parts_begin(m->n_arcs, part + 1, parts);
+    for (uint32_t a = (uint32_t)parts_begin(m->n_arcs, part, parts); a < end; a++) {
         m->arc_delay_rise_fs[a] = delay_fs(dg->arc_delay[DESIGN_RISE][a]);
         m->arc_delay_fall_fs[a] = delay_fs(dg->arc_delay[DESIGN_FALL][a]);
     }
-    end = (uint32_t)power_part_begin(m->n_nets, part + 1, parts);
-    for (uint32_t n = (uint32_t)power_part_begin(m->n_nets, part, parts); n < end; n++)
+    end = (uint32_t)parts_begin(m->n_nets, part + 1, parts);
+    for (uint32_t n = (uint32_t)parts_begin(m->n_nets, part, parts); n < end; n++)
         m->net_start[n] = power_start_value(dg, n);
 }
 
@@ -274,8 +275,8 @@ static void memo_part(void *ctx, uint32_t part, uint32_t parts)
     fill_job *job = ctx;
     cuda_model *m = job->m;
     uint64_t at = job->memo[part];
-    uint32_t end = (uint32_t)power_part_begin(m->n_insts, part + 1, parts);
-    for (uint32_t i = (uint32_t)power_part_begin(m->n_insts, part, parts); i < end; i++) {
+    uint32_t end = (uint32_t)parts_begin(m->n_insts, part + 1, parts);
+    for (uint32_t i = (uint32_t)parts_begin(m->n_insts, part, parts); i < end; i++) {
         at += 4 * (uint64_t)job->sipl->cells[m->inst_cell[i]].cell->n_powers;
         m->inst_memo0[i + 1] = at;
     }
@@ -285,8 +286,8 @@ static void fill_design_arrays(cuda_model *m, const design *dg, const power_plan
                                const power_sipl *sipl)
 {
     fill_job job = {.m = m, .dg = dg, .plan = plan, .sipl = sipl};
-    uint32_t parts = power_parts_for(m->n_pins);
-    power_run_parts(fill_part, &job, parts);
+    uint32_t parts = parts_for(m->n_pins, POWER_MAX_PARTS);
+    parts_run(fill_part, &job, parts);
     uint64_t at = 0;
     for (uint32_t k = 0; k < parts; k++) {
         uint64_t size = job.memo[k];
@@ -295,7 +296,7 @@ static void fill_design_arrays(cuda_model *m, const design *dg, const power_plan
         m->max_pins = job.max_pins[k] > m->max_pins ? job.max_pins[k] : m->max_pins;
     }
     m->inst_memo0[0] = 0;
-    power_run_parts(memo_part, &job, parts);
+    parts_run(memo_part, &job, parts);
 }
 
 bool cuda_model_build(cuda_model *m, const design *dg, const power_plan *plan,

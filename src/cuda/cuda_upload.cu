@@ -3,13 +3,14 @@
 #include "cuda/cuda_upload.h"
 
 #include <atomic>
-#include <pthread.h>
 #include <unistd.h>
 
 #include "cuda/cuda_int.h"
+#include "util/parts.h"
 
 /* What the workers share: the job, and the first error any of them met
  * (cudaSuccess until then), which also tells the others to stop. */
+typedef struct upload_worker upload_worker;
 typedef struct upload_shared {
     const events *ev;
     int64_t *dst;
@@ -18,15 +19,16 @@ typedef struct upload_shared {
     uint64_t n_chunks;
     int workers;
     std::atomic<int> first_error;
+    upload_worker *worker;    /* [workers] */
 } upload_shared;
 
-typedef struct upload_worker {
+struct upload_worker {
     upload_shared *sh;
     int index;
     cudaStream_t stream;
     int64_t *stage[2];
     cudaEvent_t copied[2];    /* recorded after stage[b]'s copy: b may be refilled once done */
-} upload_worker;
+};
 
 static void upload_record(upload_shared *sh, cudaError_t err)
 {
@@ -108,15 +110,16 @@ static cudaError_t upload_worker_copy(upload_worker *w)
     return err;
 }
 
-static void *upload_worker_run(void *arg)
+/* Worker `part` of the upload (a parts_fn). */
+static void upload_worker_run(void *ctx, uint32_t part, uint32_t parts)
 {
-    upload_worker *w = (upload_worker *)arg;
+    (void)parts;
+    upload_worker *w = &((upload_shared *)ctx)->worker[part];
     cudaError_t err = upload_worker_open(w);
     if (err == cudaSuccess)
         err = upload_worker_copy(w);
     cudaError_t closed = upload_worker_close(w);
     upload_record(w->sh, err == cudaSuccess ? closed : err);
-    return NULL;
 }
 
 extern "C" cuda_upload_options cuda_upload_defaults(void)
@@ -151,18 +154,10 @@ extern "C" cudaError_t cuda_upload_events(const events *ev, int64_t *dst,
     sh.workers = upload_worker_count(o, sh.n_chunks);
     sh.first_error.store(cudaSuccess);
     upload_worker w[CUDA_UPLOAD_MAX_WORKERS] = {};
-    pthread_t thread[CUDA_UPLOAD_MAX_WORKERS];
-    bool started[CUDA_UPLOAD_MAX_WORKERS] = {};
-    for (int i = 0; i < sh.workers; i++) {
-        w[i].sh = &sh, w[i].index = i;
-        started[i] = i > 0 && pthread_create(&thread[i], NULL, upload_worker_run, &w[i]) == 0;
-    }
-    /* Worker 0 runs here; a worker whose thread could not start runs here too. */
     for (int i = 0; i < sh.workers; i++)
-        if (!started[i])
-            upload_worker_run(&w[i]);
-    for (int i = 1; i < sh.workers; i++)
-        if (started[i])
-            pthread_join(thread[i], NULL);
+        w[i].sh = &sh, w[i].index = i;
+    sh.worker = w;
+    /* Worker 0 runs here; a worker whose thread could not start runs here too. */
+    parts_run(upload_worker_run, &sh, (uint32_t)sh.workers);
     return (cudaError_t)sh.first_error.load();
 }

@@ -28,28 +28,9 @@ gp_status power_plan_make(const design *dg, const events *ev, const power_option
                           power_plan *plan, diag_ctx *d);
 void power_plan_free(power_plan *plan);
 
-/* ---- a loop over independent items cut into parts run on threads (the
- * plan, the CUDA engine's model) ---- */
-
-/* The most parts (and threads) of one loop. */
+/* The most parts (and threads) the plan's and the CUDA model's loops are
+ * cut into (util/parts.h); their per-part records have this many slots. */
 #define POWER_MAX_PARTS 8
-
-/* Handles items [power_part_begin(n, part, parts), power_part_begin(n,
- * part + 1, parts)) of the caller's loop over n items. */
-typedef void power_part_fn(void *ctx, uint32_t part, uint32_t parts);
-
-static inline uint64_t power_part_begin(uint64_t n, uint32_t part, uint32_t parts)
-{
-    return n * part / parts;
-}
-
-/* The parts for a loop of n items: one per online core (at most
- * POWER_MAX_PARTS), fewer where parts would hold under 16384 items. */
-uint32_t power_parts_for(uint64_t n);
-/* Runs fn on every part, each on a thread of its own (the caller runs part
- * 0, and any part whose thread could not start), and returns when all are
- * done.  Parts must not write what another part reads or writes. */
-void power_run_parts(power_part_fn *fn, void *ctx, uint32_t parts);
 
 /* A zeroed result for the plan; it takes over plan->inst_group. */
 power_result *power_result_new(const design *dg, power_plan *plan, diag_ctx *d);

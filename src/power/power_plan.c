@@ -1,62 +1,16 @@
 /* power_plan.c: the window, the clock period, the cycle bins and the report
- * groups, checked and worked out once before any engine runs; the result's
- * bookkeeping every engine shares; and the loops cut into parts on threads
- * that the plan and the CUDA engine's model use. */
+ * groups, checked and worked out once before any engine runs; and the
+ * result's bookkeeping every engine shares. */
 #include "power/power_int.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "design/design_int.h"
 #include "util/mem.h"
+#include "util/parts.h"
 #include "util/vec.h"
-
-/* Fewer items than this per part do not pay for a thread. */
-#define PART_MIN_ITEMS 16384
-
-uint32_t power_parts_for(uint64_t n)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    uint64_t parts = cores < 1 ? 1 : cores > POWER_MAX_PARTS ? POWER_MAX_PARTS : (uint64_t)cores;
-    uint64_t fit = n / PART_MIN_ITEMS;
-    parts = fit < parts ? fit : parts;
-    return parts < 1 ? 1 : (uint32_t)parts;
-}
-
-typedef struct part_job {
-    power_part_fn *fn;
-    void *ctx;
-    uint32_t part, parts;
-} part_job;
-
-static void *part_main(void *arg)
-{
-    part_job *job = arg;
-    job->fn(job->ctx, job->part, job->parts);
-    return NULL;
-}
-
-void power_run_parts(power_part_fn *fn, void *ctx, uint32_t parts)
-{
-    parts = parts < 1 ? 1 : parts > POWER_MAX_PARTS ? POWER_MAX_PARTS : parts;
-    part_job job[POWER_MAX_PARTS];
-    pthread_t thread[POWER_MAX_PARTS];
-    bool started[POWER_MAX_PARTS] = {false};
-    for (uint32_t k = 1; k < parts; k++) {
-        job[k] = (part_job){fn, ctx, k, parts};
-        started[k] = pthread_create(&thread[k], NULL, part_main, &job[k]) == 0;
-    }
-    fn(ctx, 0, parts);
-    for (uint32_t k = 1; k < parts; k++) {
-        if (started[k])
-            pthread_join(thread[k], NULL);
-        else
-            fn(ctx, k, parts);
-    }
-}
 
 power_options power_defaults(void)
 {
@@ -150,10 +104,10 @@ static void span_part(void *ctx, uint32_t part, uint32_t parts)
 {
     span_job *job = ctx;
     const events *ev = job->ev;
-    uint32_t end = (uint32_t)power_part_begin(ev->n_nets, part + 1, parts);
+    uint32_t end = (uint32_t)parts_begin(ev->n_nets, part + 1, parts);
     int64_t first = 0;
     bool any = false;
-    for (uint32_t n = (uint32_t)power_part_begin(ev->n_nets, part, parts); n < end; n++) {
+    for (uint32_t n = (uint32_t)parts_begin(ev->n_nets, part, parts); n < end; n++) {
         if (ev->net_ev0[n] == ev->net_ev0[n + 1])
             continue;
         int64_t t = ev->time_fs[ev->net_ev0[n]];
@@ -168,8 +122,8 @@ static void span_part(void *ctx, uint32_t part, uint32_t parts)
 static bool dump_span(const events *ev, int64_t *first, int64_t *last)
 {
     span_job job = {.ev = ev};
-    uint32_t parts = power_parts_for(ev->n_nets);
-    power_run_parts(span_part, &job, parts);
+    uint32_t parts = parts_for(ev->n_nets, POWER_MAX_PARTS);
+    parts_run(span_part, &job, parts);
     bool any = false;
     for (uint32_t k = 0; k < parts; k++) {
         if (job.any[k])
@@ -245,8 +199,8 @@ static void scan_part(void *ctx, uint32_t part, uint32_t parts)
     scan_job *job = ctx;
     const design *dg = job->dg;
     vec_u32 *nets = &job->clock_pin_nets[part];
-    uint32_t end = (uint32_t)power_part_begin(dg->n_insts, part + 1, parts);
-    for (uint32_t i = (uint32_t)power_part_begin(dg->n_insts, part, parts); i < end; i++) {
+    uint32_t end = (uint32_t)parts_begin(dg->n_insts, part + 1, parts);
+    for (uint32_t i = (uint32_t)parts_begin(dg->n_insts, part, parts); i < end; i++) {
         const lib_cell *c = dg->inst_cell[i];
         job->group[i] = design_is_sequential(dg, i) ? POWER_GROUP_SEQUENTIAL
                                                     : POWER_GROUP_COMBINATIONAL;
@@ -360,7 +314,7 @@ static bool plan_clock_group(clock_walk *w, const scan_job *scan, uint8_t *clock
 static bool plan_groups(const design *dg, uint8_t *group, uint8_t *clock_net)
 {
     scan_job scan = {.dg = dg, .group = group};
-    power_run_parts(scan_part, &scan, power_parts_for(dg->n_insts));
+    parts_run(scan_part, &scan, parts_for(dg->n_insts, POWER_MAX_PARTS));
     clock_walk w = {.dg = dg, .group = group,
                     .net_queued = mem_calloc(dg->n_nets ? dg->n_nets : 1, 1)};
     bool ok = w.net_queued != NULL;

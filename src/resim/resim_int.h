@@ -85,13 +85,6 @@ bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs,
 /* The workers to use: `threads`, or every online core for 0. */
 uint32_t resim_workers(uint32_t threads);
 
-/* Runs task(arg, k) for k = 0, 1, ... n - 1 at once on n threads, the
- * calling one running k = 0.  When the system refuses a thread, fewer run
- * (k = 0 always does), so tasks share their work out among themselves
- * (e.g. through an atomic counter) rather than by k; returns how many ran. */
-typedef void resim_task(void *arg, uint32_t worker);
-uint32_t resim_parallel(uint32_t n, resim_task *task, void *arg);
-
 /* Simulates every combinational output pin into w[] (whose other nets are
  * filled), in level order on n_workers threads, worker k writing into
  * stores[k]; the result does not depend on the number of workers.  False

@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 
 #include "util/mem.h"
+#include "util/parts.h"
 
 /* One combinational output pin to simulate. */
 typedef struct resim_job {
@@ -49,9 +50,11 @@ static void wait_inputs(resim_pool *p, uint32_t inst)
     }
 }
 
-/* A worker: takes the next job until none is left. */
-static void work(void *arg, uint32_t worker)
+/* A worker (a parts_fn): takes the next job until none is left, so how many
+ * workers run at once does not matter. */
+static void work(void *arg, uint32_t worker, uint32_t n_workers)
 {
+    (void)n_workers;
     resim_pool *p = arg;
     resim_scratch scratch = {0};
     for (uint32_t j; (j = atomic_fetch_add(&p->next, 1)) < p->n_jobs;) {
@@ -129,7 +132,7 @@ bool resim_run_levels(const design *dg, int64_t t0, resim_store *stores, uint32_
     if (ok) {
         atomic_init(&p.next, 0);
         atomic_init(&p.failed, false);
-        resim_parallel(n_workers, work, &p);
+        parts_run(work, &p, n_workers);
         ok = !atomic_load(&p.failed);
         stats->gates += p.n_jobs;
         for (uint32_t k = 0; k < n_workers; k++) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/mem.h"
+#include "util/parts.h"
 #include "verilog/verilog.h"
 
 resim_options resim_defaults(void)
@@ -181,11 +182,12 @@ typedef struct resim_pack {
 
 enum { RESIM_PACK_NETS = 64 };
 
-static void copy_nets(void *arg, uint32_t worker)
+/* A worker (a parts_fn): takes the next nets until none are left. */
+static void copy_nets(void *arg, uint32_t worker, uint32_t n_workers)
 {
     resim_pack *p = arg;
     events *ev = p->ev;
-    (void)worker;
+    (void)worker, (void)n_workers;
     for (uint32_t n0; (n0 = atomic_fetch_add(&p->next, RESIM_PACK_NETS)) < ev->n_nets;) {
         uint32_t n1 = ev->n_nets - n0 < RESIM_PACK_NETS ? ev->n_nets : n0 + RESIM_PACK_NETS;
         for (uint32_t n = n0; n < n1; n++) {
@@ -225,7 +227,7 @@ static gp_status pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
     }
     resim_pack p = {.w = w, .ev = ev};
     atomic_init(&p.next, 0);
-    resim_parallel(n_workers, copy_nets, &p);
+    parts_run(copy_nets, &p, n_workers);
     *out = ev;
     return GP_OK;
 }

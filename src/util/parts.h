@@ -1,0 +1,39 @@
+/* parts.h: a loop over independent items cut into parts, each part run on a
+ * thread of its own (the calling thread runs part 0).  Every part runs
+ * exactly once: a part whose thread the system refuses runs on the calling
+ * thread after part 0, so callers may split work by part or share it out
+ * through a counter. */
+#ifndef GP_UTIL_PARTS_H
+#define GP_UTIL_PARTS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fewer items than this per part do not pay for a thread (parts_for). */
+#define PARTS_MIN_ITEMS 16384
+
+/* One part of the caller's loop: items [parts_begin(n, part, parts),
+ * parts_begin(n, part + 1, parts)) when it splits by item. */
+typedef void parts_fn(void *ctx, uint32_t part, uint32_t parts);
+
+static inline uint64_t parts_begin(uint64_t n, uint32_t part, uint32_t parts)
+{
+    return n * part / parts;
+}
+
+/* The parts for a loop of n items: one per online core, at most `max`,
+ * fewer where parts would hold under PARTS_MIN_ITEMS items; at least 1. */
+uint32_t parts_for(uint64_t n, uint32_t max);
+
+/* Runs fn on every part (parts >= 1) and returns when all are done.  Parts
+ * must not write what another part reads or writes. */
+void parts_run(parts_fn *fn, void *ctx, uint32_t parts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,63 @@
+/* test_parts.c: loops cut into parts on threads (util/parts.h): every item
+ * handled exactly once, every part run once, whatever the number of parts,
+ * and the part counts parts_for chooses. */
+#include "check.h"
+
+#include "util/parts.h"
+
+#define ITEMS 100003
+#define MOST_PARTS 12
+
+typedef struct count_job {
+    uint64_t n;
+    uint8_t seen[ITEMS];
+    uint32_t calls[MOST_PARTS];
+} count_job;
+
+static void count_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    count_job *job = ctx;
+    job->calls[part]++;
+    uint64_t end = parts_begin(job->n, part + 1, parts);
+    for (uint64_t i = parts_begin(job->n, part, parts); i < end; i++)
+        job->seen[i]++;
+}
+
+static void test_every_item_once(void)
+{
+    static count_job job;
+    static const uint64_t sizes[] = {0, 1, 7, PARTS_MIN_ITEMS, ITEMS};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (uint32_t parts = 1; parts <= MOST_PARTS; parts++) {
+            memset(&job, 0, sizeof job);
+            job.n = sizes[s];
+            parts_run(count_part, &job, parts);
+            size_t wrong = 0;
+            for (uint64_t i = 0; i < ITEMS; i++)
+                wrong += job.seen[i] != (i < job.n);
+            CHECK_EQ_INT(wrong, 0);
+            for (uint32_t k = 0; k < MOST_PARTS; k++)
+                CHECK_EQ_INT(job.calls[k], k < parts);
+        }
+}
+
+static void test_part_counts(void)
+{
+    /* Small loops stay on the calling thread; a part never holds fewer than
+     * PARTS_MIN_ITEMS items unless the loop is that small; never more than
+     * `max` parts. */
+    CHECK_EQ_INT(parts_for(0, 8), 1);
+    CHECK_EQ_INT(parts_for(PARTS_MIN_ITEMS - 1, 8), 1);
+    CHECK_EQ_INT(parts_for(2 * PARTS_MIN_ITEMS - 1, 8), 1);
+    uint32_t big = parts_for(1u << 30, 8);
+    CHECK(big >= 1 && big <= 8);
+    CHECK(parts_for(3 * PARTS_MIN_ITEMS, 8) <= 3);
+    CHECK_EQ_INT(parts_for(1u << 30, 1), 1);
+}
+
+int main(void)
+{
+    RUN(test_every_item_once);
+    RUN(test_part_counts);
+    return check_exit_code();
+}
