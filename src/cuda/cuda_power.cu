@@ -342,7 +342,7 @@ static cudaError_t launch(cuda_power_session *s, const cuda_power_options *o, ui
 static void fixed_to_double(const unsigned long long *w, double *out, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        out[i] = ((double)(int64_t)w[2 * i + 1] * 0x1p64 + (double)w[2 * i]) * 0x1p-120;
+        out[i] = cuda_fixed_value(w[2 * i], w[2 * i + 1]);
 }
 
 static cudaError_t download(cuda_power_session *s, double *dst, const double *src,
