@@ -1,6 +1,7 @@
 /* scratch.h: the small file helpers of the tests that read and write files
  * in a scratch directory (each test makes its own with mkdtemp, as
- * "/tmp/gp_test_<name>_XXXXXX", and removes it with scratch_remove). */
+ * "/tmp/gp_test_<name>_XXXXXX", and removes it with scratch_remove), and the
+ * library most of them read from a text of their own. */
 #ifndef GP_TESTS_SCRATCH_H
 #define GP_TESTS_SCRATCH_H
 
@@ -8,6 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "check.h"
+#include "liberty/liberty.h"
+#include "util/diag.h"
 
 /* Writes `text` to the file `path` (nothing when it cannot be opened: the
  * test that reads it fails then). */
@@ -45,6 +50,18 @@ static inline void scratch_write_vcd(const char *path, const char *vars, const c
     fputs("$upscope $end\n$enddefinitions $end\n", f);
     fputs(body, f);
     fclose(f);
+}
+
+/* A new library set holding the Liberty `text`, written as dir/name and
+ * read without error or warning (checked). */
+static inline lib_set *scratch_libs(const char *dir, const char *name, const char *text,
+                                    diag_ctx *d)
+{
+    char path[256];
+    lib_set *libs = lib_set_new();
+    CHECK_EQ_INT(lib_read(libs, scratch_write(dir, name, text, path, sizeof path), d), GP_OK);
+    CHECK_EQ_INT(diag_warning_count(d), 0);
+    return libs;
 }
 
 /* Removes the scratch directory and everything in it; false on failure. */

@@ -352,22 +352,6 @@ static void check_bad_options(const cpu_case *cc)
 
 /* ---- a handmade design ------------------------------------------------------ */
 
-/* A dump in ps whose 1-bit variables, in scope top, are the nets in `vars`,
- * each its own identifier code. */
-static void write_hand_vcd(const char *path, const char *vars, const char *body)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return;
-    fputs("$timescale 1ps $end\n$scope module top $end\n", f);
-    char names[256];
-    snprintf(names, sizeof names, "%s", vars);
-    for (char *save = NULL, *v = strtok_r(names, " ", &save); v; v = strtok_r(NULL, " ", &save))
-        fprintf(f, "$var wire 1 %s %s $end\n", v, v);
-    fprintf(f, "$upscope $end\n$enddefinitions $end\n%s", body);
-    fclose(f);
-}
-
 /* d is never dumped (X throughout); y is first dumped at 7 ns (X -> 1 is
  * half a rise); n1 has three events in cycle 0 and n2 a zero-width pulse at
  * 11.1 ns; c and a go through X; several nets change at the same time. */
@@ -396,7 +380,7 @@ static void test_hand_design(void)
     snprintf(path, sizeof path, "%s/hand.v", dir);
     scratch_write_text(path, netlist);
     snprintf(path, sizeof path, "%s/hand.vcd", dir);
-    write_hand_vcd(path, "clk ck a b c n1 n2 n3 y q w", body);
+    scratch_write_vcd(path, "clk ck a b c n1 n2 n3 y q w", body);
     cpu_case cc;
     if (!case_read(&cc, "hand"))
         return;
@@ -693,13 +677,8 @@ int main(void)
 #endif
     if (!mkdtemp(dir))
         return 1;
-    char lib_path[256];
-    snprintf(lib_path, sizeof lib_path, "%s/cpu.lib", dir);
-    scratch_write_text(lib_path, cpu_lib);
     diag_ctx *d = diag_new(stderr);
-    libs = lib_set_new();
-    CHECK_EQ_INT(lib_read(libs, lib_path, d), GP_OK);
-    CHECK_EQ_INT(diag_warning_count(d), 0);
+    libs = scratch_libs(dir, "cpu.lib", cpu_lib, d);
     if (lib_library_count(libs) == 1) {
         RUN(test_hand_design);
         RUN(test_random_small);

@@ -98,10 +98,8 @@ static char *slurp(const char *path)
 
 static void setup(diag_ctx *d)
 {
-    char lib_path[256], net_path[256];
-    libs = lib_set_new();
-    scratch_write_text(path_in("tiny.lib", lib_path, sizeof lib_path), tiny_lib);
-    CHECK_EQ_INT(lib_read(libs, lib_path, d), GP_OK);
+    char net_path[256];
+    libs = scratch_libs(dir, "tiny.lib", tiny_lib, d);
     scratch_write_text(path_in("top.v", net_path, sizeof net_path), tiny_netlist);
     const char *paths[] = {net_path};
     CHECK_EQ_INT(design_read_netlist(&dg, libs, paths, 1, "top", d), GP_OK);

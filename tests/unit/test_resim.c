@@ -495,12 +495,8 @@ int main(void)
 {
     if (!mkdtemp(dir))
         return 1;
-    char lib_path[256];
     diag_ctx *d = diag_new(stderr);
-    libs = lib_set_new();
-    scratch_write(dir, "resim.lib", resim_lib, lib_path, sizeof lib_path);
-    CHECK_EQ_INT(lib_read(libs, lib_path, d), GP_OK);
-    CHECK_EQ_INT(diag_warning_count(d), 0);
+    libs = scratch_libs(dir, "resim.lib", resim_lib, d);
     if (lib_library_count(libs) == 1) {
         RUN(test_inverter_chain);
         RUN(test_sdf_delays);
