@@ -515,5 +515,7 @@ int main(void)
     }
     lib_set_free(libs);
     diag_free(d);
+    if (!scratch_remove(dir))
+        return 1;
     return check_exit_code();
 }
