@@ -96,6 +96,16 @@ static char *slurp(const char *path)
     return text;
 }
 
+/* The file `name` the writers put in out_dir (checked to be there). */
+static char *slurp_output(const char *out_dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", out_dir, name);
+    char *text = slurp(path);
+    CHECK(text != NULL);
+    return text;
+}
+
 static void setup(diag_ctx *d)
 {
     char net_path[256];
@@ -269,10 +279,7 @@ static const char *next_line(const char **cursor)
 
 static void check_report_txt(const char *out_dir)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/report.txt", out_dir);
-    char *text = slurp(path);
-    CHECK(text != NULL);
+    char *text = slurp_output(out_dir, "report.txt");
     if (!text)
         return;
     double v[5];
@@ -340,10 +347,8 @@ static void test_text_with_io(void)
 
 static void check_waveform_csv(const char *out_dir)
 {
-    char path[512], buf[512], *f[16];
-    snprintf(path, sizeof path, "%s/waveform.csv", out_dir);
-    char *text = slurp(path);
-    CHECK(text != NULL);
+    char buf[512], *f[16];
+    char *text = slurp_output(out_dir, "waveform.csv");
     if (!text)
         return;
     const char *cursor = text;
@@ -379,10 +384,8 @@ static double row_sum(const double *e)
 
 static void check_instances_csv(const char *out_dir)
 {
-    char path[512], buf[512], *f[16];
-    snprintf(path, sizeof path, "%s/instances.csv", out_dir);
-    char *text = slurp(path);
-    CHECK(text != NULL);
+    char buf[512], *f[16];
+    char *text = slurp_output(out_dir, "instances.csv");
     if (!text)
         return;
     const char *cursor = text;
@@ -418,10 +421,8 @@ static void check_instances_csv(const char *out_dir)
 
 static void check_cells_csv(const char *out_dir)
 {
-    char path[512], buf[512], *f[16];
-    snprintf(path, sizeof path, "%s/cells.csv", out_dir);
-    char *text = slurp(path);
-    CHECK(text != NULL);
+    char buf[512], *f[16];
+    char *text = slurp_output(out_dir, "cells.csv");
     if (!text)
         return;
     const char *cursor = text;
@@ -448,10 +449,7 @@ static void check_cells_csv(const char *out_dir)
 
 static void check_hotspots(const char *out_dir)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/hotspots.txt", out_dir);
-    char *text = slurp(path);
-    CHECK(text != NULL);
+    char *text = slurp_output(out_dir, "hotspots.txt");
     if (!text)
         return;
     /* Totals r1 12, u1 9, u2 12, u3 10, u,4 2: r1 and u2 by instance order;
@@ -488,10 +486,7 @@ static double json_value(const char *text, const char *after, const char *key)
 
 static void check_json(const char *out_dir)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/report.json", out_dir);
-    char *text = slurp(path);
-    CHECK(text != NULL);
+    char *text = slurp_output(out_dir, "report.json");
     if (!text)
         return;
     CHECK(text[0] == '{' && strcmp(text + strlen(text) - 2, "}\n") == 0);
@@ -514,10 +509,7 @@ static void check_json(const char *out_dir)
 /* The SVG: complete, five series, the peak annotated (6 U / 10 ns). */
 static void check_svg(const char *out_dir)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/waveform.svg", out_dir);
-    char *text = slurp(path);
-    CHECK(text != NULL);
+    char *text = slurp_output(out_dir, "waveform.svg");
     if (!text)
         return;
     CHECK(strncmp(text, "<svg ", 5) == 0);
@@ -546,10 +538,7 @@ enum { SIGNALS = POWER_COMPONENTS + 1 };
  * the end, and the values (written where they change) per cycle. */
 static void check_vcd(const char *out_dir)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/waveform.vcd", out_dir);
-    char *text = slurp(path);
-    CHECK(text != NULL);
+    char *text = slurp_output(out_dir, "waveform.vcd");
     if (!text)
         return;
     CHECK(strstr(text, "$timescale 1ns $end\n$scope module power $end\n") != NULL);
