@@ -26,7 +26,7 @@ const char cli_power_help[] =
     "                    fused, the fastest measured)\n"
     "  --cuda-target-events N  events per GPU thread aimed at (default 8)\n"
     "  --cuda-min-windows N    each gate's cycles in at least N windows (default 64)\n"
-    "  --cuda-lane-tasks N     windows one GPU walk thread takes in turn (default 8)\n"
+    "  --cuda-lane-tasks N     windows a GPU walk thread takes at a time (default 8)\n"
     "  --deterministic   GPU sums in fixed point: bitwise the same run to run\n"
     "  --device N        the CUDA device (default 0)\n"
     "\n"

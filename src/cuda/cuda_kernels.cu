@@ -619,11 +619,12 @@ __device__ __forceinline__ void walk_apply(walk &w, const cuda_dev_model &m,
     pin_i64(w, WALK_LAST_T, k) = t;
 }
 
-/* power_cpu.c start_pins: each pin at its first event at or after `start`
- * (searched among the net's events in the run's window, net_first and
- * net_count) with its value just before; returns the state there. */
+/* power_cpu.c start_pins: each pin at its first event at or after the
+ * start of epoch `epoch` (the net's events in the run's window, net_first
+ * and net_count, indexed by epoch_first) with its value just before;
+ * returns the state there. */
 __device__ __forceinline__ uint32_t walk_start_pins(walk &w, const cuda_dev_model &m,
-                                                    const cuda_dev_tasks &t, int64_t start)
+                                                    const cuda_dev_tasks &t, uint32_t epoch)
 {
     uint32_t s = 0;
 #pragma unroll 1
@@ -634,7 +635,7 @@ __device__ __forceinline__ uint32_t walk_start_pins(walk &w, const cuda_dev_mode
         uint8_t value = EV_X;
         if (net != DESIGN_NONE) {
             uint64_t lo = t.net_first[net], hi = lo + t.net_count[net];
-            next = first_at_or_after(m.ev, lo, hi, start);
+            next = lo + t.epoch_first[(size_t)net * t.n_epochs + epoch];
             left = hi - next;
             value = next > m.net_ev0[net] ? ev_value(m.ev[next - 1]) : m.net_start[net];
             nt = left > 0 ? m.ev[next] : EV_NONE;
@@ -654,8 +655,8 @@ __device__ __forceinline__ uint32_t walk_start_pins(walk &w, const cuda_dev_mode
     return s;
 }
 
-/* The last i < n with a[i] <= key (a non-decreasing, a[0] <= key): task
- * `key`'s gate in task0, pin event `key`'s pin in pin_ev0. */
+/* The last i < n with a[i] <= key (a non-decreasing, a[0] <= key): pin
+ * event `key`'s pin in pin_ev0. */
 __device__ __forceinline__ uint32_t last_at_or_below(const uint64_t *a, uint32_t n, uint64_t key)
 {
     uint32_t lo = 0, hi = n;
@@ -705,7 +706,7 @@ __device__ __forceinline__ void walk_open(walk &w, const cuda_dev_model &m,
 #pragma unroll
     for (int c = 0; c < POWER_COMPONENTS; c++)
         w.energy[c] = w.acc[c] = 0.0;
-    w.s = w.s_cost = walk_start_pins(w, m, t, w.leak_from);
+    w.s = w.s_cost = walk_start_pins(w, m, t, (uint32_t)(c0 / t.epoch_cycles));
 }
 
 /* Ends the stretch (its leakage booked to its end): the last bin, the
@@ -794,11 +795,43 @@ __device__ __forceinline__ void walk_sums_to_result(const int64_t *area, const c
     }
 }
 
-/* The walk kernel: each thread walks lane_tasks consecutive tasks; whole
- * warps go round the loop together.  Bins and levels are summed per block in
- * shared memory when shared_sums (they fit), then added to the result.
- * FIXED is o.fixed, made a constant so that each kernel holds one kind of
- * sums only. */
+/* A lane waits, once it has walked its run, until WALK_REFILL_LANES lanes
+ * of its warp have (or no lane walks any more): they then take their next
+ * runs together, so that the warp goes through the starts of stretches
+ * (walk_open) with several lanes at once rather than one after the other. */
+#define WALK_REFILL_LANES 4
+
+/* Hands the idle lanes of the warp (mask `idle`) their next runs of
+ * lane_tasks tasks from the kernel's cursor, one atomic a warp, and opens
+ * them.  Every lane of the warp must call it; *more is false once the
+ * runs are all handed out.  Returns whether this lane walks. */
+__device__ __forceinline__ bool walk_take(walk &w, const cuda_dev_model &m, const cuda_dev_plan &p,
+                                          const cuda_dev_tasks &t, unsigned idle, bool active,
+                                          uint64_t n_tasks, uint32_t lane_tasks, bool *more)
+{
+    uint32_t lane = threadIdx.x & 31, leader = __ffs(idle) - 1, n_idle = __popc(idle);
+    uint64_t n_runs = (n_tasks + lane_tasks - 1) / lane_tasks;
+    unsigned long long first = 0;
+    if (lane == leader)
+        first = atomicAdd(t.cursor, (unsigned long long)n_idle);
+    first = __shfl_sync(0xffffffffu, first, leader);
+    *more = first + n_idle < n_runs;
+    uint64_t run = first + __popc(idle & ((1u << lane) - 1));
+    if (active || run >= n_runs)
+        return active;
+    w.task = run * lane_tasks;
+    w.task_end = w.task + lane_tasks < n_tasks ? w.task + lane_tasks : n_tasks;
+    walk_open(w, m, p, t, t.task_inst[w.task]);
+    return true;
+}
+
+/* The walk kernel: each lane walks runs of lane_tasks consecutive tasks,
+ * taking the next from the kernel's cursor when it is done with one (the
+ * tasks' events vary too much for runs fixed up front: lanes would wait
+ * for the busiest of their warp); whole warps go round the loop together.
+ * Bins and levels are summed per block in shared memory when shared_sums
+ * (they fit), then added to the result.  FIXED is o.fixed, made a constant
+ * so that each kernel holds one kind of sums only. */
 template <bool SIPL, bool DYNAMIC, bool FIXED>
 __global__ void __launch_bounds__(KERNEL_BLOCK, 2)
 walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cuda_dev_plan p,
@@ -817,18 +850,15 @@ walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cu
     w.pin_stride = blockDim.x;
     w.field_stride = blockDim.x * m.max_pins;
     w.used = 0;
-    uint64_t lane = threadIdx.x & 31;
-    uint64_t stride = (uint64_t)gridDim.x * blockDim.x * lane_tasks;
-    for (uint64_t base = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x - lane) * lane_tasks;
-         base < n_tasks; base += stride) {
-        w.task = base + lane * lane_tasks;
-        w.task_end = w.task + lane_tasks < n_tasks ? w.task + lane_tasks : n_tasks;
-        bool active = w.task < n_tasks;
+    bool active = false, more = true;
+    for (;;) {
+        unsigned idle = __ballot_sync(0xffffffffu, !active);
+        if (more && (__popc(idle) >= WALK_REFILL_LANES || idle == 0xffffffffu))
+            active = walk_take(w, m, p, t, idle, active, n_tasks, lane_tasks, &more);
+        if (!__any_sync(0xffffffffu, active))
+            break;
         if (active)
-            walk_open(w, m, p, t, last_at_or_below(t.task0, m.n_insts, w.task));
-        while (__any_sync(0xffffffffu, active))
-            if (active)
-                active = walk_step<SIPL, DYNAMIC, FIXED>(w, m, p, o, t, sums);
+            active = walk_step<SIPL, DYNAMIC, FIXED>(w, m, p, o, t, sums);
     }
     if (DYNAMIC)
         add_count(o.events_used, w.used);
@@ -1056,8 +1086,31 @@ __global__ void count_kernel(cuda_dev_model m, cuda_dev_plan p, cuda_dev_tasks t
     t.net_count[n] = first_at_or_after(m.ev, a, hi, p.t1) - a;
 }
 
+/* epoch_first: one warp a net, its lanes over the net's window events.
+ * Event r (relative to net_first) is the first at or after the starts of
+ * the epochs that begin after event r - 1 and not after event r; the
+ * epochs after the last event get net_count.  Each entry is written once. */
+__global__ void epochs_kernel(cuda_dev_model m, cuda_dev_plan p, cuda_dev_tasks t)
+{
+    uint64_t net = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    if (net >= m.n_nets)
+        return;
+    uint64_t first = t.net_first[net], count = t.net_count[net];
+    uint32_t *row = t.epoch_first + net * t.n_epochs;
+    int64_t span = p.period * (int64_t)t.epoch_cycles;
+    for (uint64_t r = threadIdx.x & 31; r <= count; r += 32) {
+        /* Epochs [j0, j1): those starting after event r - 1, at or before event r. */
+        uint64_t j0 = r == 0 ? 0 : (uint64_t)((ev_time(m.ev[first + r - 1]) - p.t0) / span) + 1;
+        uint64_t j1 = r == count ? t.n_epochs
+                                 : (uint64_t)((ev_time(m.ev[first + r]) - p.t0) / span) + 1;
+        for (uint64_t j = j0; j < j1 && j < t.n_epochs; j++)
+            row[j] = (uint32_t)r;
+    }
+}
+
 /* Gate g's window (the paper's event-density-aware partitioning, or one
- * cycle) and its task count, written into task0[g] for the scan. */
+ * cycle; then a whole number of epochs) and its task count, written into
+ * task0[g] for the scan. */
 __global__ void windows_kernel(cuda_dev_model m, cuda_dev_plan p, cuda_power_options o,
                                cuda_dev_tasks t)
 {
@@ -1078,8 +1131,18 @@ __global__ void windows_kernel(cuda_dev_model m, cuda_dev_plan p, cuda_power_opt
         double cycles = density > 0 ? floor(o.target_events / density) : floor_window;
         window = cycles < 1 ? 1 : cycles >= floor_window ? floor_window : (uint32_t)cycles;
     }
+    window = window < t.epoch_cycles ? t.epoch_cycles : window / t.epoch_cycles * t.epoch_cycles;
     t.window[g] = window;
     t.task0[g] = (p.n_cycles + window - 1) / window;
+}
+
+__global__ void task_insts_kernel(cuda_dev_model m, cuda_dev_tasks t)
+{
+    uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= m.n_insts)
+        return;
+    for (uint64_t k = t.task0[g]; k < t.task0[g + 1]; k++)
+        t.task_inst[k] = g;
 }
 
 __global__ void pin_events_kernel(cuda_dev_model m, cuda_dev_tasks t)
@@ -1129,6 +1192,20 @@ cudaError_t cuda_kernels_count(const cuda_dev_model &m, const cuda_dev_plan &p,
                                const cuda_dev_tasks &t, cudaStream_t stream)
 {
     count_kernel<<<blocks_for(m.n_nets), KERNEL_BLOCK, 0, stream>>>(m, p, t);
+    return cudaGetLastError();
+}
+
+cudaError_t cuda_kernels_epochs(const cuda_dev_model &m, const cuda_dev_plan &p,
+                                const cuda_dev_tasks &t, cudaStream_t stream)
+{
+    epochs_kernel<<<blocks_for((uint64_t)m.n_nets * 32), KERNEL_BLOCK, 0, stream>>>(m, p, t);
+    return cudaGetLastError();
+}
+
+cudaError_t cuda_kernels_task_insts(const cuda_dev_model &m, const cuda_dev_tasks &t,
+                                    cudaStream_t stream)
+{
+    task_insts_kernel<<<blocks_for(m.n_insts), KERNEL_BLOCK, 0, stream>>>(m, t);
     return cudaGetLastError();
 }
 
@@ -1271,7 +1348,9 @@ cudaError_t cuda_kernels_walk(const cuda_dev_model &m, const cuda_dev_plan &p,
         return err;
     void *args[] = {(void *)&m, (void *)&p, (void *)&out, (void *)&t, &n_tasks, &lane_tasks,
                     &l.shared_sums};
-    err = cudaLaunchKernel(l.fn, dim3(l.blocks), dim3(l.block), args, l.smem, stream);
+    err = cudaMemsetAsync(t.cursor, 0, sizeof *t.cursor, stream);
+    if (err == cudaSuccess)
+        err = cudaLaunchKernel(l.fn, dim3(l.blocks), dim3(l.block), args, l.smem, stream);
     if (err == cudaSuccess)
         levels_kernel<<<1, KERNEL_BLOCK, 0, stream>>>(p, out);
     return err == cudaSuccess ? cudaGetLastError() : err;

@@ -67,9 +67,18 @@ struct cuda_dev_out {
 struct cuda_dev_tasks {
     uint64_t *net_first, *net_count;     /* per net: its first event at or after t0, and
                                             how many lie in [t0, t1) */
+    uint32_t epoch_cycles, n_epochs;     /* the run's cycles cut into epochs of
+                                            epoch_cycles (a power of two) */
+    uint32_t *epoch_first;               /* [n_nets * n_epochs]: net n's window events before
+                                            epoch j's start (its first event at or after that
+                                            start is net_first[n] + epoch_first[n * n_epochs + j]):
+                                            a walk starts its pins without a search */
     uint64_t *task0;                     /* [n_insts + 1]: gate g's windows are tasks
                                             task0[g] .. task0[g + 1] */
-    uint32_t *window;                    /* per gate: cycles per window */
+    uint32_t *window;                    /* per gate: cycles per window, a multiple of
+                                            epoch_cycles (so that windows start at epochs) */
+    uint32_t *task_inst;                 /* per task: its gate */
+    unsigned long long *cursor;          /* the walk's next run of tasks to hand out */
     uint64_t *pin_ev0;                   /* [n_pins + 1]: Naive-D's pin events */
     double *memo;                        /* the instances' group energies (memo_kernel);
                                             NULL: the kernels look the tables up */
@@ -87,16 +96,23 @@ cudaError_t cuda_kernels_memo(const cuda_dev_model &m, double *memo, cudaStream_
 /* Counts each net's events in the window (net_first, net_count). */
 cudaError_t cuda_kernels_count(const cuda_dev_model &m, const cuda_dev_plan &p,
                                const cuda_dev_tasks &t, cudaStream_t stream);
+/* Fills epoch_first (after cuda_kernels_count). */
+cudaError_t cuda_kernels_epochs(const cuda_dev_model &m, const cuda_dev_plan &p,
+                                const cuda_dev_tasks &t, cudaStream_t stream);
 /* Gate windows and their task offsets; *n_tasks gets the total. */
 cudaError_t cuda_kernels_windows(const cuda_dev_model &m, const cuda_dev_plan &p,
                                  const cuda_power_options &o, const cuda_dev_tasks &t,
                                  uint64_t *n_tasks, cudaStream_t stream);
+/* Fills task_inst (n_tasks entries, after cuda_kernels_windows). */
+cudaError_t cuda_kernels_task_insts(const cuda_dev_model &m, const cuda_dev_tasks &t,
+                                    cudaStream_t stream);
 /* Naive-D's pin-event offsets; *n_events gets the total. */
 cudaError_t cuda_kernels_pin_events(const cuda_dev_model &m, const cuda_dev_tasks &t,
                                     uint64_t *n_events, cudaStream_t stream);
 
-/* The power kernels.  walk: each thread walks o.lane_tasks consecutive
- * tasks (leakage only, or fused with dynamic and glitch energy), then the
+/* The power kernels.  walk: each thread takes runs of o.lane_tasks
+ * consecutive tasks as it finishes the last (leakage only, or fused with
+ * dynamic and glitch energy), then the
  * leakage levels go into the bins; naive dynamic: one thread per pin event. */
 cudaError_t cuda_kernels_walk(const cuda_dev_model &m, const cuda_dev_plan &p,
                               const cuda_dev_out &out, const cuda_dev_tasks &t, uint64_t n_tasks,

@@ -30,6 +30,8 @@ struct cuda_power_session {
     cuda_dev_tasks t;
     cuda_dev_out o;
     double *memo;             /* the instances' group energies (memo switch) */
+    uint32_t epoch_cycles;    /* partitioned runs' epochs (epoch_cycles_for) */
+    size_t epoch_bytes, task_inst_bytes; /* what t.epoch_first and t.task_inst hold now */
     volatile bool cancel_upload; /* set when the options were refused meanwhile */
     uint64_t memo_doubles;
     void *arrays[MAX_DEVICE_ARRAYS]; /* every device allocation, freed at close */
@@ -152,6 +154,7 @@ static cudaError_t alloc_run_buffers(cuda_power_session *s)
     s->t.task0 = (uint64_t *)device_alloc(s, (insts + 1) * 8, &err);
     s->t.window = (uint32_t *)device_alloc(s, insts * 4, &err);
     s->t.pin_ev0 = (uint64_t *)device_alloc(s, (pins + 1) * 8, &err);
+    s->t.cursor = (unsigned long long *)device_alloc(s, 8, &err);
     s->t.scan_temp_bytes = cuda_kernels_scan_bytes((insts > pins ? insts : pins) + 1);
     s->t.scan_temp = device_alloc(s, s->t.scan_temp_bytes, &err);
     s->o.bins = (double *)device_alloc(s, bins * 8, &err);
@@ -214,9 +217,37 @@ static gp_status plan_and_model(cuda_power_session *s, const power_options *opt)
                               : cuda_failed(s->d, "cannot put the design on the device", err);
 }
 
+/* The epoch of partitioned runs (cuda_dev_tasks): the fewest cycles, a
+ * power of two, that keep the epoch index (a 4-byte entry per net and
+ * epoch) no larger than the events (8 bytes each), so that it costs less
+ * to build and keep than the events themselves. */
+static uint32_t epoch_cycles_for(uint64_t nets, uint32_t cycles, uint64_t events)
+{
+    uint64_t k = 1, room = 2 * (events > nets ? events : nets);
+    while (k < cycles && nets * ((cycles + k - 1) / k) > room)
+        k *= 2;
+    return (uint32_t)k;
+}
+
+/* Whether every net has fewer than 2^32 events (the epoch index's entries
+ * count a net's events in 32 bits); if not, says so (message 1516). */
+static bool events_fit_index(const events *ev, diag_ctx *d)
+{
+    for (uint32_t n = 0; n < ev->n_nets; n++)
+        if (ev->net_ev0[n + 1] - ev->net_ev0[n] > UINT32_MAX) {
+            diag_error(d, 1516, DIAG_NOWHERE, "net %u has %llu events: the CUDA power engine "
+                       "counts a net's events in 32 bits; use --engine cpu", n,
+                       (unsigned long long)(ev->net_ev0[n + 1] - ev->net_ev0[n]));
+            return false;
+        }
+    return true;
+}
+
 static gp_status open_device(cuda_power_session *s, const power_options *opt,
                              cuda_power_open_timing *timing)
 {
+    if (!events_fit_index(s->ev, s->d))
+        return GP_ERR_UNSUPPORTED;
     cudaError_t err = cudaSetDevice(s->device);
     if (err != cudaSuccess)
         return cuda_failed(s->d, "cannot select the CUDA device", err);
@@ -243,6 +274,7 @@ static gp_status open_device(cuda_power_session *s, const power_options *opt,
         return cuda_failed(s->d, "cannot put the events on the device", err);
     s->p = (cuda_dev_plan){s->plan.t0, s->plan.t1, s->plan.period, s->plan.dump_start,
                            s->plan.n_cycles};
+    s->epoch_cycles = epoch_cycles_for(s->ev->n_nets, s->plan.n_cycles, s->ev->n_events);
     return GP_OK;
 }
 
@@ -285,6 +317,8 @@ extern "C" void cuda_power_close(cuda_power_session *s)
         return;
     for (int i = 0; i < s->n_arrays; i++)
         cudaFree(s->arrays[i]);
+    cudaFree(s->t.epoch_first);
+    cudaFree(s->t.task_inst);
     if (s->stream)
         cudaStreamDestroy(s->stream);
     power_plan_free(&s->plan);
@@ -397,12 +431,42 @@ static gp_status collect(cuda_power_session *s, power_result **out)
     return GP_OK;
 }
 
+/* Makes *buf (a device array recorded in *bytes) hold at least `need`
+ * bytes; its contents are not kept. */
+static cudaError_t ensure_bytes(uint32_t **buf, size_t *bytes, size_t need)
+{
+    if (need <= *bytes && *buf)
+        return cudaSuccess;
+    cudaFree(*buf);
+    *buf = NULL;
+    *bytes = 0;
+    cudaError_t err = cudaMalloc((void **)buf, need ? need : 1);
+    if (err == cudaSuccess)
+        *bytes = need;
+    return err;
+}
+
+/* The run's tasks: the nets' window events and their epoch index, the
+ * gates' windows (a run without partitioning takes one cycle: epochs of
+ * one cycle), the tasks' gates, and for Naive-D the pin events. */
 static gp_status plan_tasks(cuda_power_session *s, const cuda_power_options *o, uint64_t *n_tasks,
                             uint64_t *n_pin_events)
 {
-    cudaError_t err = cuda_kernels_count(s->m, s->p, s->t, s->stream);
+    uint32_t k = !o->partition ? 1 : o->epoch_cycles ? o->epoch_cycles : s->epoch_cycles;
+    s->t.epoch_cycles = k;
+    s->t.n_epochs = (uint32_t)(((uint64_t)s->p.n_cycles + k - 1) / k);
+    cudaError_t err = ensure_bytes(&s->t.epoch_first, &s->epoch_bytes,
+                                   (size_t)s->m.n_nets * s->t.n_epochs * 4);
+    if (err == cudaSuccess)
+        err = cuda_kernels_count(s->m, s->p, s->t, s->stream);
+    if (err == cudaSuccess)
+        err = cuda_kernels_epochs(s->m, s->p, s->t, s->stream);
     if (err == cudaSuccess)
         err = cuda_kernels_windows(s->m, s->p, *o, s->t, n_tasks, s->stream);
+    if (err == cudaSuccess)
+        err = ensure_bytes(&s->t.task_inst, &s->task_inst_bytes, *n_tasks * 4);
+    if (err == cudaSuccess)
+        err = cuda_kernels_task_insts(s->m, s->t, s->stream);
     *n_pin_events = 0;
     if (err == cudaSuccess && !o->fusion)
         err = cuda_kernels_pin_events(s->m, s->t, n_pin_events, s->stream);

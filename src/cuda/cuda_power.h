@@ -51,8 +51,8 @@ extern "C" {
  * fewer cycles), so that a quiet gate's leakage is not left to one thread. */
 #define CUDA_POWER_TARGET_EVENTS 8
 #define CUDA_POWER_MIN_WINDOWS 64
-/* Tasks a walk thread takes one after the other (the state carries over
- * between windows of one gate). */
+/* Consecutive tasks a walk thread takes at a time, as it finishes the last
+ * (the state carries over between windows of one gate). */
 #define CUDA_POWER_LANE_TASKS 8
 
 typedef struct cuda_power_options {
@@ -60,7 +60,9 @@ typedef struct cuda_power_options {
     uint32_t target_events;   /* partition: events per thread aimed at (>= 1) */
     uint32_t min_windows;     /* partition: the parallelism floor: each gate's cycles
                                  are cut into at least this many windows (>= 1) */
-    uint32_t lane_tasks;      /* walk kernels: consecutive tasks per thread (>= 1) */
+    uint32_t lane_tasks;      /* walk kernels: consecutive tasks a thread takes (>= 1) */
+    uint32_t epoch_cycles;    /* partition: windows are whole epochs of this many cycles;
+                                 0: the engine's choice (docs/model.md) */
     bool deterministic;       /* fixed-point sums: bitwise identical run to run */
     int device;               /* CUDA device index */
 } cuda_power_options;

@@ -229,14 +229,22 @@ static power_result *run_cpu(const cpu_case *cc, const power_options *opt, int t
 }
 
 #ifdef POWER_TEST_CUDA
+/* How a run cuts its tasks: cuda_power_options' target_events, lane_tasks
+ * and epoch_cycles. */
+typedef struct cuda_tasking {
+    uint32_t target_events, lane_tasks, epoch_cycles;
+} cuda_tasking;
+
 static power_result *run_cuda(const cpu_case *cc, const power_options *opt, const char *variant,
-                              uint32_t target_events, bool deterministic)
+                              cuda_tasking tasking, bool deterministic)
 {
     power_result *r = NULL;
     diag_ctx *d = diag_new(stderr);
     cuda_power_options co = cuda_power_defaults();
     CHECK_EQ_INT(cuda_power_parse_variant(variant, &co, d), GP_OK);
-    co.target_events = target_events;
+    co.target_events = tasking.target_events;
+    co.lane_tasks = tasking.lane_tasks;
+    co.epoch_cycles = tasking.epoch_cycles;
     co.deterministic = deterministic;
     CHECK_EQ_INT(cuda_power_analyze(cc->dg, cc->ev, opt, &co, &r, d), GP_OK);
     CHECK_EQ_INT(diag_error_count(d) + diag_warning_count(d), 0);
@@ -245,23 +253,29 @@ static power_result *run_cuda(const cpu_case *cc, const power_options *opt, cons
 }
 
 /* Every kernel variant near the reference, partitioned windows of every
- * size from one cycle up, and the deterministic mode's bits run to run. */
+ * size from one cycle up, runs of one or several windows a thread, epochs
+ * of the engine's choice and of 3 cycles, and the deterministic mode's bits
+ * run to run. */
 static void compare_engines(const cpu_case *cc, const power_options *opt)
 {
     static const char *const variants[] = {"naive", "memo", "sipl", "sipl+part", "sipl+part+memo",
                                            "sipl+part+fusion", "fused", "part+fusion",
                                            "sipl+fusion+memo"};
-    static const uint32_t targets[] = {1, CUDA_POWER_TARGET_EVENTS, 1u << 20};
+    static const cuda_tasking taskings[] = {{1, 1, 0},
+                                            {CUDA_POWER_TARGET_EVENTS, CUDA_POWER_LANE_TASKS, 0},
+                                            {CUDA_POWER_TARGET_EVENTS, 3, 3},
+                                            {1u << 20, 2, 0}};
+    const cuda_tasking standard = taskings[1];
     power_result *ref = run_ref(cc, opt);
     for (size_t v = 0; ref && v < sizeof variants / sizeof variants[0]; v++)
-        for (size_t k = 0; k < sizeof targets / sizeof targets[0]; k++) {
-            power_result *gpu = run_cuda(cc, opt, variants[v], targets[k], k == 1);
+        for (size_t k = 0; k < sizeof taskings / sizeof taskings[0]; k++) {
+            power_result *gpu = run_cuda(cc, opt, variants[v], taskings[k], k == 1);
             if (gpu)
                 check_near_ref(ref, gpu);
             power_result_free(gpu);
         }
-    power_result *a = ref ? run_cuda(cc, opt, "fused", CUDA_POWER_TARGET_EVENTS, true) : NULL;
-    power_result *b = a ? run_cuda(cc, opt, "fused", CUDA_POWER_TARGET_EVENTS, true) : NULL;
+    power_result *a = ref ? run_cuda(cc, opt, "fused", standard, true) : NULL;
+    power_result *b = a ? run_cuda(cc, opt, "fused", standard, true) : NULL;
     if (b)
         check_same_bits(a, b);
     power_result_free(a);
