@@ -23,6 +23,10 @@ extern "C" {
 /* The most pins of a cell the kernels walk (their per-pin state lives in
  * per-thread arrays of this size; the state index has 32 bits anyway). */
 #define CUDA_MAX_PINS 32
+/* Outputs of cells of up to this many pins keep, per instance, their
+ * internal energy without a related pin in each state and direction
+ * (cuda_cell.memo_size): 2^6 states x 2 directions = 1 KiB an output. */
+#define CUDA_UNRELATED_MAX_PINS 6
 
 /* What a table axis is looked up at: the pin's slew, its load, or a
  * quantity gatepower cannot supply (the lookup gives NaN, as the host's). */
@@ -77,6 +81,9 @@ typedef struct cuda_cell {
     uint32_t leak;            /* dense: offset in reals of 2^n_pins leakages */
     uint32_t sel0_base;       /* dense: see above */
     uint32_t leakage0, n_leakages;
+    uint32_t memo_size;       /* doubles of an instance's memo: 4 per group (by own and
+                                 slew direction), then per output in cpin_unrelated its
+                                 energies without a related pin (2 s + rise) */
 } cuda_cell;
 
 /* The model.  Per instance i: cell inst_cell[i], pins inst_pin0[i] ..
@@ -95,6 +102,8 @@ typedef struct cuda_model {
     uint32_t n_cpins;         /* cell pins of all cell types */
     uint32_t *cpin_group0, *cpin_n_groups;
     uint8_t *cpin_flags;      /* CUDA_PIN_DRIVES / CUDA_PIN_LOADS of the library pin */
+    uint32_t *cpin_unrelated; /* where its energies without a related pin start in an
+                                 instance's memo, or UINT32_MAX (none kept) */
     uint32_t n_keys, n_cand0, n_cands, n_sel0, n_sel, n_reals, n_tt;
     int32_t *keys;
     uint32_t *cand0, *cand;
@@ -105,8 +114,8 @@ typedef struct cuda_model {
 
     uint32_t n_insts, n_pins, n_arcs, n_nets;
     uint32_t *inst_cell, *inst_pin0, *inst_arc0;
-    uint64_t *inst_memo0;     /* [n_insts + 1]: instance i's 4 n_groups group energies
-                                 (by own and slew direction) start at inst_memo0[i] */
+    uint64_t *inst_memo0;     /* [n_insts + 1]: instance i's memo (memo_size doubles of
+                                 its cell) starts at inst_memo0[i] */
     uint32_t *pin_net, *pin_inst;
     uint8_t *pin_flags;
     double *pin_slew_rise, *pin_slew_fall, *pin_load;

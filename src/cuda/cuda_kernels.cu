@@ -527,6 +527,19 @@ __device__ __forceinline__ double event_internal(const cuda_dev_model &m, const 
     return internal_unrelated<SIPL>(m, c, memo, pin0, k, s, rise, load);
 }
 
+/* internal_unrelated for pin k in the state before the walk's time: with
+ * SIPL and memo, from the instance's memo where it keeps them (memo_kernel). */
+template <bool SIPL>
+__device__ __forceinline__ double walk_unrelated(const walk &w, const cuda_dev_model &m,
+                                                 const cuda_cell &c, uint32_t k, bool rise,
+                                                 double load)
+{
+    uint32_t at = SIPL && w.memo ? m.cpin_unrelated[c.pin0 + k] : UINT32_MAX;
+    if (at != UINT32_MAX)
+        return w.memo[at + 2 * w.s_cost + rise];
+    return internal_unrelated<SIPL>(m, c, w.memo, w.pin0, k, w.s_cost, rise, load);
+}
+
 /* The time of the change that follows a change to `now` of pin k in the
  * same cycle (the glitch partner), or -1: `follow` is the pin's next event,
  * at index i; events before `stop` lie in the stretch. */
@@ -560,7 +573,7 @@ __device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m, uint
     double load = drives ? m.pin_load[w.pin0 + k] : 0.0, weight = weight_of(old, now);
     double e_int =
         related < 0 && c1 > c0
-            ? internal_unrelated<SIPL>(m, c, w.memo, w.pin0, k, w.s_cost, rise, load)
+            ? walk_unrelated<SIPL>(w, m, c, k, rise, load)
             : energy<SIPL>(m, c, k, related, w.s_cost, rise,
                            source(w.memo, w.pin0, k, related, related >= 0 ? r_rise : rise, load));
     e_int *= weight;
@@ -1049,9 +1062,11 @@ naive_dynamic_kernel(const __grid_constant__ cuda_dev_model m,
 
 /* ---- per-instance group energies (the memo switch) ------------------------------- */
 
-/* Instance i's energy of each group of its cell in each (own direction,
- * slew direction): with slews and loads fixed per instance, the only
- * table lookups a run needs (power_sipl.h's memo, computed up front). */
+/* Instance i's memo (cuda_cell.memo_size): the energy of each group of its
+ * cell in each (own direction, slew direction), with slews and loads fixed
+ * per instance the only table lookups a run needs (power_sipl.h's memo,
+ * computed up front); then, from those, its outputs' energies without a
+ * related pin in each state and direction (internal_unrelated). */
 __global__ void memo_kernel(const __grid_constant__ cuda_dev_model m, double *memo)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -1070,6 +1085,15 @@ __global__ void memo_kernel(const __grid_constant__ cuda_dev_model m, double *me
                 src.slew_rise = slew_rise;
                 out[4 * (g - c.group0) + 2 * rise + slew_rise] = group_energy(m, c, g, rise, src);
             }
+    }
+    for (uint32_t k = 0; k < c.n_pins; k++) {
+        uint32_t at = m.cpin_unrelated[c.pin0 + k];
+        if (at == UINT32_MAX)
+            continue;
+        double load = m.pin_load[pin0 + k];
+        for (uint32_t s = 0; s < 1u << c.n_pins; s++)
+            for (int rise = 0; rise < 2; rise++)
+                out[at + 2 * s + rise] = internal_unrelated<true>(m, c, out, pin0, k, s, rise, load);
     }
 }
 

@@ -20,6 +20,7 @@ struct cuda_dev_model {
     const cuda_table *tables;
     const uint32_t *cpin_group0, *cpin_n_groups;
     const uint8_t *cpin_flags;
+    const uint32_t *cpin_unrelated;
     const int32_t *keys;
     const uint32_t *cand0, *cand;
     const int32_t *cand_arc;

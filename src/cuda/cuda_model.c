@@ -25,7 +25,7 @@ typedef struct pools {
     vec_cuda_group groups;
     vec_cuda_leakage leakages;
     vec_cuda_table tables;
-    vec_u32 cpin_group0, cpin_n_groups, cand0, cand, sel0, sel;
+    vec_u32 cpin_group0, cpin_n_groups, cpin_unrelated, cand0, cand, sel0, sel;
     vec_u8 cpin_flags;
     vec_i32 keys, cand_arc;
     vec_f64 reals;
@@ -149,6 +149,13 @@ static void push_cell(pools *p, const power_sipl_cell *sc)
         p->failed |= !vec_u8_push(&p->cpin_flags, flags);
     }
     push_sipl(p, sc, group0, &cc);
+    cc.memo_size = 4 * c->n_powers;
+    for (uint32_t k = 0; k < c->n_pins; k++) {
+        bool kept = sc->dense && c->n_pins <= CUDA_UNRELATED_MAX_PINS &&
+                    design_dir_drives(c->pins[k].dir) && sc->cand0[k + 1] > sc->cand0[k];
+        p->failed |= !vec_u32_push(&p->cpin_unrelated, kept ? cc.memo_size : UINT32_MAX);
+        cc.memo_size += kept ? 2u << c->n_pins : 0;
+    }
     p->failed |= !vec_cuda_cell_push(&p->cells, cc);
 }
 
@@ -161,7 +168,7 @@ static void take_pools(cuda_model *m, pools *p)
     m->n_tables = (uint32_t)p->tables.len, m->tables = p->tables.data;
     m->n_cpins = (uint32_t)p->cpin_group0.len;
     m->cpin_group0 = p->cpin_group0.data, m->cpin_n_groups = p->cpin_n_groups.data;
-    m->cpin_flags = p->cpin_flags.data;
+    m->cpin_flags = p->cpin_flags.data, m->cpin_unrelated = p->cpin_unrelated.data;
     m->n_keys = (uint32_t)p->keys.len, m->keys = p->keys.data;
     m->n_cand0 = (uint32_t)p->cand0.len, m->cand0 = p->cand0.data;
     m->n_cands = (uint32_t)p->cand.len, m->cand = p->cand.data, m->cand_arc = p->cand_arc.data;
@@ -180,6 +187,7 @@ static void free_pools(pools *p)
     vec_u32_free(&p->cpin_group0);
     vec_u32_free(&p->cpin_n_groups);
     vec_u8_free(&p->cpin_flags);
+    vec_u32_free(&p->cpin_unrelated);
     vec_i32_free(&p->keys);
     vec_u32_free(&p->cand0);
     vec_u32_free(&p->cand);
@@ -252,7 +260,7 @@ static void fill_part(void *ctx, uint32_t part, uint32_t parts)
     uint32_t max_pins = 0, end = (uint32_t)parts_begin(m->n_insts, part + 1, parts);
     for (uint32_t i = (uint32_t)parts_begin(m->n_insts, part, parts); i < end; i++) {
         const power_sipl_cell *sc = &job->sipl->cells[m->inst_cell[i]];
-        memo += 4 * (uint64_t)sc->cell->n_powers;
+        memo += m->cells[m->inst_cell[i]].memo_size;
         max_pins = sc->n_pins > max_pins ? sc->n_pins : max_pins;
         for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++)
             m->pin_flags[p] = pin_flags(dg, job->plan, sc, p, p - dg->inst_pin0[i]);
@@ -277,7 +285,7 @@ static void memo_part(void *ctx, uint32_t part, uint32_t parts)
     uint64_t at = job->memo[part];
     uint32_t end = (uint32_t)parts_begin(m->n_insts, part + 1, parts);
     for (uint32_t i = (uint32_t)parts_begin(m->n_insts, part, parts); i < end; i++) {
-        at += 4 * (uint64_t)job->sipl->cells[m->inst_cell[i]].cell->n_powers;
+        at += m->cells[m->inst_cell[i]].memo_size;
         m->inst_memo0[i + 1] = at;
     }
 }
@@ -330,6 +338,7 @@ void cuda_model_free(cuda_model *m)
     pools p = {.cells.data = m->cells, .groups.data = m->groups, .leakages.data = m->leakages,
                .tables.data = m->tables, .cpin_group0.data = m->cpin_group0,
                .cpin_n_groups.data = m->cpin_n_groups, .cpin_flags.data = m->cpin_flags,
+               .cpin_unrelated.data = m->cpin_unrelated,
                .keys.data = m->keys, .cand0.data = m->cand0, .cand.data = m->cand,
                .cand_arc.data = m->cand_arc, .sel0.data = m->sel0, .sel.data = m->sel,
                .reals.data = m->reals, .tt.data = m->tt};

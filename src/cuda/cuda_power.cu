@@ -80,7 +80,8 @@ static const void *upload(cuda_power_session *s, const void *src, size_t count, 
 #define MODEL_ARRAYS(X)                                                                    \
     X(cells, h->n_cells) X(groups, h->n_groups) X(leakages, h->n_leakages)                 \
     X(tables, h->n_tables) X(cpin_group0, h->n_cpins) X(cpin_n_groups, h->n_cpins)         \
-    X(cpin_flags, h->n_cpins) X(keys, h->n_keys) X(cand0, h->n_cand0) X(cand, h->n_cands)  \
+    X(cpin_flags, h->n_cpins) X(cpin_unrelated, h->n_cpins) X(keys, h->n_keys)             \
+    X(cand0, h->n_cand0) X(cand, h->n_cands)                                               \
     X(cand_arc, h->n_cands) X(sel0, h->n_sel0) X(sel, h->n_sel) X(reals, h->n_reals)       \
     X(tt, h->n_tt) X(inst_cell, h->n_insts) X(inst_pin0, (size_t)h->n_insts + 1)          \
     X(inst_arc0, (size_t)h->n_insts + 1) X(inst_memo0, (size_t)h->n_insts + 1)            \

@@ -148,8 +148,14 @@ static void check_model(const cuda_model *m, const design *dg)
     CHECK(fabs(m->reals[ci->leak + 0] - 2e-9) < 1e-21); /* A = 0 */
     CHECK(fabs(m->reals[ci->leak + 1] - 1e-9) < 1e-21);
     check_nand(m, cn);
+    /* A memo: 4 energies a group, then each cell's one output (it has
+     * related pins) in each of 2^n states and 2 directions. */
     for (uint32_t i = 0; i < dg->n_insts; i++)
-        CHECK_EQ_INT(m->inst_memo0[i + 1] - m->inst_memo0[i], 4 * dg->inst_cell[i]->n_powers);
+        CHECK_EQ_INT(m->inst_memo0[i + 1] - m->inst_memo0[i],
+                     4 * dg->inst_cell[i]->n_powers + (2u << dg->inst_cell[i]->n_pins));
+    CHECK_EQ_INT(m->cpin_unrelated[cn->pin0 + 2], 4 * 4);  /* Y after the 4 groups' 16 */
+    CHECK_EQ_INT(m->cpin_unrelated[cn->pin0 + 0], UINT32_MAX);
+    CHECK_EQ_INT(m->cpin_unrelated[ci->pin0 + 1], 4 * 1);
     for (uint32_t a = 0; a < dg->n_arcs; a++)
         CHECK(fabs(m->arc_delay_rise_fs[a] - dg->arc_delay[DESIGN_RISE][a] * 1e15) < 1e-3);
     uint32_t one = design_find_net(dg, "tie"), a = design_find_net(dg, "a");
