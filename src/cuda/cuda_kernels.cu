@@ -29,6 +29,13 @@
 #include <math.h>
 
 #define KERNEL_BLOCK 256
+/* The walk kernel's largest block and the blocks an SM must hold: they set
+ * the registers the compiler may use, and registers limit the walk's
+ * occupancy.  128 x 5 gives 96 registers (and a few spilled words) and 20
+ * warps an SM; 256 x 2, 116 registers and 16 warps, ran 2.5% slower on the
+ * 100k-gate case (bench/RESULTS.md). */
+#define WALK_BLOCK 128
+#define WALK_MIN_BLOCKS 5
 #define EV_X 2
 
 /* ---- events ------------------------------------------------------------------ */
@@ -206,7 +213,8 @@ __device__ __forceinline__ energy_src source(const double *memo, uint32_t pin0, 
 }
 
 /* power_leakage by scanning the cell's leakage groups. */
-__device__ __forceinline__ double leakage_scan(const cuda_dev_model &m, const cuda_cell &c, uint32_t s)
+__device__ __forceinline__ double leakage_scan(const cuda_dev_model &m, const cuda_cell &c,
+                                               uint32_t s)
 {
     uint64_t served = 0;
     double total = 0.0;
@@ -243,12 +251,14 @@ __device__ __forceinline__ double pin_slew(const cuda_dev_model &m, uint32_t pin
     return rise ? m.pin_slew_rise[pin] : m.pin_slew_fall[pin];
 }
 
-__device__ __forceinline__ double arc_delay(const cuda_dev_model &m, uint32_t inst, int32_t arc,
+/* The delay of arc `arc` (or 0 when -1) of an instance whose arcs start at
+ * slot arc0 (inst_arc0). */
+__device__ __forceinline__ double arc_delay(const cuda_dev_model &m, uint32_t arc0, int32_t arc,
                                             bool rise)
 {
     if (arc < 0)
         return 0.0;
-    uint32_t slot = m.inst_arc0[inst] + (uint32_t)arc;
+    uint32_t slot = arc0 + (uint32_t)arc;
     return rise ? m.arc_delay_rise_fs[slot] : m.arc_delay_fall_fs[slot];
 }
 
@@ -387,7 +397,7 @@ struct walk_sums {
 struct walk {
     int64_t *col;              /* this thread's column of the shared state */
     uint32_t field_stride, pin_stride;
-    uint32_t inst, cell, pin0, n_pins;
+    uint32_t inst, cell, pin0, n_pins, arc0;
     const double *memo;        /* the instance's group energies, or NULL */
     uint64_t task, task_end;   /* the thread's tasks still to walk */
     int64_t leak_from, end;    /* leakage booked up to leak_from; the stretch ends at end */
@@ -397,11 +407,34 @@ struct walk {
                                   before and settled into WALK_NT2 in this one (so that the
                                   load has the rest of that step to arrive) */
     uint32_t loading_pin;      /* UINT32_MAX: none */
-    uint32_t bin;              /* the cycle of leak_from: [bin_start, bin_end) */
-    int64_t bin_start, bin_end;
-    double acc[POWER_COMPONENTS], energy[POWER_COMPONENTS];
+    uint32_t bin;              /* the cycle of leak_from, from bin_start */
+    int64_t bin_start;
+    double acc[POWER_COMPONENTS];  /* the current bin's sums */
     unsigned long long used;
 };
+
+/* The stretch's sums, by component, booked to its instance at its end:
+ * touched once a bin, they wait in shared memory after the pins' fields
+ * (registers limit the walk's occupancy), read and written as 64-bit
+ * words. */
+#define WALK_SUM_WORDS POWER_COMPONENTS
+
+__device__ __forceinline__ int64_t &stretch_word(const walk &w, int c)
+{
+    return w.col[WALK_FIELDS * w.field_stride + c * w.pin_stride];
+}
+__device__ __forceinline__ double stretch_sum(const walk &w, int c)
+{
+    return __longlong_as_double(stretch_word(w, c));
+}
+__device__ __forceinline__ void stretch_set(const walk &w, int c, double e)
+{
+    stretch_word(w, c) = __double_as_longlong(e);
+}
+__device__ __forceinline__ void stretch_add(const walk &w, int c, double e)
+{
+    stretch_set(w, c, stretch_sum(w, c) + e);
+}
 
 __device__ __forceinline__ int64_t &pin_i64(const walk &w, int field, uint32_t k)
 {
@@ -424,12 +457,14 @@ __device__ __forceinline__ void sums_add(const walk_sums &o, bool levels, size_t
 __device__ __forceinline__ void walk_flush_bin(walk &w, const walk_sums &o)
 {
 #pragma unroll
-    for (int c = 0; c < POWER_COMPONENTS; c++)
-        if (w.acc[c] != 0.0) {
-            sums_add(o, false, (size_t)w.bin * POWER_COMPONENTS + c, w.acc[c]);
-            w.energy[c] += w.acc[c];
+    for (int c = 0; c < POWER_COMPONENTS; c++) {
+        double e = w.acc[c];
+        if (e != 0.0) {
+            sums_add(o, false, (size_t)w.bin * POWER_COMPONENTS + c, e);
+            stretch_add(w, c, e);
             w.acc[c] = 0.0;
         }
+    }
 }
 
 /* power_cpu.c leak_until: the leakage of the state up to t.  Cycles crossed
@@ -446,22 +481,22 @@ __device__ __forceinline__ void walk_leak_until(walk &w, const cuda_dev_model &m
     if (a >= t)
         return;
     double watts = leakage<SIPL>(m, m.cells[w.cell], w.s);
-    if (t < w.bin_end) {
+    int64_t bin_end = w.bin_start + p.period;
+    if (t < bin_end) {
         w.acc[POWER_LEAKAGE] += watts * (double)(t - a) * 1e-15;
         return;
     }
-    w.acc[POWER_LEAKAGE] += watts * (double)(w.bin_end - a) * 1e-15;
+    w.acc[POWER_LEAKAGE] += watts * (double)(bin_end - a) * 1e-15;
     walk_flush_bin(w, o);
     uint32_t bin = (uint32_t)((t - p.t0) / p.period);
     int64_t bin_start = p.t0 + (int64_t)bin * p.period;
     if (bin > w.bin + 1 && watts != 0.0) {
         sums_add(o, true, w.bin + 1, watts);
         sums_add(o, true, bin, -watts);
-        w.energy[POWER_LEAKAGE] += watts * (double)(bin_start - w.bin_end) * 1e-15;
+        stretch_add(w, POWER_LEAKAGE, watts * (double)(bin_start - bin_end) * 1e-15);
     }
     w.bin = bin;
     w.bin_start = bin_start;
-    w.bin_end = bin_start + p.period;
     w.acc[POWER_LEAKAGE] += watts * (double)(t - bin_start) * 1e-15;
 }
 
@@ -480,7 +515,7 @@ __device__ __forceinline__ int32_t walk_related(const walk &w, const cuda_dev_mo
         int64_t last_t = pin_i64(w, WALK_LAST_T, r);
         if (last_t < w.bin_start)
             continue;
-        double gap = fabs((double)(t - last_t) - arc_delay(m, w.inst, m.cand_arc[i], rise));
+        double gap = fabs((double)(t - last_t) - arc_delay(m, w.arc0, m.cand_arc[i], rise));
         if (gap < best_gap)
             best = (int32_t)r, best_gap = gap,
             *r_rise = pin_i64(w, WALK_BITS, r) & BIT_LAST_RISE;
@@ -504,7 +539,8 @@ __device__ __forceinline__ double internal_unrelated(const cuda_dev_model &m, co
 #pragma unroll 1
     for (uint32_t j = 0; j < n; j++) {
         int32_t r = any ? (int32_t)m.cand[c0 + j / 2] : -1;
-        sum += energy<SIPL>(m, c, k, r, s, rise, source(memo, pin0, k, r, any ? j & 1 : rise, load));
+        energy_src src = source(memo, pin0, k, r, any ? j & 1 : rise, load);
+        sum += energy<SIPL>(m, c, k, r, s, rise, src);
     }
     return any ? sum / n : sum;
 }
@@ -544,12 +580,13 @@ __device__ __forceinline__ double walk_unrelated(const walk &w, const cuda_dev_m
  * same cycle (the glitch partner), or -1: `follow` is the pin's next event,
  * at index i; events before `stop` lie in the stretch. */
 __device__ __forceinline__ int64_t walk_partner(const walk &w, const cuda_dev_model &m,
-                                                uint8_t now, int64_t follow, uint64_t i,
-                                                uint64_t stop)
+                                                const cuda_dev_plan &p, uint8_t now,
+                                                int64_t follow, uint64_t i, uint64_t stop)
 {
-    while (follow != EV_NONE && ev_time(follow) < w.bin_end && ev_value(follow) == now)
+    int64_t bin_end = w.bin_start + p.period;
+    while (follow != EV_NONE && ev_time(follow) < bin_end && ev_value(follow) == now)
         follow = ++i < stop ? m.ev[i] : EV_NONE;
-    return follow != EV_NONE && ev_time(follow) < w.bin_end ? ev_time(follow) : -1;
+    return follow != EV_NONE && ev_time(follow) < bin_end ? ev_time(follow) : -1;
 }
 
 /* power_cpu.c cost_event and queue_event for a change of pin k at t (the
@@ -557,7 +594,8 @@ __device__ __forceinline__ int64_t walk_partner(const walk &w, const cuda_dev_mo
  * and 4th... changes of a cycle, which the walk sees from the first of a
  * pair by looking ahead to the second (walk_partner). */
 template <bool SIPL>
-__device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m, uint32_t k, int64_t t,
+__device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m,
+                                          const cuda_dev_plan &p, uint32_t k, int64_t t,
                                           uint8_t old, uint8_t now, int64_t follow, uint64_t i,
                                           uint64_t stop)
 {
@@ -584,7 +622,7 @@ __device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m, uint
     if (flags & CUDA_PIN_GLITCHABLE) {
         int64_t &change_t = pin_i64(w, WALK_CHANGE_T, k);
         bool second = (bits & BIT_ODD) && change_t >= w.bin_start;
-        int64_t partner = second ? change_t : walk_partner(w, m, now, follow, i, stop);
+        int64_t partner = second ? change_t : walk_partner(w, m, p, now, follow, i, stop);
         width = partner < 0 ? -1 : second ? t - partner : partner - t;
         bits = second ? bits & ~(int64_t)BIT_ODD : bits | BIT_ODD;
         change_t = t;
@@ -627,7 +665,7 @@ __device__ __forceinline__ void walk_apply(walk &w, const cuda_dev_model &m,
     if (DYNAMIC && old != now) {
         w.used++;
         if (!((bits >> FLAGS_SHIFT) & CUDA_PIN_SILENT))
-            walk_cost<SIPL>(w, m, k, t, old, now, follow, i + 1, i + left);
+            walk_cost<SIPL>(w, m, p, k, t, old, now, follow, i + 1, i + left);
     }
     pin_i64(w, WALK_LAST_T, k) = t;
 }
@@ -707,6 +745,7 @@ __device__ __forceinline__ void walk_open(walk &w, const cuda_dev_model &m,
     w.inst = inst;
     w.cell = m.inst_cell[inst];
     w.pin0 = m.inst_pin0[inst];
+    w.arc0 = m.inst_arc0[inst];
     w.n_pins = m.inst_pin0[inst + 1] - w.pin0;
     w.memo = t.memo ? t.memo + m.inst_memo0[inst] : NULL;
     w.leak_from = p.t0 + (int64_t)c0 * p.period;
@@ -715,10 +754,9 @@ __device__ __forceinline__ void walk_open(walk &w, const cuda_dev_model &m,
     w.loading_pin = UINT32_MAX;
     w.bin = (uint32_t)c0;
     w.bin_start = w.leak_from;
-    w.bin_end = w.leak_from + p.period;
 #pragma unroll
     for (int c = 0; c < POWER_COMPONENTS; c++)
-        w.energy[c] = w.acc[c] = 0.0;
+        w.acc[c] = 0.0, stretch_set(w, c, 0.0);
     w.s = w.s_cost = walk_start_pins(w, m, t, (uint32_t)(c0 / t.epoch_cycles));
 }
 
@@ -731,10 +769,11 @@ __device__ __forceinline__ void walk_close(walk &w, const cuda_dev_out &o, const
 #pragma unroll
     for (int c = 0; c < POWER_COMPONENTS; c++) {
         size_t i = (size_t)w.inst * POWER_COMPONENTS + c;
-        if (w.energy[c] != 0.0 && FIXED)
-            fixed_add(&o.fixed_inst[2 * i], w.energy[c]);
-        else if (w.energy[c] != 0.0)
-            atomicAdd(&o.inst[i], w.energy[c]);
+        double e = stretch_sum(w, c);
+        if (e != 0.0 && FIXED)
+            fixed_add(&o.fixed_inst[2 * i], e);
+        else if (e != 0.0)
+            atomicAdd(&o.inst[i], e);
     }
 }
 
@@ -846,13 +885,13 @@ __device__ __forceinline__ bool walk_take(walk &w, const cuda_dev_model &m, cons
  * (they fit), then added to the result.  FIXED is o.fixed, made a constant
  * so that each kernel holds one kind of sums only. */
 template <bool SIPL, bool DYNAMIC, bool FIXED>
-__global__ void __launch_bounds__(KERNEL_BLOCK, 2)
+__global__ void __launch_bounds__(WALK_BLOCK, WALK_MIN_BLOCKS)
 walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cuda_dev_plan p,
             const __grid_constant__ cuda_dev_out o, const __grid_constant__ cuda_dev_tasks t,
             uint64_t n_tasks, uint32_t lane_tasks, bool shared_sums)
 {
     extern __shared__ int64_t walk_state[];
-    uint32_t state_words = WALK_FIELDS * m.max_pins * blockDim.x;
+    uint32_t state_words = (WALK_FIELDS * m.max_pins + WALK_SUM_WORDS) * blockDim.x;
     size_t n_sums = (size_t)p.n_cycles * (POWER_COMPONENTS + 1) + 1;
     int64_t *area = walk_state + state_words;
     walk_sums sums = shared_sums ? walk_sums_shared(area, FIXED, p.n_cycles, n_sums)
@@ -937,7 +976,8 @@ __device__ __forceinline__ int32_t naive_related(const cuda_dev_model &m, const 
         last_event(m, p, m.pin_net[pin0 + r], r < k, t, &last_t, &last_rise);
         if (last_t < bin_start)
             continue;
-        double gap = fabs((double)(t - last_t) - arc_delay(m, inst, m.cand_arc[i], rise));
+        double delay = arc_delay(m, m.inst_arc0[inst], m.cand_arc[i], rise);
+        double gap = fabs((double)(t - last_t) - delay);
         if (gap < best_gap)
             best = (int32_t)r, best_gap = gap, *r_rise = last_rise;
     }
@@ -1093,7 +1133,8 @@ __global__ void memo_kernel(const __grid_constant__ cuda_dev_model m, double *me
         double load = m.pin_load[pin0 + k];
         for (uint32_t s = 0; s < 1u << c.n_pins; s++)
             for (int rise = 0; rise < 2; rise++)
-                out[at + 2 * s + rise] = internal_unrelated<true>(m, c, out, pin0, k, s, rise, load);
+                out[at + 2 * s + rise] =
+                    internal_unrelated<true>(m, c, out, pin0, k, s, rise, load);
     }
 }
 
@@ -1253,9 +1294,9 @@ cudaError_t cuda_kernels_pin_events(const cuda_dev_model &m, const cuda_dev_task
 /* The walk kernel's launch: per thread WALK_FIELDS words per pin of the
  * design's largest cell, in shared memory; the block-private sums there too
  * when they take at most WALK_SHARED_SUMS_MAX bytes; as many threads a block
- * (multiples of a warp, at most KERNEL_BLOCK) as fit in WALK_SMEM_MAX; as
+ * (multiples of a warp, at most WALK_BLOCK) as fit in WALK_SMEM_MAX; as
  * many blocks as stay resident (each thread loops over its share of tasks). */
-#define WALK_SMEM_MAX (96 << 10)
+#define WALK_SMEM_MAX (160 << 10)
 #define WALK_SHARED_SUMS_MAX (32 << 10)
 
 struct walk_launch {
@@ -1270,13 +1311,13 @@ static cudaError_t walk_plan(const cuda_dev_model &m, const cuda_dev_plan &p, ui
                              uint32_t lane_tasks, walk_launch *l)
 {
     const bool fixed = FIXED;
-    size_t per_thread = (size_t)WALK_FIELDS * 8 * (m.max_pins ? m.max_pins : 1);
+    size_t per_thread = ((size_t)WALK_FIELDS * (m.max_pins ? m.max_pins : 1) + WALK_SUM_WORDS) * 8;
     size_t sums = ((size_t)p.n_cycles * (POWER_COMPONENTS + 1) + 1) * (fixed ? 16 : 8);
     l->fn = (const void *)walk_kernel<SIPL, DYNAMIC, FIXED>;
     l->shared_sums = sums <= WALK_SHARED_SUMS_MAX;
     size_t room = WALK_SMEM_MAX - (l->shared_sums ? sums : 0);
     size_t threads = room / per_thread / 32 * 32;
-    l->block = threads < 32 ? 32 : threads > KERNEL_BLOCK ? KERNEL_BLOCK : (unsigned)threads;
+    l->block = threads < 32 ? 32 : threads > WALK_BLOCK ? WALK_BLOCK : (unsigned)threads;
     l->smem = per_thread * l->block + (l->shared_sums ? sums : 0);
     int device = 0, sms = 0, per_sm = 0;
     cudaError_t err = cudaFuncSetAttribute(l->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
