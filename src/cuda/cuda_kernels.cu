@@ -231,13 +231,6 @@ __device__ __forceinline__ double leakage_scan(const cuda_dev_model &m, const cu
     return served ? total : c.cell_leakage;
 }
 
-/* power_leakage; with SIPL a dense cell's comes from its table. */
-template <bool SIPL>
-__device__ __forceinline__ double leakage(const cuda_dev_model &m, const cuda_cell &c, uint32_t s)
-{
-    return SIPL && c.sipl_dense ? m.reals[c.leak + s] : leakage_scan(m, c, s);
-}
-
 /* power_glitch_ratio. */
 __device__ __forceinline__ double glitch_ratio(double width_fs, double t_rise_fs, double t_fall_fs)
 {
@@ -398,6 +391,8 @@ struct walk {
     int64_t *col;              /* this thread's column of the shared state */
     uint32_t field_stride, pin_stride;
     uint32_t inst, cell, pin0, n_pins, arc0;
+    uint32_t leak0;            /* a dense cell's leakage by state at reals[leak0 ..], or
+                                  UINT32_MAX (found by scanning) */
     const double *memo;        /* the instance's group energies, or NULL */
     uint64_t task, task_end;   /* the thread's tasks still to walk */
     int64_t leak_from, end;    /* leakage booked up to leak_from; the stretch ends at end */
@@ -470,7 +465,8 @@ __device__ __forceinline__ void walk_flush_bin(walk &w, const walk_sums &o)
     }
 }
 
-/* power_cpu.c leak_until: the leakage of the state up to t.  Cycles crossed
+/* power_cpu.c leak_until: the leakage of the state up to t (power_leakage;
+ * with SIPL a dense cell's from its table).  Cycles crossed
  * whole add the level to `levels` at the first and take it off after the
  * last (levels_kernel turns the levels into the bins' energies), so that a
  * quiet stretch costs two bookings, not one a cycle. */
@@ -483,7 +479,8 @@ __device__ __forceinline__ void walk_leak_until(walk &w, const cuda_dev_model &m
     w.leak_from = t;
     if (a >= t)
         return;
-    double watts = leakage<SIPL>(m, m.cells[w.cell], w.s);
+    double watts = SIPL && w.leak0 != UINT32_MAX ? m.reals[w.leak0 + w.s]
+                                                 : leakage_scan(m, m.cells[w.cell], w.s);
     int64_t bin_end = w.bin_start + p.period;
     if (t < bin_end) {
         w.acc[POWER_LEAKAGE] += watts * (double)(t - a) * 1e-15;
@@ -764,6 +761,7 @@ __device__ __forceinline__ void walk_open(walk &w, const cuda_dev_model &m,
     w.task = last;
     w.inst = inst;
     w.cell = m.inst_cell[inst];
+    w.leak0 = m.cells[w.cell].sipl_dense ? m.cells[w.cell].leak : UINT32_MAX;
     w.pin0 = m.inst_pin0[inst];
     w.arc0 = m.inst_arc0[inst];
     w.n_pins = m.inst_pin0[inst + 1] - w.pin0;
