@@ -16,10 +16,12 @@
  *   memo kernel          one thread per instance: its group energies.
  *
  * Sums: a walk adds its energies for one bin at a time in registers and
- * books them when it moves to another bin, into its block's copy of the
- * bins in shared memory when they fit; a Naive-D warp whose lanes book into
- * one instance or bin adds them first (book_warp); every booking is an
- * atomic add (float64, or the 128-bit fixed point of cuda_power.h).
+ * books them into the result's bins when it moves to another bin (global
+ * atomics, which the lane does not wait for: block-private bins in shared
+ * memory, whose atomics it waits for, were 1.5x slower); a Naive-D warp
+ * whose lanes book into one instance or bin adds them first (book_warp);
+ * every booking is an atomic add (float64, or the 128-bit fixed point of
+ * cuda_power.h).
  *
  * Size matters: lanes that take different paths wait for instructions, so
  * the walk has one costing path and keeps rarely taken loops rolled. */
@@ -379,9 +381,8 @@ enum {
 enum { BIT_LAST_RISE = 4, BIT_ODD = 8, FLAGS_SHIFT = 8, LEFT_SHIFT = 32 };
 #define EV_NONE INT64_MAX
 
-/* Where a walk books a bin's sums: the waveform and the leakage levels
- * (block-private copies in shared memory when they fit, else the result's),
- * float64 or 128-bit fixed point (two words a sum) as `fixed` says. */
+/* Where a walk books a bin's sums: the result's waveform and leakage
+ * levels, float64 or 128-bit fixed point (two words a sum) as `fixed` says. */
 struct walk_sums {
     void *bins, *levels;
     bool fixed;
@@ -829,42 +830,6 @@ __device__ __forceinline__ bool walk_step(walk &w, const cuda_dev_model &m,
     return true;
 }
 
-/* Block-private sums in shared memory (`area`, after the walk state:
- * n_sums bins and levels, 8 or 16 bytes each), zeroed.  Every thread of the
- * block must call it. */
-__device__ __forceinline__ walk_sums walk_sums_shared(int64_t *area, bool fixed, uint32_t n_cycles,
-                                                      size_t n_sums)
-{
-    size_t width = fixed ? 2 : 1, n_bins = (size_t)n_cycles * POWER_COMPONENTS;
-    for (size_t i = threadIdx.x; i < width * n_sums; i += blockDim.x)
-        area[i] = 0;
-    __syncthreads();
-    return walk_sums{area, area + width * n_bins, fixed};
-}
-
-/* Adds the block's shared sums (walk_sums_shared) into the result's.  Every
- * thread of the block must call it. */
-template <bool FIXED>
-__device__ __forceinline__ void walk_sums_to_result(const int64_t *area, const cuda_dev_out &o,
-                                                    uint32_t n_cycles, size_t n_sums)
-{
-    __syncthreads();
-    size_t n_bins = (size_t)n_cycles * POWER_COMPONENTS;
-    for (size_t i = threadIdx.x; i < n_sums; i += blockDim.x) {
-        size_t j = i < n_bins ? i : i - n_bins;
-        if (FIXED) {
-            unsigned long long lo = (unsigned long long)area[2 * i];
-            unsigned long long hi = (unsigned long long)area[2 * i + 1];
-            if (lo | hi)
-                fixed_add_words(&(i < n_bins ? o.fixed_bins : o.fixed_levels)[2 * j], lo, hi);
-        } else {
-            double e = __longlong_as_double(area[i]);
-            if (e != 0.0)
-                atomicAdd(&(i < n_bins ? o.bins : o.levels)[j], e);
-        }
-    }
-}
-
 /* A lane waits, once it has walked its run, until WALK_REFILL_LANES lanes
  * of its warp have (or no lane walks any more): they then take their next
  * runs together, so that the warp goes through the starts of stretches
@@ -899,22 +864,17 @@ __device__ __forceinline__ bool walk_take(walk &w, const cuda_dev_model &m, cons
  * taking the next from the kernel's cursor when it is done with one (the
  * tasks' events vary too much for runs fixed up front: lanes would wait
  * for the busiest of their warp); whole warps go round the loop together.
- * Bins and levels are summed per block in shared memory when shared_sums
- * (they fit), then added to the result.  FIXED is o.fixed, made a constant
- * so that each kernel holds one kind of sums only. */
+ * FIXED is o.fixed, made a constant so that each kernel holds one kind of
+ * sums only. */
 template <bool SIPL, bool DYNAMIC, bool FIXED>
 __global__ void __launch_bounds__(WALK_BLOCK, WALK_MIN_BLOCKS)
 walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cuda_dev_plan p,
             const __grid_constant__ cuda_dev_out o, const __grid_constant__ cuda_dev_tasks t,
-            uint64_t n_tasks, uint32_t lane_tasks, bool shared_sums)
+            uint64_t n_tasks, uint32_t lane_tasks)
 {
     extern __shared__ int64_t walk_state[];
-    uint32_t state_words = (WALK_FIELDS * m.max_pins + WALK_SUM_WORDS) * blockDim.x;
-    size_t n_sums = (size_t)p.n_cycles * (POWER_COMPONENTS + 1) + 1;
-    int64_t *area = walk_state + state_words;
-    walk_sums sums = shared_sums ? walk_sums_shared(area, FIXED, p.n_cycles, n_sums)
-                     : FIXED     ? walk_sums{o.fixed_bins, o.fixed_levels, true}
-                                 : walk_sums{o.bins, o.levels, false};
+    walk_sums sums = FIXED ? walk_sums{o.fixed_bins, o.fixed_levels, true}
+                           : walk_sums{o.bins, o.levels, false};
     walk w;
     w.col = walk_state + threadIdx.x;
     w.pin_stride = blockDim.x;
@@ -939,8 +899,6 @@ walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cu
     }
     if (DYNAMIC)
         add_count(o.events_used, w.used);
-    if (shared_sums)
-        walk_sums_to_result<FIXED>(area, o, p.n_cycles, n_sums);
 }
 
 /* ---- Naive-D: one thread per pin event ------------------------------------------- */
@@ -1317,33 +1275,27 @@ cudaError_t cuda_kernels_pin_events(const cuda_dev_model &m, const cuda_dev_task
 }
 
 /* The walk kernel's launch: per thread WALK_FIELDS words per pin of the
- * design's largest cell, in shared memory; the block-private sums there too
- * when they take at most WALK_SHARED_SUMS_MAX bytes; as many threads a block
- * (multiples of a warp, at most WALK_BLOCK) as fit in WALK_SMEM_MAX; as
- * many blocks as stay resident (each thread loops over its share of tasks). */
-#define WALK_SMEM_MAX (160 << 10)
-#define WALK_SHARED_SUMS_MAX (32 << 10)
+ * design's largest cell and WALK_SUM_WORDS, in shared memory; as many
+ * threads a block (multiples of a warp, at most WALK_BLOCK) as fit in
+ * WALK_SMEM_MAX; as many blocks as stay resident (lanes take runs of tasks
+ * until none is left). */
+#define WALK_SMEM_MAX (96 << 10)
 
 struct walk_launch {
     const void *fn;
     unsigned block, blocks;
     size_t smem;
-    bool shared_sums;
 };
 
 template <bool SIPL, bool DYNAMIC, bool FIXED>
 static cudaError_t walk_plan(const cuda_dev_model &m, const cuda_dev_plan &p, uint64_t n_tasks,
                              uint32_t lane_tasks, walk_launch *l)
 {
-    const bool fixed = FIXED;
     size_t per_thread = ((size_t)WALK_FIELDS * (m.max_pins ? m.max_pins : 1) + WALK_SUM_WORDS) * 8;
-    size_t sums = ((size_t)p.n_cycles * (POWER_COMPONENTS + 1) + 1) * (fixed ? 16 : 8);
     l->fn = (const void *)walk_kernel<SIPL, DYNAMIC, FIXED>;
-    l->shared_sums = sums <= WALK_SHARED_SUMS_MAX;
-    size_t room = WALK_SMEM_MAX - (l->shared_sums ? sums : 0);
-    size_t threads = room / per_thread / 32 * 32;
+    size_t threads = WALK_SMEM_MAX / per_thread / 32 * 32;
     l->block = threads < 32 ? 32 : threads > WALK_BLOCK ? WALK_BLOCK : (unsigned)threads;
-    l->smem = per_thread * l->block + (l->shared_sums ? sums : 0);
+    l->smem = per_thread * l->block;
     int device = 0, sms = 0, per_sm = 0;
     cudaError_t err = cudaFuncSetAttribute(l->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            (int)l->smem);
@@ -1436,8 +1388,7 @@ cudaError_t cuda_kernels_walk(const cuda_dev_model &m, const cuda_dev_plan &p,
     cudaError_t err = walk_plan_for(m, p, o.sipl, dynamic, out.fixed, n_tasks, lane_tasks, &l);
     if (err != cudaSuccess)
         return err;
-    void *args[] = {(void *)&m, (void *)&p, (void *)&out, (void *)&t, &n_tasks, &lane_tasks,
-                    &l.shared_sums};
+    void *args[] = {(void *)&m, (void *)&p, (void *)&out, (void *)&t, &n_tasks, &lane_tasks};
     err = cudaMemsetAsync(t.cursor, 0, sizeof *t.cursor, stream);
     if (err == cudaSuccess)
         err = cudaLaunchKernel(l.fn, dim3(l.blocks), dim3(l.block), args, l.smem, stream);
