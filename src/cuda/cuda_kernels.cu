@@ -4,16 +4,20 @@
  * arithmetic is the host's, operation for operation, so that only the
  * order of the sums differs.
  *
- *   walk kernel          a thread walks lane_tasks consecutive tasks (gate,
- *                        window of whole cycles), one pin event per step,
- *                        the state carried between windows of one gate
+ *   walk kernel          a thread walks runs of lane_tasks consecutive tasks
+ *                        (gate, window of whole cycles), taken as it
+ *                        finishes the last, one pin event per step, the
+ *                        state carried between windows of one gate
  *                        (power_cpu.c walk_task); leakage only (Naive-L) or
  *                        leakage, dynamic and glitch energy (fused).
+ *   epochs kernel        per net, where its events stand at each epoch's
+ *                        start: the walks start their pins there.
  *   levels kernel        the walks' leakage of whole cycles into the bins.
  *   naive dynamic kernel one thread per pin event in the window (Naive-D):
  *                        the state, the related pin and the glitch partner
  *                        are found by searching the nets' events.
- *   memo kernel          one thread per instance: its group energies.
+ *   memo kernel          one thread per instance: its group energies and its
+ *                        outputs' energies without a related pin.
  *
  * Sums: a walk adds its energies for one bin at a time in registers and
  * books them into the result's bins when it moves to another bin (global
@@ -356,9 +360,11 @@ __device__ __forceinline__ void book_warp(const cuda_dev_out &o, bool bins, uint
  * pin event per step: the earliest next event of its pins (the lowest pin
  * first at equal times, as power_ref.c applies them), so that the lanes of
  * a warp stay on the same instructions however their gates' events fall.
- * Each thread takes `lane_tasks` consecutive tasks (windows) and walks
- * those of one gate as one stretch: the state carries over, it is rebuilt
- * only where a stretch starts.
+ * Each thread takes runs of `lane_tasks` consecutive tasks (windows) and
+ * walks those of one gate as one stretch: the state carries over, it is
+ * rebuilt only where a stretch starts (from the epoch index, without a
+ * search).  A change is costed after the step, once the warp is back
+ * together (walk_cost_pending).
  *
  * Per-pin state lives in shared memory, field by field, pin by pin, thread
  * by thread (a warp reads one field of one pin from consecutive words: no

@@ -275,7 +275,7 @@ static gp_status open_device(cuda_power_session *s, const power_options *opt,
         return cuda_failed(s->d, "cannot put the events on the device", err);
     s->p = (cuda_dev_plan){s->plan.t0, s->plan.t1, s->plan.period, s->plan.dump_start,
                            s->plan.n_cycles};
-    s->epoch_cycles = epoch_cycles_for(s->ev->n_nets, s->plan.n_cycles, s->ev->n_events);
+    s->epoch_cycles = epoch_cycles_for(s->m.n_nets, s->plan.n_cycles, s->ev->n_events);
     return GP_OK;
 }
 
