@@ -33,6 +33,7 @@
 
 #include "design/design_int.h"
 #include "util/mem.h"
+#include "util/parts.h"
 #include "util/vec.h"
 
 /* A cycle without events costs about 1/16 of an event (one add per bin), so
@@ -597,12 +598,14 @@ static bool plan_run(cpu_run *run, uint32_t task_events)
 
 /* ---- threads ------------------------------------------------------------------ */
 
-/* A worker: it takes shards in turn until none is left.  Its walk, written
- * at every event, lives on its own stack, and its pins have a cache line of
- * slack on both sides: no two workers write to one cache line. */
-static void *worker_main(void *arg)
+/* A worker (a part of parts_run; all parts alike): it takes shards in turn
+ * until none is left.  Its walk, written at every event, lives on its own
+ * stack, and its pins have a cache line of slack on both sides: no two
+ * workers write to one cache line. */
+static void worker_part(void *ctx, uint32_t part, uint32_t parts)
 {
-    cpu_run *run = arg;
+    (void)part, (void)parts;
+    cpu_run *run = ctx;
     cpu_walk w = {.run = run};
     char *pins = mem_alloc(run->max_pins * sizeof *w.pin + 2 * CPU_CACHE_LINE);
     bool ok = pins && power_sipl_memo_init(&w.memo, &run->sipl);
@@ -620,7 +623,6 @@ static void *worker_main(void *arg)
         atomic_store(&run->failed, true);
     power_sipl_memo_free(&w.memo);
     mem_free(pins);
-    return NULL;
 }
 
 /* threads <= 0: one per online core; never more than there are shards. */
@@ -633,39 +635,32 @@ static uint32_t thread_count(int threads, uint32_t n_shards)
 }
 
 /* Runs every shard on n workers, the calling thread being the first. */
-static void run_workers(cpu_run *run, pthread_t *thread, uint32_t n, diag_ctx *d)
+/* n workers on threads of their own (parts_run); a worker refused its
+ * thread runs after the first, on the calling thread, and finds the shards
+ * taken by then. */
+static void run_workers(cpu_run *run, uint32_t n, diag_ctx *d)
 {
-    uint32_t started = 1;
-    for (; started < n; started++) {
-        int err = pthread_create(&thread[started], NULL, worker_main, run);
-        if (err != 0) {
-            diag_warn(d, 8102, DIAG_NOWHERE, "could not start power thread %u of %u (%s): "
-                      "going on with %u; the results are the same, only slower (give a "
-                      "smaller --threads)", started + 1, n, strerror(err), started);
-            break;
-        }
-    }
-    worker_main(run);
-    for (uint32_t i = 1; i < started; i++)
-        pthread_join(thread[i], NULL);
+    parts_refused refused = parts_run(worker_part, run, n);
+    if (refused.parts)
+        diag_warn(d, 8102, DIAG_NOWHERE, "could not start %u of %u power threads (%s): the "
+                  "others did their work; the results are the same, only slower (give a "
+                  "smaller --threads)", refused.parts, n, strerror(refused.err));
 }
 
 static bool run_threads(cpu_run *run, int threads, diag_ctx *d)
 {
     uint32_t n = thread_count(threads, run->n_shards);
-    pthread_t *thread = mem_alloc(n * sizeof *thread);
     run->done = mem_calloc(run->n_shards ? run->n_shards : 1, sizeof *run->done);
     atomic_init(&run->next_shard, 0);
     atomic_init(&run->failed, false);
-    bool ok = thread && run->done && pthread_mutex_init(&run->lock, NULL) == 0;
+    bool ok = run->done && pthread_mutex_init(&run->lock, NULL) == 0;
     if (ok) {
-        run_workers(run, thread, n, d);
+        run_workers(run, n, d);
         pthread_mutex_destroy(&run->lock);
         ok = !atomic_load(&run->failed);
     }
     for (uint32_t j = 0; run->done && j < run->n_shards; j++)
         shard_free(run->done[j]); /* left by a failed run */
-    mem_free(thread);
     mem_free(run->done);
     return ok;
 }

@@ -1,8 +1,8 @@
 /* parts.c: loops cut into parts on threads (parts.h). */
 #include "util/parts.h"
 
+#include <errno.h>
 #include <pthread.h>
-#include <stdbool.h>
 #include <unistd.h>
 
 #include "util/mem.h"
@@ -21,7 +21,7 @@ typedef struct parts_job {
     void *ctx;
     uint32_t part, parts;
     pthread_t thread;
-    bool started;
+    int err;                  /* pthread_create's: 0 when the part has its thread */
 } parts_job;
 
 static void *parts_main(void *arg)
@@ -31,21 +31,26 @@ static void *parts_main(void *arg)
     return NULL;
 }
 
-void parts_run(parts_fn *fn, void *ctx, uint32_t parts)
+parts_refused parts_run(parts_fn *fn, void *ctx, uint32_t parts)
 {
     parts = parts < 1 ? 1 : parts;
     /* Without room for the threads' records every part runs here. */
     parts_job *job = parts > 1 ? mem_calloc(parts, sizeof *job) : NULL;
     for (uint32_t k = 1; job && k < parts; k++) {
         job[k] = (parts_job){.fn = fn, .ctx = ctx, .part = k, .parts = parts};
-        job[k].started = pthread_create(&job[k].thread, NULL, parts_main, &job[k]) == 0;
+        job[k].err = pthread_create(&job[k].thread, NULL, parts_main, &job[k]);
     }
     fn(ctx, 0, parts);
+    parts_refused refused = {0, 0};
     for (uint32_t k = 1; k < parts; k++) {
-        if (job && job[k].started)
+        int err = job ? job[k].err : ENOMEM;
+        if (err == 0) {
             pthread_join(job[k].thread, NULL);
-        else
-            fn(ctx, k, parts);
+            continue;
+        }
+        fn(ctx, k, parts);
+        refused.err = refused.parts++ ? refused.err : err;
     }
     mem_free(job);
+    return refused;
 }

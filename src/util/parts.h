@@ -28,9 +28,17 @@ static inline uint64_t parts_begin(uint64_t n, uint32_t part, uint32_t parts)
  * fewer where parts would hold under PARTS_MIN_ITEMS items; at least 1. */
 uint32_t parts_for(uint64_t n, uint32_t max);
 
+/* What parts_run could not do as asked: the parts that ran on the calling
+ * thread because the system refused them a thread, and the first refusal's
+ * error number; {0, 0} when every part had its own. */
+typedef struct parts_refused {
+    uint32_t parts;
+    int err;
+} parts_refused;
+
 /* Runs fn on every part (parts >= 1) and returns when all are done.  Parts
  * must not write what another part reads or writes. */
-void parts_run(parts_fn *fn, void *ctx, uint32_t parts);
+parts_refused parts_run(parts_fn *fn, void *ctx, uint32_t parts);
 
 #ifdef __cplusplus
 }

@@ -31,7 +31,9 @@ static void test_every_item_once(void)
         for (uint32_t parts = 1; parts <= MOST_PARTS; parts++) {
             memset(&job, 0, sizeof job);
             job.n = sizes[s];
-            parts_run(count_part, &job, parts);
+            parts_refused refused = parts_run(count_part, &job, parts);
+            CHECK_EQ_INT(refused.parts, 0); /* a dozen threads are never refused here */
+            CHECK_EQ_INT(refused.err, 0);
             size_t wrong = 0;
             for (uint64_t i = 0; i < ITEMS; i++)
                 wrong += job.seen[i] != (i < job.n);
