@@ -34,6 +34,9 @@
 #include <cub/device/device_scan.cuh>
 #include <math.h>
 
+#include "liberty/liberty_lookup.h"
+#include "power/power_int.h"
+
 #define KERNEL_BLOCK 256
 /* The walk kernel's largest block and the blocks an SM must hold: they set
  * the registers the compiler may use, and registers limit the walk's
@@ -42,7 +45,6 @@
  * 100k-gate case (bench/RESULTS.md). */
 #define WALK_BLOCK 128
 #define WALK_MIN_BLOCKS 5
-#define EV_X 2
 
 /* ---- events ------------------------------------------------------------------ */
 
@@ -70,16 +72,6 @@ __device__ __forceinline__ uint64_t first_after(const int64_t *ev, uint64_t lo, 
     return first_at_or_after(ev, lo, hi, t == INT64_MAX ? t : t + 1);
 }
 
-/* power_is_rise, power_weight. */
-__device__ __forceinline__ bool is_rise(uint8_t old, uint8_t now)
-{
-    return now == 1 || (now == EV_X && old == 0);
-}
-__device__ __forceinline__ double weight_of(uint8_t old, uint8_t now)
-{
-    return old == EV_X || now == EV_X ? 0.5 : 1.0;
-}
-
 /* The value net n had before event e (its start value before the first). */
 __device__ __forceinline__ uint8_t value_before_event(const cuda_dev_model &m, uint32_t n,
                                                       uint64_t e)
@@ -92,32 +84,18 @@ __device__ __forceinline__ uint8_t value_before_event(const cuda_dev_model &m, u
 __device__ __forceinline__ bool is_initial(const cuda_dev_model &m, const cuda_dev_plan &p,
                                            uint32_t n, uint64_t e)
 {
-    return e == m.net_ev0[n] && m.net_start[n] == EV_X && ev_time(m.ev[e]) == p.dump_start;
+    return e == m.net_ev0[n] && m.net_start[n] == EVENTS_X && ev_time(m.ev[e]) == p.dump_start;
 }
 
 /* ---- the library's rules ------------------------------------------------------- */
-
-/* lib_table_lookup (liberty_table.c lib_axis, lib_table_lookup_var). */
-__device__ __forceinline__ double axis_fraction(const double *x, uint32_t n, double v,
-                                                uint32_t *lo, uint32_t *hi)
-{
-    if (n < 2) {
-        *lo = *hi = 0;
-        return 0;
-    }
-    uint32_t i = 0;
-    while (i + 2 < n && v >= x[i + 1])
-        i++;
-    *lo = i;
-    *hi = i + 1;
-    return (v - x[i]) / (x[i + 1] - x[i]);
-}
 
 __device__ __forceinline__ double axis_value(uint8_t axis, double slew, double load)
 {
     return axis == CUDA_AXIS_SLEW ? slew : axis == CUDA_AXIS_LOAD ? load : NAN;
 }
 
+/* lib_table_lookup_var at the slew and the load, with liberty_lookup.h's
+ * interpolation. */
 __device__ __forceinline__ double table_lookup(const cuda_dev_model &m, int32_t ti, double slew,
                                                double load)
 {
@@ -129,17 +107,14 @@ __device__ __forceinline__ double table_lookup(const cuda_dev_model &m, int32_t 
     if (isnan(x))
         return NAN;
     uint32_t i0, i1, j0 = 0, j1 = 0;
-    double f = axis_fraction(m.reals + t.index[0], t.size[0], x, &i0, &i1), g = 0;
+    double f = lib_axis(m.reals + t.index[0], t.size[0], x, &i0, &i1), g = 0;
     if (t.n_dims == 2) {
         double y = axis_value(t.axis[1], slew, load);
         if (isnan(y))
             return NAN;
-        g = axis_fraction(m.reals + t.index[1], t.size[1], y, &j0, &j1);
+        g = lib_axis(m.reals + t.index[1], t.size[1], y, &j0, &j1);
     }
-    uint32_t n1 = t.size[1];
-    double r0 = v[i0 * n1 + j0] + g * (v[i0 * n1 + j1] - v[i0 * n1 + j0]);
-    double r1 = v[i1 * n1 + j0] + g * (v[i1 * n1 + j1] - v[i1 * n1 + j0]);
-    return r0 + f * (r1 - r0);
+    return lib_bilinear(v, t.size[1], i0, i1, j0, j1, f, g);
 }
 
 /* lib_expr_eval through power_ref.c when_holds: a `when` without a truth
@@ -235,14 +210,6 @@ __device__ __forceinline__ double leakage_scan(const cuda_dev_model &m, const cu
             total += lk.value;
         }
     return served ? total : c.cell_leakage;
-}
-
-/* power_glitch_ratio. */
-__device__ __forceinline__ double glitch_ratio(double width_fs, double t_rise_fs, double t_fall_fs)
-{
-    double slews = t_rise_fs + t_fall_fs;
-    double ratio = slews > 0.0 ? 2.0 * fabs(width_fs) / slews : 1.0;
-    return slews > 0.0 ? fmin(1.0, ratio * ratio) : 1.0;
 }
 
 __device__ __forceinline__ double pin_slew(const cuda_dev_model &m, uint32_t pin, bool rise)
@@ -609,13 +576,13 @@ __device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m,
     const cuda_cell &c = m.cells[w.cell];
     int64_t &bits = pin_i64(w, WALK_BITS, k);
     uint32_t flags = (uint32_t)(bits >> FLAGS_SHIFT) & 0xff;
-    bool rise = is_rise(old, now), drives = flags & CUDA_PIN_DRIVES, r_rise = false;
+    bool rise = power_is_rise(old, now), drives = flags & CUDA_PIN_DRIVES, r_rise = false;
     /* Inputs and outputs take one path (event_internal's cases): an input
      * has no candidates, no related pin and no load. */
     uint32_t c0 = drives ? m.cand0[c.cand0_base + k] : 0;
     uint32_t c1 = drives ? m.cand0[c.cand0_base + k + 1] : 0;
     int32_t related = walk_related(w, m, c0, c1, t, rise, &r_rise);
-    double load = drives ? m.pin_load[w.pin0 + k] : 0.0, weight = weight_of(old, now);
+    double load = drives ? m.pin_load[w.pin0 + k] : 0.0, weight = power_weight(old, now);
     double e_int =
         related < 0 && c1 > c0
             ? walk_unrelated<SIPL>(w, m, c, k, rise, load)
@@ -641,7 +608,7 @@ __device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m,
     }
     uint32_t pin = w.pin0 + k;
     double r_gl =
-        glitch_ratio((double)width, m.pin_slew_rise[pin] * 1e15, m.pin_slew_fall[pin] * 1e15);
+        power_glitch_ratio((double)width, m.pin_slew_rise[pin] * 1e15, m.pin_slew_fall[pin] * 1e15);
     w.acc[POWER_GLITCH_INTERNAL] += e_int * r_gl;
     w.acc[POWER_GLITCH_SWITCHING] += e_sw * r_gl;
 }
@@ -662,10 +629,10 @@ __device__ __forceinline__ void walk_apply(walk &w, const cuda_dev_model &m,
     w.loading = left > 2 ? m.ev[i + 2] : EV_NONE;
     w.loading_pin = k;
     /* The net's first event at the dump's start from X: only its value. */
-    bool initial = old == EV_X && t == p.dump_start && i == m.net_ev0[m.pin_net[w.pin0 + k]];
+    bool initial = old == EVENTS_X && t == p.dump_start && i == m.net_ev0[m.pin_net[w.pin0 + k]];
     bits = (bits & ~(int64_t)3) - ((int64_t)1 << LEFT_SHIFT) | now;
     if (!initial)
-        bits = (bits & ~(int64_t)BIT_LAST_RISE) | (is_rise(old, now) ? BIT_LAST_RISE : 0);
+        bits = (bits & ~(int64_t)BIT_LAST_RISE) | (power_is_rise(old, now) ? BIT_LAST_RISE : 0);
     pin_i64(w, WALK_BITS, k) = bits;
     w.s = (w.s & ~(1u << k)) | (uint32_t)(now == 1) << k;
     if (initial)
@@ -707,7 +674,7 @@ __device__ __forceinline__ uint32_t walk_start_pins(walk &w, const cuda_dev_mode
         uint32_t net = m.pin_net[w.pin0 + k];
         uint64_t next = 0, left = 0;
         int64_t nt = EV_NONE, nt2 = EV_NONE;
-        uint8_t value = EV_X;
+        uint8_t value = EVENTS_X;
         if (net != DESIGN_NONE) {
             uint64_t lo = t.net_first[net], hi = lo + t.net_count[net];
             next = lo + t.epoch_first[(size_t)net * t.n_epochs + epoch];
@@ -915,7 +882,7 @@ walk_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cu
 __device__ __forceinline__ uint8_t value_before(const cuda_dev_model &m, uint32_t n, int64_t t)
 {
     if (n == DESIGN_NONE)
-        return EV_X;
+        return EVENTS_X;
     uint64_t e = first_at_or_after(m.ev, m.net_ev0[n], m.net_ev0[n + 1], t);
     return value_before_event(m, n, e);
 }
@@ -946,7 +913,7 @@ __device__ __forceinline__ void last_event(const cuda_dev_model &m, const cuda_d
     if (e == lo || is_initial(m, p, net, e - 1))
         return;
     *last_t = ev_time(m.ev[e - 1]);
-    *rise = is_rise(value_before_event(m, net, e - 1), ev_value(m.ev[e - 1]));
+    *rise = power_is_rise(value_before_event(m, net, e - 1), ev_value(m.ev[e - 1]));
 }
 
 /* power_ref.c related_input: the related pin of an event of output k at
@@ -1032,7 +999,7 @@ __device__ __forceinline__ event_cost naive_cost(const cuda_dev_model &m, const 
     int64_t t = ev_time(m.ev[e]);
     uint32_t bin = (uint32_t)((t - p.t0) / p.period), s = state_before(m, pin0, c.n_pins, t);
     int64_t bin_start = p.t0 + (int64_t)bin * p.period;
-    bool rise = is_rise(old, now);
+    bool rise = power_is_rise(old, now);
     bool drives = flags & CUDA_PIN_DRIVES, r_rise = false;
     int32_t related =
         drives ? naive_related(m, p, c, inst, pin0, k, t, bin_start, rise, &r_rise) : -1;
@@ -1041,7 +1008,7 @@ __device__ __forceinline__ event_cost naive_cost(const cuda_dev_model &m, const 
     double e_sw = 0.0;
     if (rise && (flags & CUDA_PIN_PAYS_SWITCHING))
         e_sw = m.pin_load[pin] * c.volts * c.volts;
-    double w = weight_of(old, now);
+    double w = power_weight(old, now);
     e_int *= w, e_sw *= w;
     int64_t cycle_end = bin_start + p.period < p.t1 ? bin_start + p.period : p.t1;
     int64_t partner = (flags & CUDA_PIN_GLITCHABLE)
@@ -1049,7 +1016,7 @@ __device__ __forceinline__ event_cost naive_cost(const cuda_dev_model &m, const 
                           : -1;
     int glitch = partner >= 0 ? 2 : 0;
     if (glitch) {
-        double r_gl = glitch_ratio((double)(partner - t), m.pin_slew_rise[pin] * 1e15,
+        double r_gl = power_glitch_ratio((double)(partner - t), m.pin_slew_rise[pin] * 1e15,
                                    m.pin_slew_fall[pin] * 1e15);
         e_int *= r_gl, e_sw *= r_gl;
     }

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "liberty/liberty_int.h"
+#include "liberty/liberty_lookup.h"
 
 /* ---- number lists ------------------------------------------------------- */
 
@@ -175,43 +176,22 @@ gp_status lib_table_build(const lib_tableb *tb, const lib_template *tmpl, arena 
 
 /* ---- lookup ----------------------------------------------------------------- */
 
-/* The interval [*lo, *hi] of axis x[0..n) used for v and v's fraction along
- * it: the interval containing v, or the edge one (fraction < 0 or > 1, for
- * extrapolation).  One point: lo = hi = 0, fraction 0. */
-static double lib_axis(const double *x, uint32_t n, double v, uint32_t *lo, uint32_t *hi)
-{
-    if (n < 2) {
-        *lo = *hi = 0;
-        return 0;
-    }
-    uint32_t i = 0;
-    while (i + 2 < n && v >= x[i + 1])
-        i++;
-    *lo = i;
-    *hi = i + 1;
-    return (v - x[i]) / (x[i + 1] - x[i]);
-}
-
 double lib_table_lookup_var(const lib_table *t, const double value[LIB_VAR_COUNT])
 {
     if (t->n_dims == 0)
         return t->values[0];
     double x = value[t->var[0]];
-    uint32_t i0, i1, j0 = 0, j1 = 0;
-    double f = lib_axis(t->index[0], t->size[0], x, &i0, &i1), g = 0;
     if (isnan(x))
         return NAN;
+    uint32_t i0, i1, j0 = 0, j1 = 0;
+    double f = lib_axis(t->index[0], t->size[0], x, &i0, &i1), g = 0;
     if (t->n_dims == 2) {
         double y = value[t->var[1]];
         if (isnan(y))
             return NAN;
         g = lib_axis(t->index[1], t->size[1], y, &j0, &j1);
     }
-    const double *v = t->values;
-    uint32_t n1 = t->size[1];
-    double r0 = v[i0 * n1 + j0] + g * (v[i0 * n1 + j1] - v[i0 * n1 + j0]);
-    double r1 = v[i1 * n1 + j0] + g * (v[i1 * n1 + j1] - v[i1 * n1 + j0]);
-    return r0 + f * (r1 - r0);
+    return lib_bilinear(t->values, t->size[1], i0, i1, j0, j1, f, g);
 }
 
 double lib_table_lookup(const lib_table *t, double slew, double load)

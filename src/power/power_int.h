@@ -5,7 +5,10 @@
 #ifndef GP_POWER_POWER_INT_H
 #define GP_POWER_POWER_INT_H
 
+#include <math.h>
+
 #include "power/power.h"
+#include "util/hostdev.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,14 +66,23 @@ gp_status power_analyze_cpu_tasks(const design *dg, const events *ev, const powe
 /* ---- the rules of SPEC §3 every engine applies the same way (power_ref.c) ---- */
 
 /* Whether a change old -> now is a rise (to 1, or from 0 to X) and its weight:
- * a change to or from X is half a transition. */
-static inline bool power_is_rise(uint8_t old, uint8_t now)
+ * a change to or from X is half a transition.  (GP_HOSTDEV: the CUDA
+ * kernels apply the same.) */
+GP_HOSTDEV bool power_is_rise(uint8_t old, uint8_t now)
 {
     return now == 1 || (now == EVENTS_X && old == 0);
 }
-static inline double power_weight(uint8_t old, uint8_t now)
+GP_HOSTDEV double power_weight(uint8_t old, uint8_t now)
 {
     return old == EVENTS_X || now == EVENTS_X ? 0.5 : 1.0;
+}
+
+/* r_gl of a glitch event: pulse width and the pin's slews, fs (SPEC §3.4). */
+GP_HOSTDEV double power_glitch_ratio(double width_fs, double t_rise_fs, double t_fall_fs)
+{
+    double slews = t_rise_fs + t_fall_fs;
+    double ratio = slews > 0.0 ? 2.0 * fabs(width_fs) / slews : 1.0;
+    return slews > 0.0 ? fmin(1.0, ratio * ratio) : 1.0;
 }
 
 /* Bit of a pg group in a served-mask: no related_pg_pin is its own group
@@ -100,8 +112,6 @@ bool power_has_groups(const lib_cell *c, uint32_t pin, int32_t related);
 int32_t power_delay_arc(const lib_cell *c, uint32_t out, uint32_t related);
 /* Leakage power (W) of cell c in state s (SPEC §3.3). */
 double power_leakage(const lib_cell *c, uint32_t s);
-/* r_gl of a glitch event: pulse width and the pin's slews, fs. */
-double power_glitch_ratio(double width_fs, double t_rise_fs, double t_fall_fs);
 /* Books the switching of the nets driven from outside the design (IO group). */
 void power_book_input_nets(const design *dg, const events *ev, const power_plan *plan,
                            power_result *r);

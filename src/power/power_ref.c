@@ -173,14 +173,6 @@ static double output_internal(const walk *w, uint32_t k, int64_t t, bool rise, u
     return power_groups_energy(c, k, LIB_NONE, s, rise, pin_slew(w, k, rise), load);
 }
 
-/* SPEC §3.4's r_gl. */
-double power_glitch_ratio(double width_fs, double t_rise_fs, double t_fall_fs)
-{
-    double slews = t_rise_fs + t_fall_fs;
-    double ratio = slews > 0.0 ? 2.0 * fabs(width_fs) / slews : 1.0;
-    return slews > 0.0 ? fmin(1.0, ratio * ratio) : 1.0;
-}
-
 /* Books the pending events of pin k by the glitch rule (SPEC §3.4). */
 static void flush_pin(walk *w, uint32_t k)
 {
