@@ -1,8 +1,10 @@
 /* cuda_kernels.cu: the power kernels (cuda_kernels.h): the reference
  * engine's rules (power_ref.c) and the fast CPU engine's walk (power_cpu.c)
- * on the device.  Each rule below names the host function it mirrors; the
- * arithmetic is the host's, operation for operation, so that only the
- * order of the sums differs.
+ * on the device.  The small rules are the host's own (GP_HOSTDEV:
+ * power_is_rise, power_weight, power_glitch_ratio, lib_axis, lib_bilinear);
+ * each other rule names the host function it mirrors, with the host's
+ * arithmetic, operation for operation, so that only the order of the sums
+ * differs.
  *
  *   walk kernel          a thread walks runs of lane_tasks consecutive tasks
  *                        (gate, window of whole cycles), taken as it
