@@ -1,10 +1,10 @@
 /* cuda_kernels.cu: the power kernels (cuda_kernels.h): the reference
  * engine's rules (power_ref.c) and the fast CPU engine's walk (power_cpu.c)
  * on the device.  The small rules are the host's own (GP_HOSTDEV:
- * power_is_rise, power_weight, power_glitch_ratio, lib_axis, lib_bilinear);
- * each other rule names the host function it mirrors, with the host's
- * arithmetic, operation for operation, so that only the order of the sums
- * differs.
+ * power_is_rise, power_weight, power_glitch_ratio, power_last_at_or_below,
+ * lib_axis, lib_bilinear); each other rule names the host function it
+ * mirrors, with the host's arithmetic, operation for operation, so that
+ * only the order of the sums differs.
  *
  *   walk kernel          a thread walks runs of lane_tasks consecutive tasks
  *                        (gate, window of whole cycles), taken as it
@@ -699,21 +699,6 @@ __device__ __forceinline__ uint32_t walk_start_pins(walk &w, const cuda_dev_mode
     return s;
 }
 
-/* The last i < n with a[i] <= key (a non-decreasing, a[0] <= key): pin
- * event `key`'s pin in pin_ev0. */
-__device__ __forceinline__ uint32_t last_at_or_below(const uint64_t *a, uint32_t n, uint64_t key)
-{
-    uint32_t lo = 0, hi = n;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (a[mid] <= key)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Puts the event loaded in the step before in its place. */
 __device__ __forceinline__ void walk_settle(walk &w)
 {
@@ -1046,7 +1031,7 @@ naive_dynamic_kernel(const __grid_constant__ cuda_dev_model m,
         event_cost cost = {DESIGN_NONE, 0, {0.0, 0.0, 0.0, 0.0}, false};
         /* The warp's first event's pin, searched by every lane at the same
          * addresses; a lane's own is then at most a few pins further. */
-        uint32_t pin = q0 < n_events ? last_at_or_below(t.pin_ev0, m.n_pins, q0) : 0;
+        uint32_t pin = q0 < n_events ? power_last_at_or_below(t.pin_ev0, m.n_pins, q0) : 0;
         if (q < n_events) {
             while (t.pin_ev0[pin + 1] <= q)
                 pin++;

@@ -3,7 +3,6 @@
 #include "cuda/cuda_upload.h"
 
 #include <atomic>
-#include <unistd.h>
 
 #include "cuda/cuda_int.h"
 #include "util/parts.h"
@@ -132,7 +131,7 @@ extern "C" cuda_upload_options cuda_upload_defaults(void)
  * than there are chunks. */
 static int upload_worker_count(const cuda_upload_options *o, uint64_t n_chunks)
 {
-    long half = sysconf(_SC_NPROCESSORS_ONLN) / 2;
+    long half = (long)parts_online_cores() / 2;
     long want = o->workers > 0                         ? o->workers
                 : half > CUDA_UPLOAD_DEFAULT_WORKERS ? CUDA_UPLOAD_DEFAULT_WORKERS
                                                      : half;

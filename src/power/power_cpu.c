@@ -29,7 +29,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "design/design_int.h"
 #include "util/mem.h"
@@ -408,15 +407,8 @@ static cpu_task task_at(const cpu_run *run, uint64_t task)
     slab = slab < run->n_slabs ? slab : run->n_slabs - 1;
     const uint64_t *task0 = slab_task0(run, (uint32_t)slab);
     uint64_t local = task - slab * per_slab;
-    uint32_t lo = 0, hi = run->dg->n_insts; /* the last gate with task0 <= local */
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (task0[mid] <= local)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (cpu_task){(uint32_t)slab, lo, local - task0[lo]};
+    uint32_t gate = power_last_at_or_below(task0, run->dg->n_insts, local);
+    return (cpu_task){(uint32_t)slab, gate, local - task0[gate]};
 }
 
 /* The task after t: every gate has at least one task in every slab. */
@@ -628,13 +620,12 @@ static void worker_part(void *ctx, uint32_t part, uint32_t parts)
 /* threads <= 0: one per online core; never more than there are shards. */
 static uint32_t thread_count(int threads, uint32_t n_shards)
 {
-    long n = threads > 0 ? threads : sysconf(_SC_NPROCESSORS_ONLN);
+    long n = threads > 0 ? threads : (long)parts_online_cores();
     n = n < CPU_MAX_THREADS ? n : CPU_MAX_THREADS;
     n = n < (long)n_shards ? n : (long)n_shards;
     return n < 1 ? 1 : (uint32_t)n;
 }
 
-/* Runs every shard on n workers, the calling thread being the first. */
 /* n workers on threads of their own (parts_run); a worker refused its
  * thread runs after the first, on the calling thread, and finds the shards
  * taken by then. */

@@ -77,6 +77,22 @@ GP_HOSTDEV double power_weight(uint8_t old, uint8_t now)
     return old == EVENTS_X || now == EVENTS_X ? 0.5 : 1.0;
 }
 
+/* The last i < n with a[i] <= key (a non-decreasing, a[0] <= key): the
+ * item of an offsets table (a gate's tasks, a pin's events) that item
+ * `key` of the whole belongs to. */
+GP_HOSTDEV uint32_t power_last_at_or_below(const uint64_t *a, uint32_t n, uint64_t key)
+{
+    uint32_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a[mid] <= key)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* r_gl of a glitch event: pulse width and the pin's slews, fs (SPEC §3.4). */
 GP_HOSTDEV double power_glitch_ratio(double width_fs, double t_rise_fs, double t_fall_fs)
 {

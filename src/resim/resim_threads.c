@@ -2,12 +2,9 @@
  * util/parts.h). */
 #include "resim/resim_int.h"
 
-#include <unistd.h>
+#include "util/parts.h"
 
 uint32_t resim_workers(uint32_t threads)
 {
-    if (threads)
-        return threads;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores > 0 ? (uint32_t)cores : 1;
+    return threads ? threads : parts_online_cores();
 }

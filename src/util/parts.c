@@ -7,10 +7,15 @@
 
 #include "util/mem.h"
 
-uint32_t parts_for(uint64_t n, uint32_t max)
+uint32_t parts_online_cores(void)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    uint64_t parts = cores < 1 ? 1 : (uint64_t)cores;
+    return cores < 1 ? 1 : (uint32_t)cores;
+}
+
+uint32_t parts_for(uint64_t n, uint32_t max)
+{
+    uint64_t parts = parts_online_cores();
     parts = parts < max ? parts : max;
     parts = parts < n / PARTS_MIN_ITEMS ? parts : n / PARTS_MIN_ITEMS;
     return parts < 1 ? 1 : (uint32_t)parts;
@@ -49,7 +54,8 @@ parts_refused parts_run(parts_fn *fn, void *ctx, uint32_t parts)
             continue;
         }
         fn(ctx, k, parts);
-        refused.err = refused.parts++ ? refused.err : err;
+        if (refused.parts++ == 0)
+            refused.err = err;
     }
     mem_free(job);
     return refused;

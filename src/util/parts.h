@@ -24,6 +24,9 @@ static inline uint64_t parts_begin(uint64_t n, uint32_t part, uint32_t parts)
     return n * part / parts;
 }
 
+/* The cores online (at least 1): "one per core" everywhere means this. */
+uint32_t parts_online_cores(void);
+
 /* The parts for a loop of n items: one per online core, at most `max`,
  * fewer where parts would hold under PARTS_MIN_ITEMS items; at least 1. */
 uint32_t parts_for(uint64_t n, uint32_t max);
