@@ -31,6 +31,7 @@ struct cuda_power_session {
     cuda_dev_out o;
     double *memo;             /* the instances' group energies (memo switch) */
     uint32_t epoch_cycles;    /* partitioned runs' epochs (epoch_cycles_for) */
+    uint32_t indexed_epochs;  /* the epochs t.epoch_first indexes now; 0: none yet */
     size_t epoch_bytes, task_inst_bytes; /* what t.epoch_first and t.task_inst hold now */
     volatile bool cancel_upload; /* set when the options were refused meanwhile */
     uint64_t memo_doubles;
@@ -447,13 +448,14 @@ static cudaError_t ensure_bytes(uint32_t **buf, size_t *bytes, size_t need)
     return err;
 }
 
-/* The run's tasks: the nets' window events and their epoch index, the
- * gates' windows (a run without partitioning takes one cycle: epochs of
- * one cycle), the tasks' gates, and for Naive-D the pin events. */
-static gp_status plan_tasks(cuda_power_session *s, const cuda_power_options *o, uint64_t *n_tasks,
-                            uint64_t *n_pin_events)
+/* The nets' window events and their index by epochs of k cycles: they
+ * depend on the session's events and plan and on k only, so a run keeps
+ * the last run's when k is the same. */
+static cudaError_t index_events(cuda_power_session *s, uint32_t k)
 {
-    uint32_t k = !o->partition ? 1 : o->epoch_cycles ? o->epoch_cycles : s->epoch_cycles;
+    if (k == s->indexed_epochs)
+        return cudaSuccess;
+    s->indexed_epochs = 0;
     s->t.epoch_cycles = k;
     s->t.n_epochs = (uint32_t)(((uint64_t)s->p.n_cycles + k - 1) / k);
     cudaError_t err = ensure_bytes(&s->t.epoch_first, &s->epoch_bytes,
@@ -462,6 +464,19 @@ static gp_status plan_tasks(cuda_power_session *s, const cuda_power_options *o, 
         err = cuda_kernels_count(s->m, s->p, s->t, s->stream);
     if (err == cudaSuccess)
         err = cuda_kernels_epochs(s->m, s->p, s->t, s->stream);
+    if (err == cudaSuccess)
+        s->indexed_epochs = k;
+    return err;
+}
+
+/* The run's tasks: the nets' window events and their epoch index, the
+ * gates' windows (a run without partitioning takes one cycle: epochs of
+ * one cycle), the tasks' gates, and for Naive-D the pin events. */
+static gp_status plan_tasks(cuda_power_session *s, const cuda_power_options *o, uint64_t *n_tasks,
+                            uint64_t *n_pin_events)
+{
+    uint32_t k = !o->partition ? 1 : o->epoch_cycles ? o->epoch_cycles : s->epoch_cycles;
+    cudaError_t err = index_events(s, k);
     if (err == cudaSuccess)
         err = cuda_kernels_windows(s->m, s->p, *o, s->t, n_tasks, s->stream);
     if (err == cudaSuccess)

@@ -252,10 +252,36 @@ static power_result *run_cuda(const cpu_case *cc, const power_options *opt, cons
     return r;
 }
 
+/* Runs of one session near the reference, in turn with partitioning (the
+ * engine's epochs, then 3-cycle ones) and without (1-cycle epochs): a run
+ * keeps the last run's epoch index only when its epochs are the same. */
+static void compare_session_runs(const cpu_case *cc, const power_options *opt,
+                                 const power_result *ref)
+{
+    static const char *const variants[] = {"fused", "sipl+fusion", "fused", "fused", "naive"};
+    static const uint32_t epochs[] = {0, 0, 0, 3, 0};
+    diag_ctx *d = diag_new(stderr);
+    cuda_power_session *s = NULL;
+    CHECK_EQ_INT(cuda_power_open(cc->dg, cc->ev, opt, 0, &s, NULL, d), GP_OK);
+    for (size_t v = 0; s && v < sizeof variants / sizeof variants[0]; v++) {
+        cuda_power_options co = cuda_power_defaults();
+        CHECK_EQ_INT(cuda_power_parse_variant(variants[v], &co, d), GP_OK);
+        co.epoch_cycles = epochs[v];
+        power_result *r = NULL;
+        CHECK_EQ_INT(cuda_power_run(s, &co, &r, NULL, d), GP_OK);
+        if (r)
+            check_near_ref(ref, r);
+        power_result_free(r);
+    }
+    cuda_power_close(s);
+    CHECK_EQ_INT(diag_error_count(d) + diag_warning_count(d), 0);
+    diag_free(d);
+}
+
 /* Every kernel variant near the reference, partitioned windows of every
  * size from one cycle up, runs of one or several windows a thread, epochs
- * of the engine's choice and of 3 cycles, and the deterministic mode's bits
- * run to run. */
+ * of the engine's choice and of 3 cycles, runs of one session one after
+ * the other, and the deterministic mode's bits run to run. */
 static void compare_engines(const cpu_case *cc, const power_options *opt)
 {
     static const char *const variants[] = {"naive", "memo", "sipl", "sipl+part", "sipl+part+memo",
@@ -274,6 +300,8 @@ static void compare_engines(const cpu_case *cc, const power_options *opt)
                 check_near_ref(ref, gpu);
             power_result_free(gpu);
         }
+    if (ref)
+        compare_session_runs(cc, opt, ref);
     power_result *a = ref ? run_cuda(cc, opt, "fused", standard, true) : NULL;
     power_result *b = a ? run_cuda(cc, opt, "fused", standard, true) : NULL;
     if (b)
