@@ -50,7 +50,8 @@
 
 static const char default_variants[] =
     "naive,sipl,sipl+part,sipl+part+fusion,part+fusion,sipl+fusion,fused,sipl+part+memo,"
-    "part+fusion+memo,sipl+fusion+memo,fused/det";
+    "part+fusion+memo,sipl+fusion+memo,fused/det,sipl+part+fusion+memo+warp,"
+    "sipl+part+fusion+memo+warp/det";
 
 typedef struct bench_args {
     const char *name, *variants, *tsv;
@@ -291,12 +292,12 @@ static bool parse_variants(bench_state *b)
 
 /* The variant with these switches, or NULL. */
 static const bench_variant *find_variant(const bench_state *b, bool sipl, bool part, bool fusion,
-                                         bool memo)
+                                         bool memo, bool warp)
 {
     for (int i = 0; i < b->n_variants; i++) {
         const cuda_power_options *o = &b->v[i].opt;
         if (o->sipl == sipl && o->partition == part && o->fusion == fusion && o->memo == memo &&
-            !o->deterministic && o->target_events == CUDA_POWER_TARGET_EVENTS &&
+            o->warp == warp && !o->deterministic && o->target_events == CUDA_POWER_TARGET_EVENTS &&
             o->lane_tasks == CUDA_POWER_LANE_TASKS && !b->v[i].failed)
             return &b->v[i];
     }
@@ -518,24 +519,24 @@ static const char *percent(double ratio, char buf[16])
  * then ours: memo on top, and left out of everything on ("fused"). */
 static void print_ablation(const bench_state *b)
 {
-    const bench_variant *naive = find_variant(b, false, false, false, false);
-    const bench_variant *full = find_variant(b, true, true, true, false);
-    const bench_variant *all = find_variant(b, true, true, true, true);
+    const bench_variant *naive = find_variant(b, false, false, false, false, false);
+    const bench_variant *full = find_variant(b, true, true, true, false, false);
+    const bench_variant *all = find_variant(b, true, true, true, true, false);
     char p[11][16];
     printf("ablation, sustained kernel time: vs naive: +SIPL %s, +partitioning %s, +fusion %s; "
            "leave-one-out vs sipl+part+fusion: no SIPL %s, no partitioning %s, no fusion %s\n",
-           percent(ratio_of(find_variant(b, true, false, false, false), naive), p[0]),
-           percent(ratio_of(find_variant(b, true, true, false, false), naive), p[1]),
+           percent(ratio_of(find_variant(b, true, false, false, false, false), naive), p[0]),
+           percent(ratio_of(find_variant(b, true, true, false, false, false), naive), p[1]),
            percent(ratio_of(full, naive), p[2]),
-           percent(ratio_of(find_variant(b, false, true, true, false), full), p[3]),
-           percent(ratio_of(find_variant(b, true, false, true, false), full), p[4]),
-           percent(ratio_of(find_variant(b, true, true, false, false), full), p[5]));
+           percent(ratio_of(find_variant(b, false, true, true, false, false), full), p[3]),
+           percent(ratio_of(find_variant(b, true, false, true, false, false), full), p[4]),
+           percent(ratio_of(find_variant(b, true, true, false, false, false), full), p[5]));
     printf("ours: +memo on sipl+part+fusion %s (vs naive %s); leave-one-out vs fused: no SIPL %s, "
            "no partitioning %s, no fusion %s\n", percent(ratio_of(all, full), p[6]),
            percent(ratio_of(all, naive), p[7]),
-           percent(ratio_of(find_variant(b, false, true, true, true), all), p[8]),
-           percent(ratio_of(find_variant(b, true, false, true, true), all), p[9]),
-           percent(ratio_of(find_variant(b, true, true, false, true), all), p[10]));
+           percent(ratio_of(find_variant(b, false, true, true, true, false), all), p[8]),
+           percent(ratio_of(find_variant(b, true, false, true, true, false), all), p[9]),
+           percent(ratio_of(find_variant(b, true, true, false, true, false), all), p[10]));
 }
 
 /* ---- the table and the rows for bench/cuda.sh ------------------------------------- */
@@ -551,7 +552,7 @@ static int dropped_runs(const bench_state *b, int *total)
 
 static void print_variant_rows(const bench_state *b)
 {
-    const bench_variant *naive = find_variant(b, false, false, false, false);
+    const bench_variant *naive = find_variant(b, false, false, false, false, false);
     printf("%-22s %-14s %9s %12s %6s %11s %9s\n", "variant", "check", "cold ms", "sustained ms",
            "kept", "G pin ev/s", "vs naive");
     for (int i = 0; i < b->n_variants; i++) {
@@ -571,7 +572,7 @@ static void print_variant_rows(const bench_state *b)
 /* End to end, the fused kernel's rate and bandwidth, the clocks. */
 static void print_fused(const bench_state *b)
 {
-    const bench_variant *full = find_variant(b, true, true, true, true);
+    const bench_variant *full = find_variant(b, true, true, true, true, false);
     double s = full ? full->sustained_s : NAN;
     int total, dropped = dropped_runs(b, &total);
     printf("end to end: gpu open+run+close %.3f s vs cpu %.3f s (%d threads): %.2fx; ref %.3f s; "
@@ -583,6 +584,12 @@ static void print_fused(const bench_state *b)
            100 * fused_bytes(b) / s / BENCH_COPY_BYTES_S, BENCH_COPY_BYTES_S * 1e-12,
            b->before.sm_mhz, b->after.sm_mhz, b->before.mem_mhz, b->after.mem_mhz, dropped,
            total);
+    const bench_variant *warp = find_variant(b, true, true, true, true, true);
+    if (warp)
+        printf("fused+warp: %.2f G pin events/s (%.2fx fused); the gate streams, made by its "
+               "first run, once a session: %.3f ms\n",
+               (double)b->ref->events_used / warp->sustained_s * 1e-9, s / warp->sustained_s,
+               warp->cold.plan_s * 1e3);
 }
 
 static void print_table(const bench_state *b)
@@ -615,15 +622,16 @@ static void write_tsv(const bench_state *b)
             b->cpu_threads, b->e2e_s, b->open_s, b->all_ok ? "PASS" : "FAIL");
     for (int i = 0; i < b->n_variants; i++) {
         const bench_variant *v = &b->v[i];
-        /* Flags sipl, part, fusion, memo, det; "t" first for a non-default
+        /* Flags sipl, part, fusion, memo, warp, det; "t" first for a non-default
          * target or tasks per thread, which the script's ablation leaves out. */
-        fprintf(f, "variant\t%s\t%s\t%s%d%d%d%d%d\t%s\t%.3g\t%.9f\t%.9f\t%d\t%d\n", b->a->name,
+        fprintf(f, "variant\t%s\t%s\t%s%d%d%d%d%d%d\t%s\t%.3g\t%.9f\t%.9f\t%d\t%d\n", b->a->name,
                 v->label,
                 v->opt.target_events == CUDA_POWER_TARGET_EVENTS &&
                         v->opt.lane_tasks == CUDA_POWER_LANE_TASKS
                     ? ""
                     : "t",
-                v->opt.sipl, v->opt.partition, v->opt.fusion, v->opt.memo, v->opt.deterministic,
+                v->opt.sipl, v->opt.partition, v->opt.fusion, v->opt.memo, v->opt.warp,
+                v->opt.deterministic,
                 v->ok ? "ok" : "FAIL", v->check.worst, v->cold.kernel_s, v->sustained_s,
                 v->n_kept, v->n_rounds);
     }

@@ -138,7 +138,7 @@ big() {
 # ---- 4. the summary -----------------------------------------------------------------
 # results.tsv rows (bench_cuda.c, write_tsv):
 #   case NAME INSTS PIN_EVENTS REF_S CPU_S CPU_THREADS GPU_E2E_S FIRST_OPEN_S RESULT
-#   variant NAME LABEL FLAGS(sipl,part,fusion,memo,det; "t" first: not the default target)
+#   variant NAME LABEL FLAGS(sipl,part,fusion,memo,warp,det; "t" first: not the default target)
 #           CHECK WORST COLD_S SUSTAINED_S KEPT ROUNDS
 # Geometric means over cases of the sustained kernel-time ratios.
 summarize() {
@@ -152,28 +152,30 @@ summarize() {
     END {
       for (c in use) n++
       printf "  %d cases: vs naive: +SIPL %s, +partitioning %s, +fusion %s (paper -9.45%%, -43.67%%, -63.12%%)\n",
-             n, gm("10000", "00000"), gm("11000", "00000"), gm("11100", "00000")
+             n, gm("100000", "000000"), gm("110000", "000000"), gm("111000", "000000")
       printf "  leave-one-out vs sipl+part+fusion: no SIPL %s (paper +23.4%%), no partitioning %s (paper +147.4%%), no fusion %s (paper +52.9%%)\n",
-             gm("01100", "11100"), gm("10100", "11100"), gm("11000", "11100")
+             gm("011000", "111000"), gm("101000", "111000"), gm("110000", "111000")
       printf "  ours: +memo %s (fused vs naive %s); leave-one-out vs fused: no SIPL %s, no partitioning %s, no fusion %s\n",
-             gm("11110", "11100"), gm("11110", "00000"), gm("01110", "11110"), gm("10110", "11110"), gm("11010", "11110")
+             gm("111100", "111000"), gm("111100", "000000"), gm("011100", "111100"), gm("101100", "111100"), gm("110100", "111100")
     }' "$tsv"
 }
 
 case_table() {
-  printf "%-14s %9s %10s %9s %9s %10s %8s %12s %12s %-6s\n" case instances "M pin ev" "ref s" "cpu s" \
-         "gpu e2e s" "e2e x" "fused G ev/s" "s+p+m G ev/s" result
+  printf "%-14s %9s %10s %9s %9s %10s %8s %12s %12s %11s %-6s\n" case instances "M pin ev" "ref s" \
+         "cpu s" "gpu e2e s" "e2e x" "fused G ev/s" "s+p+m G ev/s" "warp G ev/s" result
   awk -F'\t' '
-    $1 == "variant" && $4 == "11110" { fused[$2] = $8 }
-    $1 == "variant" && $4 == "11010" { best[$2] = $8 }
+    $1 == "variant" && $4 == "111100" { fused[$2] = $8 }
+    $1 == "variant" && $4 == "110100" { best[$2] = $8 }
+    $1 == "variant" && $4 == "111110" { warp[$2] = $8 }
     $1 == "case" { order[++n] = $2; line[$2] = $0 }
     END {
       for (i = 1; i <= n; i++) {
         split(line[order[i]], f, "\t")
-        printf "%-14s %9d %10.1f %9.3f %9.3f %10.3f %8.2f %12.2f %12.2f %-6s\n", f[2], f[3], f[4] / 1e6,
-               f[5], f[6], f[8], (f[8] > 0 ? f[6] / f[8] : 0),
+        printf "%-14s %9d %10.1f %9.3f %9.3f %10.3f %8.2f %12.2f %12.2f %11.2f %-6s\n", f[2], f[3],
+               f[4] / 1e6, f[5], f[6], f[8], (f[8] > 0 ? f[6] / f[8] : 0),
                (fused[f[2]] > 0 ? f[4] / fused[f[2]] / 1e9 : 0),
-               (best[f[2]] > 0 ? f[4] / best[f[2]] / 1e9 : 0), f[10]
+               (best[f[2]] > 0 ? f[4] / best[f[2]] / 1e9 : 0),
+               (warp[f[2]] > 0 ? f[4] / warp[f[2]] / 1e9 : 0), f[10]
       }
     }' "$tsv"
 }

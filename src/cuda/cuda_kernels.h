@@ -81,6 +81,11 @@ struct cuda_dev_tasks {
     uint32_t *task_inst;                 /* per task: its gate */
     unsigned long long *cursor;          /* the walk's next run of tasks to hand out */
     uint64_t *pin_ev0;                   /* [n_pins + 1]: Naive-D's pin events */
+    uint64_t *gs_pin0;                   /* [n_pins + 1]: the gate streams' offsets: pin p's
+                                            net has gs_pin0[p + 1] - gs_pin0[p] events; gate
+                                            g's stream is gs[gs_pin0[first pin] ..
+                                            gs_pin0[last pin + 1]) */
+    uint64_t *gs;                        /* the gate streams (cuda_gate.cu), or NULL */
     double *memo;                        /* the instances' group energies (memo_kernel);
                                             NULL: the kernels look the tables up */
     void *scan_temp;                     /* CUB's scratch */
@@ -121,6 +126,32 @@ cudaError_t cuda_kernels_walk(const cuda_dev_model &m, const cuda_dev_plan &p,
 cudaError_t cuda_kernels_naive_dynamic(const cuda_dev_model &m, const cuda_dev_plan &p,
                                        const cuda_dev_out &out, const cuda_dev_tasks &t,
                                        uint64_t n_events, bool sipl, cudaStream_t stream);
+
+/* In-place exclusive scan of a[0 .. n] (n + 1 items, at most the scratch's
+ * size); *total gets a[n] afterwards. */
+cudaError_t cuda_kernels_scan(const cuda_dev_tasks &t, uint64_t *a, uint64_t n, uint64_t *total,
+                              cudaStream_t stream);
+/* Adds the leakage levels the walks booked into the bins. */
+cudaError_t cuda_kernels_levels(const cuda_dev_plan &p, const cuda_dev_out &out,
+                                cudaStream_t stream);
+
+/* The gate streams (cuda_gate.cu): gs_pin0 (*total gets the entries), then,
+ * in t.gs of that many entries, every gate's events merged. */
+cudaError_t cuda_kernels_gate_offsets(const cuda_dev_model &m, const cuda_dev_tasks &t,
+                                      uint64_t *total, cudaStream_t stream);
+cudaError_t cuda_kernels_gate_streams(const cuda_dev_model &m, const cuda_dev_tasks &t,
+                                      cudaStream_t stream);
+/* The warp-per-gate kernel over n_tasks = n_insts x n_epochs tasks (epoch-major),
+ * then the leakage levels. */
+cudaError_t cuda_kernels_gate_warp(const cuda_dev_model &m, const cuda_dev_plan &p,
+                                   const cuda_dev_out &out, const cuda_dev_tasks &t,
+                                   uint64_t n_tasks, bool sipl, cudaStream_t stream);
+
+/* What the compiler made of kernel fn launched in blocks of `block` with
+ * smem bytes of dynamic shared memory: 1, or 0 when CUDA could not say. */
+int cuda_kernels_report(const void *fn, const char *name, unsigned block, size_t smem,
+                        cuda_kernel_report *out);
+int cuda_kernels_gate_warp_report(bool sipl, bool fixed, cuda_kernel_report *out);
 
 /* The compiler's figures for the kernels variant o launches on model m. */
 int cuda_kernels_reports(const cuda_dev_model &m, const cuda_dev_plan &p,

@@ -17,7 +17,8 @@ cuda_power_options cuda_power_defaults(void)
 static bool set_switch(cuda_power_options *o, const char *text, size_t len)
 {
     struct { const char *name; bool *on; } switches[] = {
-        {"sipl", &o->sipl}, {"part", &o->partition}, {"fusion", &o->fusion}, {"memo", &o->memo}};
+        {"sipl", &o->sipl}, {"part", &o->partition}, {"fusion", &o->fusion}, {"memo", &o->memo},
+        {"warp", &o->warp}};
     for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)
         if (strlen(switches[i].name) == len && memcmp(switches[i].name, text, len) == 0) {
             *switches[i].on = true;
@@ -28,7 +29,7 @@ static bool set_switch(cuda_power_options *o, const char *text, size_t len)
 
 gp_status cuda_power_parse_variant(const char *text, cuda_power_options *o, diag_ctx *d)
 {
-    o->sipl = o->partition = o->fusion = o->memo = false;
+    o->sipl = o->partition = o->fusion = o->memo = o->warp = false;
     if (strcmp(text, "naive") == 0)
         return GP_OK;
     if (strcmp(text, "fused") == 0)
@@ -39,14 +40,21 @@ gp_status cuda_power_parse_variant(const char *text, cuda_power_options *o, diag
         if (!set_switch(o, p, len)) {
             diag_error(d, 1507, DIAG_NOWHERE,
                        "--cuda-variant %s: \"%.*s\" is not a variant part; give \"naive\", "
-                       "\"fused\" or a '+'-list of sipl, part, fusion and memo (e.g. sipl+part)",
+                       "\"fused\" or a '+'-list of sipl, part, fusion, memo and warp (e.g. "
+                       "sipl+part)",
                        text, (int)len, p);
             return GP_ERR_USAGE;
         }
         if (!plus)
-            return GP_OK;
+            break;
         p = plus + 1;
     }
+    if (o->warp && !o->fusion) {
+        diag_error(d, 1518, DIAG_NOWHERE, "--cuda-variant %s: warp is a way of fusion: add "
+                   "fusion (e.g. sipl+part+fusion+memo+warp)", text);
+        return GP_ERR_USAGE;
+    }
+    return GP_OK;
 }
 
 const char *cuda_power_variant_name(const cuda_power_options *o, char buf[32])
@@ -60,6 +68,8 @@ const char *cuda_power_variant_name(const cuda_power_options *o, char buf[32])
         strcat(buf, "+fusion");
     if (o->memo)
         strcat(buf, "+memo");
+    if (o->warp)
+        strcat(buf, "+warp");
     if (!buf[0])
         return strcpy(buf, "naive");
     memmove(buf, buf + 1, strlen(buf));

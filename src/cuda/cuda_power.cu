@@ -33,6 +33,7 @@ struct cuda_power_session {
     uint32_t epoch_cycles;    /* partitioned runs' epochs (epoch_cycles_for) */
     uint32_t indexed_epochs;  /* the epochs t.epoch_first indexes now; 0: none yet */
     size_t epoch_bytes, task_inst_bytes; /* what t.epoch_first and t.task_inst hold now */
+    uint64_t gs_entries;      /* the gate streams' entries, once made (t.gs not NULL) */
     volatile bool cancel_upload; /* set when the options were refused meanwhile */
     uint64_t memo_doubles;
     void *arrays[MAX_DEVICE_ARRAYS]; /* every device allocation, freed at close */
@@ -321,6 +322,8 @@ extern "C" void cuda_power_close(cuda_power_session *s)
         cudaFree(s->arrays[i]);
     cudaFree(s->t.epoch_first);
     cudaFree(s->t.task_inst);
+    cudaFree(s->t.gs_pin0);
+    cudaFree(s->t.gs);
     if (s->stream)
         cudaStreamDestroy(s->stream);
     power_plan_free(&s->plan);
@@ -358,7 +361,9 @@ static cudaError_t launch(cuda_power_session *s, const cuda_power_options *o, ui
     cudaEventRecord(start, s->stream);
     s->t.memo = o->memo ? s->memo : NULL;
     cudaError_t err = o->memo ? cuda_kernels_memo(s->m, s->memo, s->stream) : cudaSuccess;
-    if (err == cudaSuccess && o->fusion)
+    if (err == cudaSuccess && o->warp)
+        err = cuda_kernels_gate_warp(s->m, s->p, s->o, s->t, n_tasks, o->sipl, s->stream);
+    if (err == cudaSuccess && o->fusion && !o->warp)
         err = cuda_kernels_walk(s->m, s->p, s->o, s->t, n_tasks, *o, true, s->stream);
     if (err == cudaSuccess && !o->fusion)
         err = cuda_kernels_naive_dynamic(s->m, s->p, s->o, s->t, n_pin_events, o->sipl, s->stream);
@@ -469,21 +474,88 @@ static cudaError_t index_events(cuda_power_session *s, uint32_t k)
     return err;
 }
 
+/* Whether every event time fits a gate stream's entry (below 2^56 fs, about
+ * 72 s); if not, says so (message 1517). */
+static bool times_fit_streams(const events *ev, diag_ctx *d)
+{
+    for (uint32_t n = 0; n < ev->n_nets; n++)
+        if (ev->net_ev0[n + 1] > ev->net_ev0[n] &&
+            ev->time_fs[ev->net_ev0[n + 1] - 1] >= (int64_t)1 << 56) {
+            diag_error(d, 1517, DIAG_NOWHERE, "net %u has an event at %lld fs: the warp "
+                       "variants of the CUDA power engine take times below 2^56 fs; use "
+                       "--cuda-variant fused", n, (long long)ev->time_fs[ev->net_ev0[n + 1] - 1]);
+            return false;
+        }
+    return true;
+}
+
+/* The gate streams, made by the first run that needs them (cuda_gate.cu). */
+static gp_status make_gate_streams(cuda_power_session *s)
+{
+    if (s->t.gs)
+        return GP_OK;
+    if (!times_fit_streams(s->ev, s->d))
+        return GP_ERR_UNSUPPORTED;
+    cudaError_t err = cudaMalloc((void **)&s->t.gs_pin0, ((size_t)s->m.n_pins + 1) * 8);
+    if (err == cudaSuccess)
+        err = cuda_kernels_gate_offsets(s->m, s->t, &s->gs_entries, s->stream);
+    if (err == cudaSuccess)
+        err = cudaMalloc((void **)&s->t.gs, (s->gs_entries ? s->gs_entries : 1) * 8);
+    if (err == cudaSuccess)
+        err = cuda_kernels_gate_streams(s->m, s->t, s->stream);
+    if (err != cudaSuccess) {
+        cudaFree(s->t.gs);
+        s->t.gs = NULL;
+        return cuda_failed(s->d, "making the gate streams", err);
+    }
+    return GP_OK;
+}
+
+/* The warp kernel's epochs with partitioning: the fewest cycles, a power of
+ * two, in which the average gate has CUDA_POWER_WARP_EVENTS pin events (no
+ * fewer than the epoch index allows, no more than the run has). */
+static uint32_t warp_epoch_cycles(const cuda_power_session *s)
+{
+    uint64_t k = s->epoch_cycles, cycles = s->p.n_cycles;
+    uint64_t want = (uint64_t)CUDA_POWER_WARP_EVENTS * s->m.n_insts;
+    while (k < cycles && s->gs_entries / cycles * k < want)
+        k *= 2;
+    return (uint32_t)k;
+}
+
+/* The epochs of a run: one cycle without partitioning, else the option's or
+ * the engine's. */
+static uint32_t run_epoch_cycles(const cuda_power_session *s, const cuda_power_options *o)
+{
+    if (!o->partition)
+        return 1;
+    if (o->epoch_cycles)
+        return o->epoch_cycles;
+    return o->warp ? warp_epoch_cycles(s) : s->epoch_cycles;
+}
+
 /* The run's tasks: the nets' window events and their epoch index, the
  * gates' windows (a run without partitioning takes one cycle: epochs of
- * one cycle), the tasks' gates, and for Naive-D the pin events. */
+ * one cycle), the tasks' gates, and for Naive-D the pin events; the warp
+ * kernel's tasks are (gate, epoch), from the gate streams. */
 static gp_status plan_tasks(cuda_power_session *s, const cuda_power_options *o, uint64_t *n_tasks,
                             uint64_t *n_pin_events)
 {
-    uint32_t k = !o->partition ? 1 : o->epoch_cycles ? o->epoch_cycles : s->epoch_cycles;
-    cudaError_t err = index_events(s, k);
+    *n_pin_events = 0;
+    gp_status st = o->warp ? make_gate_streams(s) : GP_OK;
+    if (st != GP_OK)
+        return st;
+    cudaError_t err = index_events(s, run_epoch_cycles(s, o));
+    if (o->warp) {
+        *n_tasks = (uint64_t)s->t.n_epochs * s->m.n_insts;
+        return err == cudaSuccess ? GP_OK : cuda_failed(s->d, "planning the power kernels", err);
+    }
     if (err == cudaSuccess)
         err = cuda_kernels_windows(s->m, s->p, *o, s->t, n_tasks, s->stream);
     if (err == cudaSuccess)
         err = ensure_bytes(&s->t.task_inst, &s->task_inst_bytes, *n_tasks * 4);
     if (err == cudaSuccess)
         err = cuda_kernels_task_insts(s->m, s->t, s->stream);
-    *n_pin_events = 0;
     if (err == cudaSuccess && !o->fusion)
         err = cuda_kernels_pin_events(s->m, s->t, n_pin_events, s->stream);
     return err == cudaSuccess ? GP_OK : cuda_failed(s->d, "planning the power kernels", err);

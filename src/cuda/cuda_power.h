@@ -14,12 +14,17 @@
  *              window for leakage, dynamic and glitch energy; off, Naive-D
  *              (one thread per pin event: dynamic and glitch energy) and
  *              Naive-L (one thread per window: leakage) run one after the other.
-and one of ours, past the paper:
+and two of ours, past the paper:
  *   memo       each instance's energy of each internal_power group, in each
  *              (own, slew) direction, computed once per run by a kernel of
  *              one thread per instance: events then add table entries
  *              instead of interpolating the library's tables (with slews
- *              and loads fixed per instance, the same numbers).
+ *              and loads fixed per instance, the same numbers);
+ *   warp       (with fusion) a warp a task, its lanes on 32 consecutive
+ *              events of the gate (cuda_gate.cu): each gate's events are
+ *              merged once a session into a gate stream; tasks are (gate,
+ *              epoch), epochs about CUDA_POWER_WARP_EVENTS pin events a
+ *              gate (part), or one cycle.
  * "naive" has all four off, "fused" all on, the default: the fastest on the
  * H200 (bench/RESULTS.md, docs/model.md).
  *
@@ -54,9 +59,13 @@ extern "C" {
 /* Consecutive tasks a walk thread takes at a time, as it finishes the last
  * (the state carries over between windows of one gate). */
 #define CUDA_POWER_LANE_TASKS 8
+/* The warp kernel's epochs (partitioned): the fewest cycles, a power of
+ * two, in which the average gate has this many pin events (four steps of
+ * its warp). */
+#define CUDA_POWER_WARP_EVENTS 128
 
 typedef struct cuda_power_options {
-    bool sipl, partition, fusion, memo;
+    bool sipl, partition, fusion, memo, warp;
     uint32_t target_events;   /* partition: events per thread aimed at (>= 1) */
     uint32_t min_windows;     /* partition: the parallelism floor: each gate's cycles
                                  are cut into at least this many windows (>= 1) */

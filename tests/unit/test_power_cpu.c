@@ -258,8 +258,9 @@ static power_result *run_cuda(const cpu_case *cc, const power_options *opt, cons
 static void compare_session_runs(const cpu_case *cc, const power_options *opt,
                                  const power_result *ref)
 {
-    static const char *const variants[] = {"fused", "sipl+fusion", "fused", "fused", "naive"};
-    static const uint32_t epochs[] = {0, 0, 0, 3, 0};
+    static const char *const variants[] = {"fused", "sipl+fusion", "fused", "fused", "naive",
+                                           "sipl+part+fusion+memo+warp", "fused"};
+    static const uint32_t epochs[] = {0, 0, 0, 3, 0, 0, 3};
     diag_ctx *d = diag_new(stderr);
     cuda_power_session *s = NULL;
     CHECK_EQ_INT(cuda_power_open(cc->dg, cc->ev, opt, 0, &s, NULL, d), GP_OK);
@@ -284,9 +285,10 @@ static void compare_session_runs(const cpu_case *cc, const power_options *opt,
  * the other, and the deterministic mode's bits run to run. */
 static void compare_engines(const cpu_case *cc, const power_options *opt)
 {
-    static const char *const variants[] = {"naive", "memo", "sipl", "sipl+part", "sipl+part+memo",
-                                           "sipl+part+fusion", "fused", "part+fusion",
-                                           "sipl+fusion+memo"};
+    static const char *const variants[] = {
+        "naive", "memo", "sipl", "sipl+part", "sipl+part+memo", "sipl+part+fusion", "fused",
+        "part+fusion", "sipl+fusion+memo", "sipl+part+fusion+memo+warp", "part+fusion+warp",
+        "sipl+fusion+memo+warp"};
     static const cuda_tasking taskings[] = {{1, 1, 0},
                                             {CUDA_POWER_TARGET_EVENTS, CUDA_POWER_LANE_TASKS, 0},
                                             {CUDA_POWER_TARGET_EVENTS, 3, 3},
@@ -302,12 +304,15 @@ static void compare_engines(const cpu_case *cc, const power_options *opt)
         }
     if (ref)
         compare_session_runs(cc, opt, ref);
-    power_result *a = ref ? run_cuda(cc, opt, "fused", standard, true) : NULL;
-    power_result *b = a ? run_cuda(cc, opt, "fused", standard, true) : NULL;
-    if (b)
-        check_same_bits(a, b);
-    power_result_free(a);
-    power_result_free(b);
+    static const char *const deterministic[] = {"fused", "sipl+part+fusion+memo+warp"};
+    for (size_t v = 0; ref && v < sizeof deterministic / sizeof deterministic[0]; v++) {
+        power_result *a = run_cuda(cc, opt, deterministic[v], standard, true);
+        power_result *b = a ? run_cuda(cc, opt, deterministic[v], standard, true) : NULL;
+        if (b)
+            check_same_bits(a, b);
+        power_result_free(a);
+        power_result_free(b);
+    }
     power_result_free(ref);
 }
 #else

@@ -1,0 +1,704 @@
+/* cuda_gate.cu: the warp-per-gate power kernel (the "warp" switch,
+ * cuda_power.h) and the gate streams it reads.
+ *
+ *   gate stream kernel   once a session: each gate's pins' events merged in
+ *                        the order the reference applies them (by time,
+ *                        then pin, then the net's order), one 8-byte entry
+ *                        an event: time << 7 | pin << 2 | value.  A warp a
+ *                        gate merges 32 entries a step: each pin's next 32
+ *                        events in shared memory, each ranked among the
+ *                        others by binary search.
+ *   gate warp kernel     a warp a task (gate, epoch): 32 consecutive
+ *                        stream entries a step, one a lane.  What the
+ *                        walk (cuda_kernels.cu) carries from event to
+ *                        event, lanes find among themselves: the old value
+ *                        and the related pin's last event from the lanes
+ *                        of that pin below (ballots), the state before the
+ *                        time by a scan of "set pin k to v", the glitch
+ *                        partner among the same bin's lanes of the pin.
+ *                        Bins are summed across the lanes of a bin
+ *                        (segmented shuffles), then across the warp's tasks
+ *                        of one epoch in shared memory, and booked when the
+ *                        warp moves to another epoch.
+ *
+ * Lanes all cost one cell's events with the same instructions, where the
+ * walk's lanes each walked their own gate: the warp's instructions per pin
+ * event fall, and so does the divergence. */
+#include "cuda/cuda_rules.cuh"
+
+/* ---- gate streams -------------------------------------------------------------------- */
+
+enum { GS_PIN_SHIFT = 2, GS_TIME_SHIFT = 7 };
+#define GS_BLOCK 128
+#define GS_NONE UINT64_MAX
+
+__device__ __forceinline__ int64_t gs_time(uint64_t e) { return (int64_t)(e >> GS_TIME_SHIFT); }
+__device__ __forceinline__ uint32_t gs_pin(uint64_t e) { return (uint32_t)(e >> GS_PIN_SHIFT) & 31; }
+__device__ __forceinline__ uint8_t gs_value(uint64_t e) { return (uint8_t)(e & 3); }
+
+/* How many of the 32 sorted keys in list are below x. */
+__device__ __forceinline__ uint32_t count_below(const uint64_t *list, uint64_t x)
+{
+    uint32_t at = 0;
+#pragma unroll
+    for (uint32_t step = 16; step > 0; step /= 2)
+        at += list[at + step - 1] < x ? step : 0;
+    return at + (list[at] < x);
+}
+
+/* One warp a gate: each step puts the next 32 entries of its stream in
+ * place.  Each pin's next 32 events hold all of them; an event's place is
+ * its position in its pin's list plus the events of the other pins' lists
+ * that come before it (keys differ in the pin, so none is equal). */
+__global__ void __launch_bounds__(GS_BLOCK)
+gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_pin0, uint64_t *gs)
+{
+    extern __shared__ uint64_t gs_lists[];
+    uint32_t lane = threadIdx.x & 31;
+    uint64_t *lists = gs_lists + (size_t)(threadIdx.x / 32) * m.max_pins * 32;
+    uint64_t g = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    if (g >= m.n_insts)
+        return;
+    uint32_t pin0 = m.inst_pin0[g], n = m.inst_pin0[g + 1] - pin0;
+    uint64_t cur = 0, end = 0; /* lane q: pin q's next event and its net's end */
+    uint32_t net = lane < n ? m.pin_net[pin0 + lane] : DESIGN_NONE;
+    if (net != DESIGN_NONE)
+        cur = m.net_ev0[net], end = m.net_ev0[net + 1];
+    for (uint64_t out = gs_pin0[pin0], out_end = gs_pin0[pin0 + n]; out < out_end;) {
+        for (uint32_t q = 0; q < n; q++) {
+            uint64_t at = __shfl_sync(0xffffffffu, cur, q) + lane;
+            int64_t e = at < __shfl_sync(0xffffffffu, end, q) ? m.ev[at] : -1;
+            lists[q * 32 + lane] = e < 0 ? GS_NONE
+                                         : (uint64_t)ev_time(e) << GS_TIME_SHIFT |
+                                               q << GS_PIN_SHIFT | ev_value(e);
+        }
+        __syncwarp();
+        uint32_t taken = 0;
+        for (uint32_t q = 0; q < n; q++) {
+            uint64_t x = lists[q * 32 + lane];
+            uint32_t rank = lane;
+            for (uint32_t r = 0; r < n && x != GS_NONE; r++)
+                rank += r == q ? 0 : count_below(lists + r * 32, x);
+            bool take = x != GS_NONE && rank < 32;
+            if (take)
+                gs[out + rank] = x;
+            uint32_t n_taken = __popc(__ballot_sync(0xffffffffu, take));
+            taken = lane == q ? n_taken : taken;
+        }
+        cur += taken;
+        out += __reduce_add_sync(0xffffffffu, taken);
+        __syncwarp();
+    }
+}
+
+/* ---- the warp-per-gate kernel ---------------------------------------------------------- */
+
+#define GW_BLOCK 256
+/* Cycles whose bins a warp sums in shared memory (its epoch's first ones;
+ * later cycles of longer epochs are booked at once). */
+#define GW_BINS 64
+
+/* Per pin: bits of gw_shared.pin_bits. */
+enum { PB_VALUE = 3, PB_HAS_PREV = 4, PB_ODD = 8, PB_LAST_RISE = 16 };
+
+/* A warp's shared memory: the step's lanes' times, its pins' carries from
+ * the steps before (last non-initial event, last costed glitchable change,
+ * next event in the net, bits) and their lanes in this step (pin_all: all
+ * events, pin_ni: non-initial ones, pin_ch: costed glitchable changes);
+ * the bins of the warp's epoch. */
+struct gw_shared {
+    int64_t lane_t[32];
+    int64_t pin_last_t[CUDA_MAX_PINS], pin_change_t[CUDA_MAX_PINS];
+    uint64_t pin_next[CUDA_MAX_PINS], pin_stop[CUDA_MAX_PINS];
+    uint32_t pin_all[CUDA_MAX_PINS], pin_ni[CUDA_MAX_PINS], pin_ch[CUDA_MAX_PINS];
+    uint32_t pin_bits[CUDA_MAX_PINS];
+    uint32_t lane_rise;
+    double bins[GW_BINS * POWER_COMPONENTS];
+};
+
+/* The task a warp works on (the same in every lane). */
+struct gw_task {
+    uint32_t inst, pin0, n_pins, arc0, leak0;
+    const cuda_cell *cell;
+    const double *memo;
+    uint32_t c0;              /* the task's first cycle */
+    uint32_t bins_c0;         /* the first cycle of gw_shared.bins */
+    int64_t t_start, t_end;   /* [start of cycle c0, end of the task) */
+    uint64_t first, n_ev;     /* its entries in the gate stream */
+    /* carried from step to step */
+    uint32_t s, s_cost;       /* the state after the last step, and before its last time */
+    int64_t last_t;           /* the last step's last time; -1 before any */
+    int64_t leak_from;        /* leakage booked up to here */
+    uint32_t leak_bin;        /* leak_from's cycle */
+};
+
+/* One lane's event in a step. */
+struct gw_event {
+    bool valid, initial, change, costed, rise;
+    uint32_t k, bin;
+    uint8_t old, now;
+    int64_t t, bin_start;
+    uint32_t s_cost, s_after;
+    double e[POWER_COMPONENTS];
+};
+
+__device__ __forceinline__ uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1; }
+__device__ __forceinline__ uint32_t lanes_above(uint32_t lane)
+{
+    return lane == 31 ? 0 : ~0u << (lane + 1);
+}
+__device__ __forceinline__ int highest(uint32_t mask) { return 31 - __clz(mask); }
+
+__device__ __forceinline__ void add_level(const cuda_dev_out &o, uint32_t i, double watts)
+{
+    if (o.fixed)
+        fixed_add(&o.fixed_levels[2 * i], watts);
+    else
+        atomicAdd(&o.levels[i], watts);
+}
+
+/* Adds e to component c of cycle b: in the warp's bins when they hold b. */
+__device__ __forceinline__ void gw_book(gw_shared &sh, const gw_task &k, const cuda_dev_out &o,
+                                        uint32_t b, int c, double e)
+{
+    uint32_t at = b - k.bins_c0;
+    if (at < GW_BINS)
+        sh.bins[at * POWER_COMPONENTS + c] += e;
+    else
+        add_bin(o, (size_t)b * POWER_COMPONENTS + c, e);
+}
+
+/* Books the warp's bins (cycles bins_c0 ..) and clears them. */
+__device__ __forceinline__ void gw_flush(gw_shared &sh, const cuda_dev_out &o, uint32_t bins_c0,
+                                         uint32_t n_cycles)
+{
+    __syncwarp();
+    for (uint32_t i = threadIdx.x & 31; i < GW_BINS * POWER_COMPONENTS; i += 32) {
+        double e = sh.bins[i];
+        if (e != 0.0 && bins_c0 + i / POWER_COMPONENTS < n_cycles)
+            add_bin(o, (size_t)bins_c0 * POWER_COMPONENTS + i, e);
+        sh.bins[i] = 0.0;
+    }
+    __syncwarp();
+}
+
+/* Leakage `watts` over [a, t), a in cycle ba and t in cycle bt (starting at
+ * bt_start): the part in bt to *own, the part in ba (when earlier) to
+ * *before, whole cycles between as levels (power_cpu.c leak_until). */
+__device__ __forceinline__ void gw_leak(const cuda_dev_plan &p, const cuda_dev_out &o, double watts,
+                                        int64_t a, uint32_t ba, int64_t t, uint32_t bt,
+                                        int64_t bt_start, double *own, double *before)
+{
+    if (bt == ba) {
+        *own += watts * (double)(t - a) * 1e-15;
+        return;
+    }
+    *before += watts * (double)(p.t0 + (int64_t)(ba + 1) * p.period - a) * 1e-15;
+    *own += watts * (double)(t - bt_start) * 1e-15;
+    if (bt > ba + 1 && watts != 0.0) {
+        add_level(o, ba + 1, watts);
+        add_level(o, bt, -watts);
+    }
+}
+
+template <bool SIPL>
+__device__ __forceinline__ double gw_watts(const cuda_dev_model &m, const gw_task &k, uint32_t s)
+{
+    return SIPL && k.leak0 != UINT32_MAX ? m.reals[k.leak0 + s] : leakage_scan(m, *k.cell, s);
+}
+
+/* Opens task `task`: gate inst, epoch `epoch`.  Lane q < n_pins sets up
+ * pin q: its next event at the epoch's start (the epoch index), its value
+ * before, the events before the epoch (the stream's entries to skip). */
+__device__ __forceinline__ void gw_open(gw_task &k, gw_shared &sh, const cuda_dev_model &m,
+                                        const cuda_dev_plan &p, const cuda_dev_tasks &t,
+                                        uint32_t inst, uint32_t epoch)
+{
+    uint32_t lane = threadIdx.x & 31;
+    k.inst = inst;
+    k.pin0 = m.inst_pin0[inst];
+    k.n_pins = m.inst_pin0[inst + 1] - k.pin0;
+    k.arc0 = m.inst_arc0[inst];
+    k.cell = &m.cells[m.inst_cell[inst]];
+    k.leak0 = k.cell->sipl_dense ? k.cell->leak : UINT32_MAX;
+    k.memo = t.memo ? t.memo + m.inst_memo0[inst] : NULL;
+    k.c0 = epoch * t.epoch_cycles;
+    uint32_t c1 = min(p.n_cycles, k.c0 + t.epoch_cycles);
+    k.t_start = p.t0 + (int64_t)k.c0 * p.period;
+    k.t_end = c1 == p.n_cycles ? p.t1 : p.t0 + (int64_t)c1 * p.period;
+    uint32_t net = lane < k.n_pins ? m.pin_net[k.pin0 + lane] : DESIGN_NONE;
+    uint64_t skip = 0, take = 0, next = 0;
+    uint32_t bits = EVENTS_X;
+    if (net != DESIGN_NONE) {
+        const uint32_t *row = t.epoch_first + (size_t)net * t.n_epochs;
+        uint64_t lo = t.net_first[net], ev0 = m.net_ev0[net];
+        next = lo + row[epoch];
+        uint64_t stop = epoch + 1 < t.n_epochs ? lo + row[epoch + 1] : lo + t.net_count[net];
+        skip = next - ev0, take = stop - next;
+        bits = next > ev0 ? ev_value(m.ev[next - 1]) | PB_HAS_PREV : m.net_start[net];
+        sh.pin_stop[lane] = stop;
+    }
+    if (lane < k.n_pins) {
+        sh.pin_next[lane] = next;
+        sh.pin_bits[lane] = bits;
+        sh.pin_last_t[lane] = -1;
+        sh.pin_change_t[lane] = -1;
+    }
+    for (int d = 16; d > 0; d /= 2) {
+        skip += __shfl_xor_sync(0xffffffffu, skip, d);
+        take += __shfl_xor_sync(0xffffffffu, take, d);
+    }
+    k.first = t.gs_pin0[k.pin0] + skip;
+    k.n_ev = take;
+    k.s = k.s_cost = __ballot_sync(0xffffffffu, lane < k.n_pins && (bits & PB_VALUE) == 1);
+    k.last_t = -1;
+    k.leak_from = k.t_start;
+    k.leak_bin = k.c0;
+    __syncwarp();
+}
+
+/* The lanes of each pin among the step's events with `pred`: lane q gets
+ * pin q's; they go to shared memory row[q] too. */
+__device__ __forceinline__ uint32_t gw_pin_lanes(const gw_task &k, uint32_t *row, uint32_t pin,
+                                                 bool pred)
+{
+    uint32_t lane = threadIdx.x & 31, mine = 0;
+#pragma unroll 1
+    for (uint32_t q = 0; q < k.n_pins; q++) {
+        uint32_t lanes = __ballot_sync(0xffffffffu, pred && pin == q);
+        mine = lane == q ? lanes : mine;
+    }
+    if (lane < k.n_pins)
+        row[lane] = mine;
+    return mine;
+}
+
+/* The step's event of this lane: entry `at` of the stream (if below
+ * n_ev), its old value, whether it is the net's initial value
+ * (power_ref.c apply_events_at) or a change; lane q gets pin q's lanes. */
+__device__ __forceinline__ void gw_read(gw_event &ev, gw_shared &sh, const gw_task &k,
+                                        const cuda_dev_model &m, const cuda_dev_plan &p,
+                                        const cuda_dev_tasks &t, uint64_t at, uint32_t *mine_all)
+{
+    uint32_t lane = threadIdx.x & 31;
+    ev.valid = at < k.n_ev;
+    uint64_t e = ev.valid ? t.gs[k.first + at] : 0;
+    ev.t = ev.valid ? gs_time(e) : INT64_MAX;
+    ev.k = gs_pin(e);
+    ev.now = gs_value(e);
+    *mine_all = gw_pin_lanes(k, sh.pin_all, ev.k, ev.valid);
+    sh.lane_t[lane] = ev.t;
+    __syncwarp();
+    uint32_t same_pin_below = sh.pin_all[ev.k] & lanes_below(lane);
+    int prev = same_pin_below ? highest(same_pin_below) : (int)lane;
+    uint8_t prev_value = (uint8_t)__shfl_sync(0xffffffffu, ev.now, prev);
+    uint32_t bits = sh.pin_bits[ev.k];
+    ev.old = same_pin_below ? prev_value : bits & PB_VALUE;
+    bool net_first = !same_pin_below && !(bits & PB_HAS_PREV);
+    ev.initial = ev.valid && net_first && ev.old == EVENTS_X && ev.t == p.dump_start;
+    ev.change = ev.valid && !ev.initial && ev.old != ev.now;
+    ev.rise = power_is_rise(ev.old, ev.now);
+}
+
+/* The state after this lane's event (a scan of "pin k is now v" over the
+ * lanes, from the state after the last step) and the state before its time
+ * (events at one time are costed in the state before it); returns the
+ * lanes that open a time. */
+__device__ __forceinline__ uint32_t gw_states(gw_event &ev, const gw_task &k)
+{
+    uint32_t lane = threadIdx.x & 31;
+    uint32_t set = ev.valid ? 1u << ev.k : 0, to = ev.now == 1 ? set : 0;
+#pragma unroll
+    for (uint32_t d = 1; d < 32; d *= 2) {
+        uint32_t set_up = __shfl_up_sync(0xffffffffu, set, d);
+        uint32_t to_up = __shfl_up_sync(0xffffffffu, to, d);
+        if (lane >= d)
+            to = (to_up & ~set) | to, set |= set_up;
+    }
+    ev.s_after = (k.s & ~set) | to;
+    int64_t t_before = __shfl_up_sync(0xffffffffu, ev.t, 1);
+    if (lane == 0)
+        t_before = k.last_t;
+    uint32_t heads = __ballot_sync(0xffffffffu, ev.valid && ev.t != t_before);
+    uint32_t upto = heads & (lanes_below(lane) | 1u << lane);
+    int head = upto ? highest(upto) : 0;
+    uint32_t s_head = __shfl_sync(0xffffffffu, ev.s_after, head > 0 ? head - 1 : 0);
+    ev.s_cost = !upto ? k.s_cost : head > 0 ? s_head : k.s;
+    return heads;
+}
+
+/* This lane's cycle (from the task's first, without a division); returns
+ * the lanes that open a cycle. */
+__device__ __forceinline__ uint32_t gw_bins(gw_event &ev, const gw_task &k,
+                                            const cuda_dev_plan &p, double per_period)
+{
+    int64_t dt = ev.valid ? ev.t - k.t_start : 0;
+    int64_t r = (int64_t)((double)dt * per_period);
+    r -= r * p.period > dt;
+    r += (r + 1) * p.period <= dt;
+    ev.bin = k.c0 + (uint32_t)r;
+    ev.bin_start = k.t_start + r * p.period;
+    uint32_t bin_before = __shfl_up_sync(0xffffffffu, ev.bin, 1);
+    return __ballot_sync(0xffffffffu,
+                         ev.valid && ((threadIdx.x & 31) == 0 || ev.bin != bin_before));
+}
+
+/* The related pin of a change of output k (power_cpu.c related_candidate):
+ * each candidate's last non-initial event before this lane (its lanes
+ * below, or the steps before). */
+__device__ __forceinline__ int32_t gw_related(const gw_shared &sh, const gw_task &k,
+                                              const cuda_dev_model &m, const gw_event &ev,
+                                              uint32_t c0, uint32_t c1, bool *r_rise)
+{
+    uint32_t lane = threadIdx.x & 31;
+    int32_t best = -1;
+    double best_gap = INFINITY;
+#pragma unroll 1
+    for (uint32_t i = c0; i < c1; i++) {
+        uint32_t r = m.cand[i], lanes = sh.pin_ni[r] & lanes_below(lane);
+        int at = lanes ? highest(lanes) : 0;
+        int64_t last_t = lanes ? sh.lane_t[at] : sh.pin_last_t[r];
+        bool rise = lanes ? (sh.lane_rise >> at) & 1 : sh.pin_bits[r] & PB_LAST_RISE;
+        if (last_t < ev.bin_start)
+            continue;
+        double gap = fabs((double)(ev.t - last_t) - arc_delay(m, k.arc0, m.cand_arc[i], ev.rise));
+        if (gap < best_gap)
+            best = (int32_t)r, best_gap = gap, *r_rise = rise;
+    }
+    return best;
+}
+
+/* The glitch width of this costed change of a glitchable pin (power_ref.c
+ * flush_pin: the 1st and 2nd, 3rd and 4th... changes of the pin in a cycle
+ * pair up), or -1; *odd_after: whether the cycle's changes up to this one
+ * are odd.  The partner is among the lanes of the cycle, in the carry, or
+ * (first of a pair at the step's end) further in the net's events. */
+__device__ __forceinline__ int64_t gw_glitch_width(const gw_shared &sh, const cuda_dev_model &m,
+                                                   const cuda_dev_plan &p, const gw_event &ev,
+                                                   uint32_t bin_heads, bool more,
+                                                   bool *odd_after)
+{
+    uint32_t lane = threadIdx.x & 31, ch = sh.pin_ch[ev.k];
+    uint32_t bin_lanes = bin_heads & (lanes_below(lane) | 1u << lane);
+    uint32_t from = ~lanes_below(highest(bin_lanes)); /* this cycle's lanes, from its first */
+    uint32_t before = ch & lanes_below(lane) & from;
+    int64_t change_t = sh.pin_change_t[ev.k];
+    bool carried = (sh.pin_bits[ev.k] & PB_ODD) && change_t >= ev.bin_start;
+    bool second = (__popc(before) + carried) & 1;
+    *odd_after = !second;
+    if (second)
+        return ev.t - (before ? sh.lane_t[highest(before)] : change_t);
+    uint32_t next_bin = bin_heads & lanes_above(lane);
+    uint32_t after = ch & lanes_above(lane) & (next_bin ? lanes_below(__ffs(next_bin) - 1) : ~0u);
+    if (after)
+        return sh.lane_t[__ffs(after) - 1] - ev.t;
+    if (next_bin || !more)
+        return -1;
+    uint64_t i = sh.pin_next[ev.k] + __popc(sh.pin_all[ev.k] & lanes_below(lane)) + 1;
+    uint64_t stop = sh.pin_stop[ev.k];
+    int64_t bin_end = ev.bin_start + p.period;
+#pragma unroll 1
+    for (; i < stop && ev_time(m.ev[i]) < bin_end; i++)
+        if (ev_value(m.ev[i]) != ev.now)
+            return ev_time(m.ev[i]) - ev.t;
+    return -1;
+}
+
+/* power_cpu.c cost_event for this lane's change (costed: not silent): its
+ * internal and switching energy, as glitch energy when it pairs up. */
+template <bool SIPL>
+__device__ __forceinline__ void gw_cost(gw_event &ev, const gw_shared &sh, const gw_task &k,
+                                        const cuda_dev_model &m, const cuda_dev_plan &p,
+                                        uint32_t flags, uint32_t bin_heads, bool more,
+                                        bool *odd_after)
+{
+    const cuda_cell &c = *k.cell;
+    bool drives = flags & CUDA_PIN_DRIVES, r_rise = false;
+    uint32_t c0 = drives ? m.cand0[c.cand0_base + ev.k] : 0;
+    uint32_t c1 = drives ? m.cand0[c.cand0_base + ev.k + 1] : 0;
+    int32_t related = gw_related(sh, k, m, ev, c0, c1, &r_rise);
+    double load = drives ? m.pin_load[k.pin0 + ev.k] : 0.0, weight = power_weight(ev.old, ev.now);
+    double e_int =
+        related < 0 && c1 > c0
+            ? unrelated_energy<SIPL>(m, c, k.memo, k.pin0, ev.k, ev.s_cost, ev.rise, load)
+            : energy<SIPL>(m, c, ev.k, related, ev.s_cost, ev.rise,
+                           source(k.memo, k.pin0, ev.k, related, related >= 0 ? r_rise : ev.rise,
+                                  load));
+    e_int *= weight;
+    double e_sw = ev.rise && (flags & CUDA_PIN_PAYS_SWITCHING) ? weight * (load * c.volts * c.volts)
+                                                               : 0.0;
+    int64_t width = flags & CUDA_PIN_GLITCHABLE
+                        ? gw_glitch_width(sh, m, p, ev, bin_heads, more, odd_after)
+                        : -1;
+    if (width < 0) {
+        ev.e[POWER_INTERNAL] = e_int;
+        ev.e[POWER_SWITCHING] = e_sw;
+        return;
+    }
+    uint32_t pin = k.pin0 + ev.k;
+    double r_gl =
+        power_glitch_ratio((double)width, m.pin_slew_rise[pin] * 1e15, m.pin_slew_fall[pin] * 1e15);
+    ev.e[POWER_GLITCH_INTERNAL] = e_int * r_gl;
+    ev.e[POWER_GLITCH_SWITCHING] = e_sw * r_gl;
+}
+
+/* The leakage up to this lane's time where it opens a time: the part in
+ * its cycle stays with it, the part in the cycle before goes to the lane
+ * below (whose cycle it is), or for lane 0 straight to the carried cycle.
+ * Adds the whole interval's energy to *inst_leak. */
+template <bool SIPL>
+__device__ __forceinline__ void gw_leakage(gw_event &ev, gw_shared &sh, const gw_task &k,
+                                           const cuda_dev_model &m, const cuda_dev_plan &p,
+                                           const cuda_dev_out &o, uint32_t time_heads,
+                                           double *inst_leak)
+{
+    uint32_t lane = threadIdx.x & 31;
+    int64_t t_below = __shfl_up_sync(0xffffffffu, ev.t, 1);
+    uint32_t bin_below = __shfl_up_sync(0xffffffffu, ev.bin, 1);
+    double before = 0.0;
+    if ((time_heads >> lane) & 1) {
+        int64_t a = lane ? t_below : k.leak_from;
+        uint32_t ba = lane ? bin_below : k.leak_bin;
+        double watts = gw_watts<SIPL>(m, k, ev.s_cost);
+        gw_leak(p, o, watts, a, ba, ev.t, ev.bin, ev.bin_start, &ev.e[POWER_LEAKAGE], &before);
+        *inst_leak += watts * (double)(ev.t - a) * 1e-15;
+    }
+    double from_above = __shfl_down_sync(0xffffffffu, before, 1);
+    if (lane < 31)
+        ev.e[POWER_LEAKAGE] += from_above;
+    if (lane == 0 && before != 0.0)
+        gw_book(sh, k, o, k.leak_bin, POWER_LEAKAGE, before);
+}
+
+/* Sums each component over the lanes of each cycle (segmented, by
+ * shuffles down) and books them from the cycle's first lane; adds them to
+ * that lane's instance sums. */
+__device__ __forceinline__ void gw_book_bins(const gw_event &ev, gw_shared &sh, const gw_task &k,
+                                             const cuda_dev_out &o, uint32_t bin_heads,
+                                             double *inst)
+{
+    uint32_t lane = threadIdx.x & 31;
+    uint32_t next_bin = bin_heads & lanes_above(lane);
+    uint32_t last = next_bin ? __ffs(next_bin) - 2 : 31; /* this cycle's last lane */
+    bool head = (bin_heads >> lane) & 1;
+#pragma unroll
+    for (int c = 0; c < POWER_COMPONENTS; c++) {
+        double e = ev.e[c];
+        if (!__any_sync(0xffffffffu, e != 0.0))
+            continue;
+#pragma unroll
+        for (uint32_t d = 1; d < 32; d *= 2) {
+            double above = __shfl_down_sync(0xffffffffu, e, d);
+            if (lane + d <= last)
+                e += above;
+        }
+        if (head && e != 0.0) {
+            gw_book(sh, k, o, ev.bin, c, e);
+            if (c != POWER_LEAKAGE)
+                inst[c] += e;
+        }
+    }
+}
+
+/* The carries for the next step: pin q's (lane q) value, next event, last
+ * non-initial event, glitch parity; the task's state and times. */
+__device__ __forceinline__ void gw_carry(gw_task &k, gw_shared &sh, const gw_event &ev,
+                                         uint32_t mine_all, uint32_t mine_ni, uint32_t mine_ch,
+                                         bool odd_after)
+{
+    uint32_t lane = threadIdx.x & 31;
+    int last = highest(__ballot_sync(0xffffffffu, ev.valid));
+    uint8_t now = (uint8_t)__shfl_sync(0xffffffffu, ev.now, mine_all ? highest(mine_all) : lane);
+    bool odd = __shfl_sync(0xffffffffu, odd_after, mine_ch ? highest(mine_ch) : lane);
+    k.s = __shfl_sync(0xffffffffu, ev.s_after, last);
+    k.s_cost = __shfl_sync(0xffffffffu, ev.s_cost, last);
+    k.last_t = k.leak_from = sh.lane_t[last];
+    k.leak_bin = __shfl_sync(0xffffffffu, ev.bin, last);
+    if (lane >= k.n_pins)
+        return;
+    uint32_t bits = sh.pin_bits[lane];
+    if (mine_all)
+        bits = (bits & ~(uint32_t)PB_VALUE) | now | PB_HAS_PREV;
+    if (mine_ni) {
+        int at = highest(mine_ni);
+        sh.pin_last_t[lane] = sh.lane_t[at];
+        bits = (bits & ~(uint32_t)PB_LAST_RISE) | ((sh.lane_rise >> at) & 1 ? PB_LAST_RISE : 0);
+    }
+    if (mine_ch) {
+        sh.pin_change_t[lane] = sh.lane_t[highest(mine_ch)];
+        bits = (bits & ~(uint32_t)PB_ODD) | (odd ? PB_ODD : 0);
+    }
+    sh.pin_bits[lane] = bits;
+    sh.pin_next[lane] += __popc(mine_all);
+}
+
+/* One step: entries [at, at + 32) of the task's stream. */
+template <bool SIPL>
+__device__ __forceinline__ void gw_step(gw_task &k, gw_shared &sh, const cuda_dev_model &m,
+                                        const cuda_dev_plan &p, const cuda_dev_out &o,
+                                        const cuda_dev_tasks &t, uint64_t at, double per_period,
+                                        double *inst, unsigned long long *used)
+{
+    uint32_t lane = threadIdx.x & 31, mine_all;
+    gw_event ev;
+    gw_read(ev, sh, k, m, p, t, at + lane, &mine_all);
+    uint32_t time_heads = gw_states(ev, k);
+    uint32_t bin_heads = gw_bins(ev, k, p, per_period);
+    uint32_t flags = ev.valid ? m.pin_flags[k.pin0 + ev.k] : 0;
+    ev.costed = ev.change && !(flags & CUDA_PIN_SILENT);
+    *used += ev.change;
+    uint32_t mine_ni = gw_pin_lanes(k, sh.pin_ni, ev.k, ev.valid && !ev.initial);
+    uint32_t mine_ch = gw_pin_lanes(k, sh.pin_ch, ev.k, ev.costed && (flags & CUDA_PIN_GLITCHABLE));
+    uint32_t rises = __ballot_sync(0xffffffffu, ev.rise);
+    if (lane == 0)
+        sh.lane_rise = rises;
+    __syncwarp();
+#pragma unroll
+    for (int c = 0; c < POWER_COMPONENTS; c++)
+        ev.e[c] = 0.0;
+    bool odd_after = false;
+    if (ev.costed)
+        gw_cost<SIPL>(ev, sh, k, m, p, flags, bin_heads, at + 32 < k.n_ev, &odd_after);
+    gw_leakage<SIPL>(ev, sh, k, m, p, o, time_heads, &inst[POWER_LEAKAGE]);
+    gw_book_bins(ev, sh, k, o, bin_heads, inst);
+    __syncwarp();
+    gw_carry(k, sh, ev, mine_all, mine_ni, mine_ch, odd_after);
+    __syncwarp();
+}
+
+/* The leakage from the last event to the task's end (lane 0). */
+template <bool SIPL>
+__device__ __forceinline__ void gw_close(gw_task &k, gw_shared &sh, const cuda_dev_model &m,
+                                         const cuda_dev_plan &p, const cuda_dev_out &o,
+                                         double *inst)
+{
+    if ((threadIdx.x & 31) != 0)
+        return;
+    uint32_t bt = (uint32_t)((k.t_end - p.t0) / p.period);
+    int64_t bt_start = p.t0 + (int64_t)bt * p.period;
+    double watts = gw_watts<SIPL>(m, k, k.s), own = 0.0, before = 0.0;
+    gw_leak(p, o, watts, k.leak_from, k.leak_bin, k.t_end, bt, bt_start, &own, &before);
+    inst[POWER_LEAKAGE] += watts * (double)(k.t_end - k.leak_from) * 1e-15;
+    if (before != 0.0)
+        gw_book(sh, k, o, k.leak_bin, POWER_LEAKAGE, before);
+    if (own != 0.0)
+        gw_book(sh, k, o, bt, POWER_LEAKAGE, own);
+}
+
+/* The gate warp kernel: each warp takes tasks (epoch-major: the warps'
+ * tasks share an epoch, and so their bins) from the kernel's cursor. */
+template <bool SIPL, bool FIXED>
+__global__ void __launch_bounds__(GW_BLOCK)
+gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cuda_dev_plan p,
+                 const __grid_constant__ cuda_dev_out o, const __grid_constant__ cuda_dev_tasks t,
+                 uint64_t n_tasks)
+{
+    __shared__ gw_shared warps[GW_BLOCK / 32];
+    gw_shared &sh = warps[threadIdx.x / 32];
+    uint32_t lane = threadIdx.x & 31, bins_epoch = UINT32_MAX;
+    double per_period = 1.0 / (double)p.period;
+    unsigned long long used = 0;
+    for (uint32_t i = lane; i < GW_BINS * POWER_COMPONENTS; i += 32)
+        sh.bins[i] = 0.0;
+    for (;;) {
+        unsigned long long task = lane == 0 ? atomicAdd(t.cursor, 1ull) : 0;
+        task = __shfl_sync(0xffffffffu, task, 0);
+        if (task >= n_tasks)
+            break;
+        uint32_t epoch = (uint32_t)(task / m.n_insts), inst = (uint32_t)(task % m.n_insts);
+        if (epoch != bins_epoch && bins_epoch != UINT32_MAX)
+            gw_flush(sh, o, bins_epoch * t.epoch_cycles, p.n_cycles);
+        bins_epoch = epoch;
+        gw_task k;
+        gw_open(k, sh, m, p, t, inst, epoch);
+        k.bins_c0 = epoch * t.epoch_cycles;
+        double inst_sums[POWER_COMPONENTS] = {0.0, 0.0, 0.0, 0.0, 0.0};
+        for (uint64_t at = 0; at < k.n_ev; at += 32)
+            gw_step<SIPL>(k, sh, m, p, o, t, at, per_period, inst_sums, &used);
+        gw_close<SIPL>(k, sh, m, p, o, inst_sums);
+#pragma unroll
+        for (int c = 0; c < POWER_COMPONENTS; c++) {
+            double e = warp_sum(inst_sums[c]);
+            if (lane == 0 && e != 0.0)
+                add_inst(o, (size_t)inst * POWER_COMPONENTS + c, e);
+        }
+        /* Deterministic sums: each task's bins are its own (a warp's tasks vary run to run). */
+        if (FIXED) {
+            gw_flush(sh, o, bins_epoch * t.epoch_cycles, p.n_cycles);
+            bins_epoch = UINT32_MAX;
+        }
+    }
+    if (bins_epoch != UINT32_MAX)
+        gw_flush(sh, o, bins_epoch * t.epoch_cycles, p.n_cycles);
+    add_count(o.events_used, used);
+}
+
+/* ---- launches ----------------------------------------------------------------------------- */
+
+/* Pin p's entries in its gate's stream: its net's events (the session's). */
+__global__ void gate_counts_kernel(const __grid_constant__ cuda_dev_model m, uint64_t *gs_pin0)
+{
+    uint32_t pin = blockIdx.x * blockDim.x + threadIdx.x;
+    if (pin > m.n_pins)
+        return;
+    uint32_t net = pin < m.n_pins ? m.pin_net[pin] : DESIGN_NONE;
+    gs_pin0[pin] = net == DESIGN_NONE ? 0 : m.net_ev0[net + 1] - m.net_ev0[net];
+}
+
+cudaError_t cuda_kernels_gate_offsets(const cuda_dev_model &m, const cuda_dev_tasks &t,
+                                      uint64_t *total, cudaStream_t stream)
+{
+    gate_counts_kernel<<<(m.n_pins + 1 + GS_BLOCK - 1) / GS_BLOCK, GS_BLOCK, 0, stream>>>(m,
+                                                                                  t.gs_pin0);
+    cudaError_t err = cudaGetLastError();
+    return err == cudaSuccess ? cuda_kernels_scan(t, t.gs_pin0, m.n_pins, total, stream) : err;
+}
+
+cudaError_t cuda_kernels_gate_streams(const cuda_dev_model &m, const cuda_dev_tasks &t,
+                                      cudaStream_t stream)
+{
+    uint64_t blocks = ((uint64_t)m.n_insts * 32 + GS_BLOCK - 1) / GS_BLOCK;
+    size_t smem = (size_t)GS_BLOCK / 32 * (m.max_pins ? m.max_pins : 1) * 32 * 8;
+    cudaError_t err = cudaFuncSetAttribute(gate_stream_kernel,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (err == cudaSuccess && blocks > 0)
+        gate_stream_kernel<<<(unsigned)blocks, GS_BLOCK, smem, stream>>>(m, t.gs_pin0, t.gs);
+    return err == cudaSuccess ? cudaGetLastError() : err;
+}
+
+static const void *gate_warp_fn(bool sipl, bool fixed)
+{
+    static const void *const fns[4] = {
+        (const void *)gate_warp_kernel<false, false>, (const void *)gate_warp_kernel<false, true>,
+        (const void *)gate_warp_kernel<true, false>, (const void *)gate_warp_kernel<true, true>};
+    return fns[2 * sipl + fixed];
+}
+
+cudaError_t cuda_kernels_gate_warp(const cuda_dev_model &m, const cuda_dev_plan &p,
+                                   const cuda_dev_out &out, const cuda_dev_tasks &t,
+                                   uint64_t n_tasks, bool sipl, cudaStream_t stream)
+{
+    const void *fn = gate_warp_fn(sipl, out.fixed);
+    int device = 0, sms = 0, per_sm = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err == cudaSuccess)
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, GW_BLOCK, 0);
+    uint64_t warps = n_tasks < 1 ? 1 : n_tasks, resident = (uint64_t)sms * (per_sm > 0 ? per_sm : 1);
+    uint64_t blocks = (warps + GW_BLOCK / 32 - 1) / (GW_BLOCK / 32);
+    unsigned grid = (unsigned)(blocks < resident ? blocks : resident);
+    void *args[] = {(void *)&m, (void *)&p, (void *)&out, (void *)&t, &n_tasks};
+    if (err == cudaSuccess)
+        err = cudaMemsetAsync(t.cursor, 0, sizeof *t.cursor, stream);
+    if (err == cudaSuccess)
+        err = cudaLaunchKernel(fn, dim3(grid), dim3(GW_BLOCK), args, 0, stream);
+    if (err == cudaSuccess)
+        err = cuda_kernels_levels(p, out, stream);
+    return err;
+}
+
+int cuda_kernels_gate_warp_report(bool sipl, bool fixed, cuda_kernel_report *out)
+{
+    return cuda_kernels_report(gate_warp_fn(sipl, fixed), "gate-warp", GW_BLOCK, 0, out);
+}
