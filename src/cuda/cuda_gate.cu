@@ -93,7 +93,10 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
 
 /* ---- the warp-per-gate kernel ---------------------------------------------------------- */
 
+/* The gate warp kernel's blocks, and the blocks an SM must hold (they set
+ * the registers the compiler may use). */
 #define GW_BLOCK 256
+#define GW_MIN_BLOCKS 1
 /* Cycles whose bins a warp sums in shared memory (its epoch's first ones;
  * later cycles of longer epochs are booked at once). */
 #define GW_BINS 64
@@ -588,7 +591,7 @@ __device__ __forceinline__ void gw_close(gw_task &k, gw_shared &sh, const cuda_d
 /* The gate warp kernel: each warp takes tasks (epoch-major: the warps'
  * tasks share an epoch, and so their bins) from the kernel's cursor. */
 template <bool SIPL, bool FIXED>
-__global__ void __launch_bounds__(GW_BLOCK)
+__global__ void __launch_bounds__(GW_BLOCK, GW_MIN_BLOCKS)
 gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cuda_dev_plan p,
                  const __grid_constant__ cuda_dev_out o, const __grid_constant__ cuda_dev_tasks t,
                  uint64_t n_tasks)
