@@ -104,22 +104,8 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
 /* Per pin: bits of gw_shared.pin_bits. */
 enum { PB_VALUE = 3, PB_HAS_PREV = 4, PB_ODD = 8, PB_LAST_RISE = 16 };
 
-/* A warp's shared memory: the step's lanes' times, its pins' carries from
- * the steps before (last non-initial event, last costed glitchable change,
- * next event in the net, bits) and their lanes in this step (pin_all: all
- * events, pin_ni: non-initial ones, pin_ch: costed glitchable changes);
- * the bins of the warp's epoch. */
-struct gw_shared {
-    int64_t lane_t[32];
-    int64_t pin_last_t[CUDA_MAX_PINS], pin_change_t[CUDA_MAX_PINS];
-    uint64_t pin_next[CUDA_MAX_PINS], pin_stop[CUDA_MAX_PINS];
-    uint32_t pin_all[CUDA_MAX_PINS], pin_ni[CUDA_MAX_PINS], pin_ch[CUDA_MAX_PINS];
-    uint32_t pin_bits[CUDA_MAX_PINS];
-    uint32_t lane_rise;
-    double bins[GW_BINS * POWER_COMPONENTS];
-};
-
-/* The task a warp works on (the same in every lane). */
+/* The task a warp works on (in shared memory: registers limit the
+ * kernel's occupancy). */
 struct gw_task {
     uint32_t inst, pin0, n_pins, arc0, leak0;
     const cuda_cell *cell;
@@ -128,11 +114,30 @@ struct gw_task {
     uint32_t bins_c0;         /* the first cycle of gw_shared.bins */
     int64_t t_start, t_end;   /* [start of cycle c0, end of the task) */
     uint64_t first, n_ev;     /* its entries in the gate stream */
-    /* carried from step to step */
+};
+
+/* What a task's steps carry from one to the next (in registers). */
+struct gw_carry {
     uint32_t s, s_cost;       /* the state after the last step, and before its last time */
-    int64_t last_t;           /* the last step's last time; -1 before any */
-    int64_t leak_from;        /* leakage booked up to here */
-    uint32_t leak_bin;        /* leak_from's cycle */
+    int64_t last_t;           /* the last step's last time; -1 before any (leakage is booked
+                                 up to it, or to the task's start) */
+    uint32_t last_bin;        /* the cycle of the time leakage is booked up to */
+};
+
+/* A warp's shared memory: its task; the step's lanes' times and events
+ * (lanes_ni: non-initial, lanes_ch: costed changes of glitchable pins,
+ * lanes_rise); its pins' lanes in the step (pin_all) and carries from the
+ * steps before (last non-initial event, last costed glitchable change, next
+ * event in the net, bits); the bins of the warp's epoch. */
+struct gw_shared {
+    gw_task task;
+    int64_t lane_t[32];
+    uint32_t lanes_ni, lanes_ch, lanes_rise;
+    uint32_t pin_all[CUDA_MAX_PINS];
+    int64_t pin_last_t[CUDA_MAX_PINS], pin_change_t[CUDA_MAX_PINS];
+    uint64_t pin_next[CUDA_MAX_PINS], pin_stop[CUDA_MAX_PINS];
+    uint32_t pin_bits[CUDA_MAX_PINS];
+    double bins[GW_BINS * POWER_COMPONENTS];
 };
 
 /* One lane's event in a step. */
@@ -210,14 +215,16 @@ __device__ __forceinline__ double gw_watts(const cuda_dev_model &m, const gw_tas
     return SIPL && k.leak0 != UINT32_MAX ? m.reals[k.leak0 + s] : leakage_scan(m, *k.cell, s);
 }
 
-/* Opens task `task`: gate inst, epoch `epoch`.  Lane q < n_pins sets up
- * pin q: its next event at the epoch's start (the epoch index), its value
- * before, the events before the epoch (the stream's entries to skip). */
-__device__ __forceinline__ void gw_open(gw_task &k, gw_shared &sh, const cuda_dev_model &m,
-                                        const cuda_dev_plan &p, const cuda_dev_tasks &t,
-                                        uint32_t inst, uint32_t epoch)
+/* Opens the task of gate inst in epoch `epoch` (lane 0 writes sh.task).
+ * Lane q < n_pins sets up pin q: its next event at the epoch's start (the
+ * epoch index), its value before, the events before the epoch (the
+ * stream's entries to skip).  Returns the carry at the task's start. */
+__device__ __forceinline__ gw_carry gw_open(gw_shared &sh, const cuda_dev_model &m,
+                                            const cuda_dev_plan &p, const cuda_dev_tasks &t,
+                                            uint32_t inst, uint32_t epoch)
 {
     uint32_t lane = threadIdx.x & 31;
+    gw_task k;
     k.inst = inst;
     k.pin0 = m.inst_pin0[inst];
     k.n_pins = m.inst_pin0[inst + 1] - k.pin0;
@@ -226,6 +233,7 @@ __device__ __forceinline__ void gw_open(gw_task &k, gw_shared &sh, const cuda_de
     k.leak0 = k.cell->sipl_dense ? k.cell->leak : UINT32_MAX;
     k.memo = t.memo ? t.memo + m.inst_memo0[inst] : NULL;
     k.c0 = epoch * t.epoch_cycles;
+    k.bins_c0 = k.c0;
     uint32_t c1 = min(p.n_cycles, k.c0 + t.epoch_cycles);
     k.t_start = p.t0 + (int64_t)k.c0 * p.period;
     k.t_end = c1 == p.n_cycles ? p.t1 : p.t0 + (int64_t)c1 * p.period;
@@ -246,6 +254,7 @@ __device__ __forceinline__ void gw_open(gw_task &k, gw_shared &sh, const cuda_de
         sh.pin_bits[lane] = bits;
         sh.pin_last_t[lane] = -1;
         sh.pin_change_t[lane] = -1;
+        sh.pin_all[lane] = 0;
     }
     for (int d = 16; d > 0; d /= 2) {
         skip += __shfl_xor_sync(0xffffffffu, skip, d);
@@ -253,46 +262,33 @@ __device__ __forceinline__ void gw_open(gw_task &k, gw_shared &sh, const cuda_de
     }
     k.first = t.gs_pin0[k.pin0] + skip;
     k.n_ev = take;
-    k.s = k.s_cost = __ballot_sync(0xffffffffu, lane < k.n_pins && (bits & PB_VALUE) == 1);
-    k.last_t = -1;
-    k.leak_from = k.t_start;
-    k.leak_bin = k.c0;
+    if (lane == 0)
+        sh.task = k;
+    uint32_t s = __ballot_sync(0xffffffffu, lane < k.n_pins && (bits & PB_VALUE) == 1);
     __syncwarp();
-}
-
-/* The lanes of each pin among the step's events with `pred`: lane q gets
- * pin q's; they go to shared memory row[q] too. */
-__device__ __forceinline__ uint32_t gw_pin_lanes(const gw_task &k, uint32_t *row, uint32_t pin,
-                                                 bool pred)
-{
-    uint32_t lane = threadIdx.x & 31, mine = 0;
-#pragma unroll 1
-    for (uint32_t q = 0; q < k.n_pins; q++) {
-        uint32_t lanes = __ballot_sync(0xffffffffu, pred && pin == q);
-        mine = lane == q ? lanes : mine;
-    }
-    if (lane < k.n_pins)
-        row[lane] = mine;
-    return mine;
+    return gw_carry{s, s, -1, k.c0};
 }
 
 /* The step's event of this lane: entry `at` of the stream (if below
  * n_ev), its old value, whether it is the net's initial value
- * (power_ref.c apply_events_at) or a change; lane q gets pin q's lanes. */
-__device__ __forceinline__ void gw_read(gw_event &ev, gw_shared &sh, const gw_task &k,
-                                        const cuda_dev_model &m, const cuda_dev_plan &p,
-                                        const cuda_dev_tasks &t, uint64_t at, uint32_t *mine_all)
+ * (power_ref.c apply_events_at) or a change.  Returns the lanes of its pin
+ * (sh.pin_all of each pin too). */
+__device__ __forceinline__ uint32_t gw_read(gw_event &ev, gw_shared &sh, const cuda_dev_model &m,
+                                            const cuda_dev_plan &p, const cuda_dev_tasks &t,
+                                            uint64_t at)
 {
+    const gw_task &k = sh.task;
     uint32_t lane = threadIdx.x & 31;
     ev.valid = at < k.n_ev;
     uint64_t e = ev.valid ? t.gs[k.first + at] : 0;
     ev.t = ev.valid ? gs_time(e) : INT64_MAX;
     ev.k = gs_pin(e);
     ev.now = gs_value(e);
-    *mine_all = gw_pin_lanes(k, sh.pin_all, ev.k, ev.valid);
+    uint32_t same_pin = __match_any_sync(0xffffffffu, ev.valid ? ev.k : 32 + lane);
+    if (ev.valid)
+        sh.pin_all[ev.k] = same_pin;
     sh.lane_t[lane] = ev.t;
-    __syncwarp();
-    uint32_t same_pin_below = sh.pin_all[ev.k] & lanes_below(lane);
+    uint32_t same_pin_below = same_pin & lanes_below(lane);
     int prev = same_pin_below ? highest(same_pin_below) : (int)lane;
     uint8_t prev_value = (uint8_t)__shfl_sync(0xffffffffu, ev.now, prev);
     uint32_t bits = sh.pin_bits[ev.k];
@@ -301,13 +297,14 @@ __device__ __forceinline__ void gw_read(gw_event &ev, gw_shared &sh, const gw_ta
     ev.initial = ev.valid && net_first && ev.old == EVENTS_X && ev.t == p.dump_start;
     ev.change = ev.valid && !ev.initial && ev.old != ev.now;
     ev.rise = power_is_rise(ev.old, ev.now);
+    return same_pin;
 }
 
 /* The state after this lane's event (a scan of "pin k is now v" over the
  * lanes, from the state after the last step) and the state before its time
  * (events at one time are costed in the state before it); returns the
  * lanes that open a time. */
-__device__ __forceinline__ uint32_t gw_states(gw_event &ev, const gw_task &k)
+__device__ __forceinline__ uint32_t gw_states(gw_event &ev, const gw_carry &c)
 {
     uint32_t lane = threadIdx.x & 31;
     uint32_t set = ev.valid ? 1u << ev.k : 0, to = ev.now == 1 ? set : 0;
@@ -318,15 +315,15 @@ __device__ __forceinline__ uint32_t gw_states(gw_event &ev, const gw_task &k)
         if (lane >= d)
             to = (to_up & ~set) | to, set |= set_up;
     }
-    ev.s_after = (k.s & ~set) | to;
+    ev.s_after = (c.s & ~set) | to;
     int64_t t_before = __shfl_up_sync(0xffffffffu, ev.t, 1);
     if (lane == 0)
-        t_before = k.last_t;
+        t_before = c.last_t;
     uint32_t heads = __ballot_sync(0xffffffffu, ev.valid && ev.t != t_before);
     uint32_t upto = heads & (lanes_below(lane) | 1u << lane);
     int head = upto ? highest(upto) : 0;
     uint32_t s_head = __shfl_sync(0xffffffffu, ev.s_after, head > 0 ? head - 1 : 0);
-    ev.s_cost = !upto ? k.s_cost : head > 0 ? s_head : k.s;
+    ev.s_cost = !upto ? c.s_cost : head > 0 ? s_head : c.s;
     return heads;
 }
 
@@ -349,22 +346,23 @@ __device__ __forceinline__ uint32_t gw_bins(gw_event &ev, const gw_task &k,
 /* The related pin of a change of output k (power_cpu.c related_candidate):
  * each candidate's last non-initial event before this lane (its lanes
  * below, or the steps before). */
-__device__ __forceinline__ int32_t gw_related(const gw_shared &sh, const gw_task &k,
-                                              const cuda_dev_model &m, const gw_event &ev,
-                                              uint32_t c0, uint32_t c1, bool *r_rise)
+__device__ __forceinline__ int32_t gw_related(const gw_shared &sh, const cuda_dev_model &m,
+                                              const gw_event &ev, uint32_t c0, uint32_t c1,
+                                              bool *r_rise)
 {
-    uint32_t lane = threadIdx.x & 31;
+    uint32_t lane = threadIdx.x & 31, ni_below = sh.lanes_ni & lanes_below(lane);
     int32_t best = -1;
     double best_gap = INFINITY;
 #pragma unroll 1
     for (uint32_t i = c0; i < c1; i++) {
-        uint32_t r = m.cand[i], lanes = sh.pin_ni[r] & lanes_below(lane);
+        uint32_t r = m.cand[i], lanes = sh.pin_all[r] & ni_below;
         int at = lanes ? highest(lanes) : 0;
         int64_t last_t = lanes ? sh.lane_t[at] : sh.pin_last_t[r];
-        bool rise = lanes ? (sh.lane_rise >> at) & 1 : sh.pin_bits[r] & PB_LAST_RISE;
+        bool rise = lanes ? (sh.lanes_rise >> at) & 1 : sh.pin_bits[r] & PB_LAST_RISE;
         if (last_t < ev.bin_start)
             continue;
-        double gap = fabs((double)(ev.t - last_t) - arc_delay(m, k.arc0, m.cand_arc[i], ev.rise));
+        double delay = arc_delay(m, sh.task.arc0, m.cand_arc[i], ev.rise);
+        double gap = fabs((double)(ev.t - last_t) - delay);
         if (gap < best_gap)
             best = (int32_t)r, best_gap = gap, *r_rise = rise;
     }
@@ -374,14 +372,15 @@ __device__ __forceinline__ int32_t gw_related(const gw_shared &sh, const gw_task
 /* The glitch width of this costed change of a glitchable pin (power_ref.c
  * flush_pin: the 1st and 2nd, 3rd and 4th... changes of the pin in a cycle
  * pair up), or -1; *odd_after: whether the cycle's changes up to this one
- * are odd.  The partner is among the lanes of the cycle, in the carry, or
- * (first of a pair at the step's end) further in the net's events. */
+ * are odd.  The partner is among the lanes of the cycle (ch: the pin's
+ * costed changes), in the carry, or (first of a pair at the step's end)
+ * further in the net's events. */
 __device__ __forceinline__ int64_t gw_glitch_width(const gw_shared &sh, const cuda_dev_model &m,
                                                    const cuda_dev_plan &p, const gw_event &ev,
-                                                   uint32_t bin_heads, bool more,
+                                                   uint32_t ch, uint32_t bin_heads, bool more,
                                                    bool *odd_after)
 {
-    uint32_t lane = threadIdx.x & 31, ch = sh.pin_ch[ev.k];
+    uint32_t lane = threadIdx.x & 31;
     uint32_t bin_lanes = bin_heads & (lanes_below(lane) | 1u << lane);
     uint32_t from = ~lanes_below(highest(bin_lanes)); /* this cycle's lanes, from its first */
     uint32_t before = ch & lanes_below(lane) & from;
@@ -410,16 +409,16 @@ __device__ __forceinline__ int64_t gw_glitch_width(const gw_shared &sh, const cu
 /* power_cpu.c cost_event for this lane's change (costed: not silent): its
  * internal and switching energy, as glitch energy when it pairs up. */
 template <bool SIPL>
-__device__ __forceinline__ void gw_cost(gw_event &ev, const gw_shared &sh, const gw_task &k,
-                                        const cuda_dev_model &m, const cuda_dev_plan &p,
-                                        uint32_t flags, uint32_t bin_heads, bool more,
-                                        bool *odd_after)
+__device__ __forceinline__ void gw_cost(gw_event &ev, const gw_shared &sh, const cuda_dev_model &m,
+                                        const cuda_dev_plan &p, uint32_t flags, uint32_t same_pin,
+                                        uint32_t bin_heads, bool more, bool *odd_after)
 {
+    const gw_task &k = sh.task;
     const cuda_cell &c = *k.cell;
     bool drives = flags & CUDA_PIN_DRIVES, r_rise = false;
     uint32_t c0 = drives ? m.cand0[c.cand0_base + ev.k] : 0;
     uint32_t c1 = drives ? m.cand0[c.cand0_base + ev.k + 1] : 0;
-    int32_t related = gw_related(sh, k, m, ev, c0, c1, &r_rise);
+    int32_t related = gw_related(sh, m, ev, c0, c1, &r_rise);
     double load = drives ? m.pin_load[k.pin0 + ev.k] : 0.0, weight = power_weight(ev.old, ev.now);
     double e_int =
         related < 0 && c1 > c0
@@ -431,7 +430,8 @@ __device__ __forceinline__ void gw_cost(gw_event &ev, const gw_shared &sh, const
     double e_sw = ev.rise && (flags & CUDA_PIN_PAYS_SWITCHING) ? weight * (load * c.volts * c.volts)
                                                                : 0.0;
     int64_t width = flags & CUDA_PIN_GLITCHABLE
-                        ? gw_glitch_width(sh, m, p, ev, bin_heads, more, odd_after)
+                        ? gw_glitch_width(sh, m, p, ev, same_pin & sh.lanes_ch, bin_heads, more,
+                                          odd_after)
                         : -1;
     if (width < 0) {
         ev.e[POWER_INTERNAL] = e_int;
@@ -450,18 +450,19 @@ __device__ __forceinline__ void gw_cost(gw_event &ev, const gw_shared &sh, const
  * below (whose cycle it is), or for lane 0 straight to the carried cycle.
  * Adds the whole interval's energy to *inst_leak. */
 template <bool SIPL>
-__device__ __forceinline__ void gw_leakage(gw_event &ev, gw_shared &sh, const gw_task &k,
+__device__ __forceinline__ void gw_leakage(gw_event &ev, gw_shared &sh, const gw_carry &c,
                                            const cuda_dev_model &m, const cuda_dev_plan &p,
                                            const cuda_dev_out &o, uint32_t time_heads,
                                            double *inst_leak)
 {
+    const gw_task &k = sh.task;
     uint32_t lane = threadIdx.x & 31;
     int64_t t_below = __shfl_up_sync(0xffffffffu, ev.t, 1);
     uint32_t bin_below = __shfl_up_sync(0xffffffffu, ev.bin, 1);
     double before = 0.0;
     if ((time_heads >> lane) & 1) {
-        int64_t a = lane ? t_below : k.leak_from;
-        uint32_t ba = lane ? bin_below : k.leak_bin;
+        int64_t a = lane ? t_below : max(c.last_t, k.t_start);
+        uint32_t ba = lane ? bin_below : c.last_bin;
         double watts = gw_watts<SIPL>(m, k, ev.s_cost);
         gw_leak(p, o, watts, a, ba, ev.t, ev.bin, ev.bin_start, &ev.e[POWER_LEAKAGE], &before);
         *inst_leak += watts * (double)(ev.t - a) * 1e-15;
@@ -470,13 +471,13 @@ __device__ __forceinline__ void gw_leakage(gw_event &ev, gw_shared &sh, const gw
     if (lane < 31)
         ev.e[POWER_LEAKAGE] += from_above;
     if (lane == 0 && before != 0.0)
-        gw_book(sh, k, o, k.leak_bin, POWER_LEAKAGE, before);
+        gw_book(sh, k, o, c.last_bin, POWER_LEAKAGE, before);
 }
 
 /* Sums each component over the lanes of each cycle (segmented, by
- * shuffles down) and books them from the cycle's first lane; adds them to
- * that lane's instance sums. */
-__device__ __forceinline__ void gw_book_bins(const gw_event &ev, gw_shared &sh, const gw_task &k,
+ * shuffles down: as many as the longest cycle's lanes need) and books them
+ * from the cycle's first lane; adds them to that lane's instance sums. */
+__device__ __forceinline__ void gw_book_bins(const gw_event &ev, gw_shared &sh,
                                              const cuda_dev_out &o, uint32_t bin_heads,
                                              double *inst)
 {
@@ -484,19 +485,20 @@ __device__ __forceinline__ void gw_book_bins(const gw_event &ev, gw_shared &sh, 
     uint32_t next_bin = bin_heads & lanes_above(lane);
     uint32_t last = next_bin ? __ffs(next_bin) - 2 : 31; /* this cycle's last lane */
     bool head = (bin_heads >> lane) & 1;
+    uint32_t longest = __reduce_max_sync(0xffffffffu, head ? last - lane + 1 : 0);
 #pragma unroll
     for (int c = 0; c < POWER_COMPONENTS; c++) {
         double e = ev.e[c];
         if (!__any_sync(0xffffffffu, e != 0.0))
             continue;
-#pragma unroll
-        for (uint32_t d = 1; d < 32; d *= 2) {
+#pragma unroll 1
+        for (uint32_t d = 1; d < longest; d *= 2) {
             double above = __shfl_down_sync(0xffffffffu, e, d);
             if (lane + d <= last)
                 e += above;
         }
         if (head && e != 0.0) {
-            gw_book(sh, k, o, ev.bin, c, e);
+            gw_book(sh, sh.task, o, ev.bin, c, e);
             if (c != POWER_LEAKAGE)
                 inst[c] += e;
         }
@@ -505,19 +507,21 @@ __device__ __forceinline__ void gw_book_bins(const gw_event &ev, gw_shared &sh, 
 
 /* The carries for the next step: pin q's (lane q) value, next event, last
  * non-initial event, glitch parity; the task's state and times. */
-__device__ __forceinline__ void gw_carry(gw_task &k, gw_shared &sh, const gw_event &ev,
-                                         uint32_t mine_all, uint32_t mine_ni, uint32_t mine_ch,
-                                         bool odd_after)
+__device__ __forceinline__ void gw_step_carry(gw_carry &c, gw_shared &sh, const gw_event &ev,
+                                              bool odd_after)
 {
     uint32_t lane = threadIdx.x & 31;
+    bool pin_lane = lane < sh.task.n_pins;
+    uint32_t mine_all = pin_lane ? sh.pin_all[lane] : 0;
+    uint32_t mine_ni = mine_all & sh.lanes_ni, mine_ch = mine_all & sh.lanes_ch;
     int last = highest(__ballot_sync(0xffffffffu, ev.valid));
     uint8_t now = (uint8_t)__shfl_sync(0xffffffffu, ev.now, mine_all ? highest(mine_all) : lane);
     bool odd = __shfl_sync(0xffffffffu, odd_after, mine_ch ? highest(mine_ch) : lane);
-    k.s = __shfl_sync(0xffffffffu, ev.s_after, last);
-    k.s_cost = __shfl_sync(0xffffffffu, ev.s_cost, last);
-    k.last_t = k.leak_from = sh.lane_t[last];
-    k.leak_bin = __shfl_sync(0xffffffffu, ev.bin, last);
-    if (lane >= k.n_pins)
+    c.s = __shfl_sync(0xffffffffu, ev.s_after, last);
+    c.s_cost = __shfl_sync(0xffffffffu, ev.s_cost, last);
+    c.last_t = sh.lane_t[last];
+    c.last_bin = __shfl_sync(0xffffffffu, ev.bin, last);
+    if (!pin_lane)
         return;
     uint32_t bits = sh.pin_bits[lane];
     if (mine_all)
@@ -525,7 +529,7 @@ __device__ __forceinline__ void gw_carry(gw_task &k, gw_shared &sh, const gw_eve
     if (mine_ni) {
         int at = highest(mine_ni);
         sh.pin_last_t[lane] = sh.lane_t[at];
-        bits = (bits & ~(uint32_t)PB_LAST_RISE) | ((sh.lane_rise >> at) & 1 ? PB_LAST_RISE : 0);
+        bits = (bits & ~(uint32_t)PB_LAST_RISE) | ((sh.lanes_rise >> at) & 1 ? PB_LAST_RISE : 0);
     }
     if (mine_ch) {
         sh.pin_change_t[lane] = sh.lane_t[highest(mine_ch)];
@@ -533,57 +537,61 @@ __device__ __forceinline__ void gw_carry(gw_task &k, gw_shared &sh, const gw_eve
     }
     sh.pin_bits[lane] = bits;
     sh.pin_next[lane] += __popc(mine_all);
+    sh.pin_all[lane] = 0;
 }
 
 /* One step: entries [at, at + 32) of the task's stream. */
 template <bool SIPL>
-__device__ __forceinline__ void gw_step(gw_task &k, gw_shared &sh, const cuda_dev_model &m,
+__device__ __forceinline__ void gw_step(gw_carry &c, gw_shared &sh, const cuda_dev_model &m,
                                         const cuda_dev_plan &p, const cuda_dev_out &o,
                                         const cuda_dev_tasks &t, uint64_t at, double per_period,
                                         double *inst, unsigned long long *used)
 {
-    uint32_t lane = threadIdx.x & 31, mine_all;
+    uint32_t lane = threadIdx.x & 31;
     gw_event ev;
-    gw_read(ev, sh, k, m, p, t, at + lane, &mine_all);
-    uint32_t time_heads = gw_states(ev, k);
-    uint32_t bin_heads = gw_bins(ev, k, p, per_period);
-    uint32_t flags = ev.valid ? m.pin_flags[k.pin0 + ev.k] : 0;
+    uint32_t same_pin = gw_read(ev, sh, m, p, t, at + lane);
+    uint32_t time_heads = gw_states(ev, c);
+    uint32_t bin_heads = gw_bins(ev, sh.task, p, per_period);
+    uint32_t flags = ev.valid ? m.pin_flags[sh.task.pin0 + ev.k] : 0;
     ev.costed = ev.change && !(flags & CUDA_PIN_SILENT);
     *used += ev.change;
-    uint32_t mine_ni = gw_pin_lanes(k, sh.pin_ni, ev.k, ev.valid && !ev.initial);
-    uint32_t mine_ch = gw_pin_lanes(k, sh.pin_ch, ev.k, ev.costed && (flags & CUDA_PIN_GLITCHABLE));
+    uint32_t ni = __ballot_sync(0xffffffffu, ev.valid && !ev.initial);
+    uint32_t ch = __ballot_sync(0xffffffffu, ev.costed && (flags & CUDA_PIN_GLITCHABLE));
     uint32_t rises = __ballot_sync(0xffffffffu, ev.rise);
     if (lane == 0)
-        sh.lane_rise = rises;
+        sh.lanes_ni = ni, sh.lanes_ch = ch, sh.lanes_rise = rises;
     __syncwarp();
 #pragma unroll
-    for (int c = 0; c < POWER_COMPONENTS; c++)
-        ev.e[c] = 0.0;
+    for (int i = 0; i < POWER_COMPONENTS; i++)
+        ev.e[i] = 0.0;
     bool odd_after = false;
     if (ev.costed)
-        gw_cost<SIPL>(ev, sh, k, m, p, flags, bin_heads, at + 32 < k.n_ev, &odd_after);
-    gw_leakage<SIPL>(ev, sh, k, m, p, o, time_heads, &inst[POWER_LEAKAGE]);
-    gw_book_bins(ev, sh, k, o, bin_heads, inst);
+        gw_cost<SIPL>(ev, sh, m, p, flags, same_pin, bin_heads, at + 32 < sh.task.n_ev,
+                      &odd_after);
+    gw_leakage<SIPL>(ev, sh, c, m, p, o, time_heads, &inst[POWER_LEAKAGE]);
+    gw_book_bins(ev, sh, o, bin_heads, inst);
     __syncwarp();
-    gw_carry(k, sh, ev, mine_all, mine_ni, mine_ch, odd_after);
+    gw_step_carry(c, sh, ev, odd_after);
     __syncwarp();
 }
 
 /* The leakage from the last event to the task's end (lane 0). */
 template <bool SIPL>
-__device__ __forceinline__ void gw_close(gw_task &k, gw_shared &sh, const cuda_dev_model &m,
-                                         const cuda_dev_plan &p, const cuda_dev_out &o,
-                                         double *inst)
+__device__ __forceinline__ void gw_close(const gw_carry &c, gw_shared &sh,
+                                         const cuda_dev_model &m, const cuda_dev_plan &p,
+                                         const cuda_dev_out &o, double *inst)
 {
+    const gw_task &k = sh.task;
     if ((threadIdx.x & 31) != 0)
         return;
+    int64_t from = max(c.last_t, k.t_start);
     uint32_t bt = (uint32_t)((k.t_end - p.t0) / p.period);
     int64_t bt_start = p.t0 + (int64_t)bt * p.period;
-    double watts = gw_watts<SIPL>(m, k, k.s), own = 0.0, before = 0.0;
-    gw_leak(p, o, watts, k.leak_from, k.leak_bin, k.t_end, bt, bt_start, &own, &before);
-    inst[POWER_LEAKAGE] += watts * (double)(k.t_end - k.leak_from) * 1e-15;
+    double watts = gw_watts<SIPL>(m, k, c.s), own = 0.0, before = 0.0;
+    gw_leak(p, o, watts, from, c.last_bin, k.t_end, bt, bt_start, &own, &before);
+    inst[POWER_LEAKAGE] += watts * (double)(k.t_end - from) * 1e-15;
     if (before != 0.0)
-        gw_book(sh, k, o, k.leak_bin, POWER_LEAKAGE, before);
+        gw_book(sh, k, o, c.last_bin, POWER_LEAKAGE, before);
     if (own != 0.0)
         gw_book(sh, k, o, bt, POWER_LEAKAGE, own);
 }
@@ -612,18 +620,16 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
         if (epoch != bins_epoch && bins_epoch != UINT32_MAX)
             gw_flush(sh, o, bins_epoch * t.epoch_cycles, p.n_cycles);
         bins_epoch = epoch;
-        gw_task k;
-        gw_open(k, sh, m, p, t, inst, epoch);
-        k.bins_c0 = epoch * t.epoch_cycles;
+        gw_carry c = gw_open(sh, m, p, t, inst, epoch);
         double inst_sums[POWER_COMPONENTS] = {0.0, 0.0, 0.0, 0.0, 0.0};
-        for (uint64_t at = 0; at < k.n_ev; at += 32)
-            gw_step<SIPL>(k, sh, m, p, o, t, at, per_period, inst_sums, &used);
-        gw_close<SIPL>(k, sh, m, p, o, inst_sums);
+        for (uint64_t at = 0; at < sh.task.n_ev; at += 32)
+            gw_step<SIPL>(c, sh, m, p, o, t, at, per_period, inst_sums, &used);
+        gw_close<SIPL>(c, sh, m, p, o, inst_sums);
 #pragma unroll
-        for (int c = 0; c < POWER_COMPONENTS; c++) {
-            double e = warp_sum(inst_sums[c]);
+        for (int i = 0; i < POWER_COMPONENTS; i++) {
+            double e = warp_sum(inst_sums[i]);
             if (lane == 0 && e != 0.0)
-                add_inst(o, (size_t)inst * POWER_COMPONENTS + c, e);
+                add_inst(o, (size_t)inst * POWER_COMPONENTS + i, e);
         }
         /* Deterministic sums: each task's bins are its own (a warp's tasks vary run to run). */
         if (FIXED) {

@@ -62,7 +62,7 @@ extern "C" {
 /* The warp kernel's epochs (partitioned): the fewest cycles, a power of
  * two, in which the average gate has this many pin events (four steps of
  * its warp). */
-#define CUDA_POWER_WARP_EVENTS 128
+#define CUDA_POWER_WARP_EVENTS 256
 
 typedef struct cuda_power_options {
     bool sipl, partition, fusion, memo, warp;
