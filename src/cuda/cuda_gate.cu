@@ -122,8 +122,6 @@ struct gw_carry {
     int64_t last_t;           /* the last step's last time; -1 before any (leakage is booked
                                  up to it, or to the task's start) */
     uint32_t last_bin;        /* the cycle of the time leakage is booked up to */
-    uint32_t acc_bin;         /* the cycle gw_shared.acc holds sums of, if acc_used */
-    bool acc_used;
 };
 
 /* A warp's shared memory: its task; the step's lanes' times and events
@@ -139,7 +137,6 @@ struct gw_shared {
     int64_t pin_last_t[CUDA_MAX_PINS], pin_change_t[CUDA_MAX_PINS];
     uint64_t pin_next[CUDA_MAX_PINS], pin_stop[CUDA_MAX_PINS];
     uint32_t pin_bits[CUDA_MAX_PINS];
-    double acc[POWER_COMPONENTS][32]; /* per lane: its events' energies in cycle acc_bin */
     double bins[GW_BINS * POWER_COMPONENTS];
 };
 
@@ -269,7 +266,7 @@ __device__ __forceinline__ gw_carry gw_open(gw_shared &sh, const cuda_dev_model 
         sh.task = k;
     uint32_t s = __ballot_sync(0xffffffffu, lane < k.n_pins && (bits & PB_VALUE) == 1);
     __syncwarp();
-    return gw_carry{s, s, -1, k.c0, 0, false};
+    return gw_carry{s, s, -1, k.c0};
 }
 
 /* The step's event of this lane: entry `at` of the stream (if below
@@ -477,58 +474,21 @@ __device__ __forceinline__ void gw_leakage(gw_event &ev, gw_shared &sh, const gw
         gw_book(sh, k, o, c.last_bin, POWER_LEAKAGE, before);
 }
 
-/* Books the lanes' sums in gw_shared.acc (cycle c.acc_bin) and clears them. */
-__device__ __forceinline__ void gw_flush_acc(gw_carry &c, gw_shared &sh, const cuda_dev_out &o,
-                                             double *inst)
-{
-    uint32_t lane = threadIdx.x & 31;
-    if (!c.acc_used)
-        return;
-#pragma unroll
-    for (int i = 0; i < POWER_COMPONENTS; i++) {
-        double e = sh.acc[i][lane];
-        if (!__any_sync(0xffffffffu, e != 0.0))
-            continue;
-        sh.acc[i][lane] = 0.0;
-        e = warp_sum(e);
-        if (lane == 0 && e != 0.0) {
-            gw_book(sh, sh.task, o, c.acc_bin, i, e);
-            if (i != POWER_LEAKAGE)
-                inst[i] += e;
-        }
-    }
-    c.acc_used = false;
-}
-
-/* Sums each component over the lanes of each cycle and books them.  A step
- * all in one cycle (a busy gate's) adds its lanes' energies to
- * gw_shared.acc, booked once the cycle is over; otherwise the step's
- * cycles are summed by shuffles down (as many as the longest cycle's lanes
- * need) and booked from each cycle's first lane, which adds them to its
- * instance sums. */
-__device__ __forceinline__ void gw_book_bins(gw_carry &c, const gw_event &ev, gw_shared &sh,
+/* Sums each component over the lanes of each cycle (segmented, by
+ * shuffles down: as many as the longest cycle's lanes need) and books them
+ * from the cycle's first lane; adds them to that lane's instance sums. */
+__device__ __forceinline__ void gw_book_bins(const gw_event &ev, gw_shared &sh,
                                              const cuda_dev_out &o, uint32_t bin_heads,
                                              double *inst)
 {
-    uint32_t lane = threadIdx.x & 31, bin0 = __shfl_sync(0xffffffffu, ev.bin, 0);
-    if (bin_heads == 1u) {
-        if (c.acc_used && c.acc_bin != bin0)
-            gw_flush_acc(c, sh, o, inst);
-#pragma unroll
-        for (int i = 0; i < POWER_COMPONENTS; i++)
-            sh.acc[i][lane] += ev.e[i];
-        c.acc_bin = bin0;
-        c.acc_used = true;
-        return;
-    }
-    gw_flush_acc(c, sh, o, inst);
+    uint32_t lane = threadIdx.x & 31;
     uint32_t next_bin = bin_heads & lanes_above(lane);
     uint32_t last = next_bin ? __ffs(next_bin) - 2 : 31; /* this cycle's last lane */
     bool head = (bin_heads >> lane) & 1;
     uint32_t longest = __reduce_max_sync(0xffffffffu, head ? last - lane + 1 : 0);
 #pragma unroll
-    for (int i = 0; i < POWER_COMPONENTS; i++) {
-        double e = ev.e[i];
+    for (int c = 0; c < POWER_COMPONENTS; c++) {
+        double e = ev.e[c];
         if (!__any_sync(0xffffffffu, e != 0.0))
             continue;
 #pragma unroll 1
@@ -538,9 +498,9 @@ __device__ __forceinline__ void gw_book_bins(gw_carry &c, const gw_event &ev, gw
                 e += above;
         }
         if (head && e != 0.0) {
-            gw_book(sh, sh.task, o, ev.bin, i, e);
-            if (i != POWER_LEAKAGE)
-                inst[i] += e;
+            gw_book(sh, sh.task, o, ev.bin, c, e);
+            if (c != POWER_LEAKAGE)
+                inst[c] += e;
         }
     }
 }
@@ -609,7 +569,7 @@ __device__ __forceinline__ void gw_step(gw_carry &c, gw_shared &sh, const cuda_d
         gw_cost<SIPL>(ev, sh, m, p, flags, same_pin, bin_heads, at + 32 < sh.task.n_ev,
                       &odd_after);
     gw_leakage<SIPL>(ev, sh, c, m, p, o, time_heads, &inst[POWER_LEAKAGE]);
-    gw_book_bins(c, ev, sh, o, bin_heads, inst);
+    gw_book_bins(ev, sh, o, bin_heads, inst);
     __syncwarp();
     gw_step_carry(c, sh, ev, odd_after);
     __syncwarp();
@@ -651,9 +611,6 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
     unsigned long long used = 0;
     for (uint32_t i = lane; i < GW_BINS * POWER_COMPONENTS; i += 32)
         sh.bins[i] = 0.0;
-#pragma unroll
-    for (int i = 0; i < POWER_COMPONENTS; i++)
-        sh.acc[i][lane] = 0.0;
     for (;;) {
         unsigned long long task = lane == 0 ? atomicAdd(t.cursor, 1ull) : 0;
         task = __shfl_sync(0xffffffffu, task, 0);
@@ -667,7 +624,6 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
         double inst_sums[POWER_COMPONENTS] = {0.0, 0.0, 0.0, 0.0, 0.0};
         for (uint64_t at = 0; at < sh.task.n_ev; at += 32)
             gw_step<SIPL>(c, sh, m, p, o, t, at, per_period, inst_sums, &used);
-        gw_flush_acc(c, sh, o, inst_sums);
         gw_close<SIPL>(c, sh, m, p, o, inst_sums);
 #pragma unroll
         for (int i = 0; i < POWER_COMPONENTS; i++) {
