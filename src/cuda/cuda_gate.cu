@@ -137,6 +137,9 @@ struct gw_shared {
     int64_t pin_last_t[CUDA_MAX_PINS], pin_change_t[CUDA_MAX_PINS];
     uint64_t pin_next[CUDA_MAX_PINS], pin_stop[CUDA_MAX_PINS];
     uint32_t pin_bits[CUDA_MAX_PINS];
+    uint8_t pin_flags[CUDA_MAX_PINS];
+    double per_period;        /* 1 / the period */
+    double inst[POWER_COMPONENTS][32]; /* per lane: its share of the task's instance sums */
     double bins[GW_BINS * POWER_COMPONENTS];
 };
 
@@ -255,6 +258,7 @@ __device__ __forceinline__ gw_carry gw_open(gw_shared &sh, const cuda_dev_model 
         sh.pin_last_t[lane] = -1;
         sh.pin_change_t[lane] = -1;
         sh.pin_all[lane] = 0;
+        sh.pin_flags[lane] = m.pin_flags[k.pin0 + lane];
     }
     for (int d = 16; d > 0; d /= 2) {
         skip += __shfl_xor_sync(0xffffffffu, skip, d);
@@ -269,18 +273,23 @@ __device__ __forceinline__ gw_carry gw_open(gw_shared &sh, const cuda_dev_model 
     return gw_carry{s, s, -1, k.c0};
 }
 
-/* The step's event of this lane: entry `at` of the stream (if below
+/* Entry `at` of the task's stream, or 0 past its end. */
+__device__ __forceinline__ uint64_t gw_entry(const gw_shared &sh, const cuda_dev_tasks &t,
+                                             uint64_t at)
+{
+    return at < sh.task.n_ev ? t.gs[sh.task.first + at] : 0;
+}
+
+/* The step's event of this lane: stream entry e, number `at` (if below
  * n_ev), its old value, whether it is the net's initial value
  * (power_ref.c apply_events_at) or a change.  Returns the lanes of its pin
  * (sh.pin_all of each pin too). */
-__device__ __forceinline__ uint32_t gw_read(gw_event &ev, gw_shared &sh, const cuda_dev_model &m,
-                                            const cuda_dev_plan &p, const cuda_dev_tasks &t,
-                                            uint64_t at)
+__device__ __forceinline__ uint32_t gw_read(gw_event &ev, gw_shared &sh, const cuda_dev_plan &p,
+                                            uint64_t at, uint64_t e)
 {
     const gw_task &k = sh.task;
     uint32_t lane = threadIdx.x & 31;
     ev.valid = at < k.n_ev;
-    uint64_t e = ev.valid ? t.gs[k.first + at] : 0;
     ev.t = ev.valid ? gs_time(e) : INT64_MAX;
     ev.k = gs_pin(e);
     ev.now = gs_value(e);
@@ -448,12 +457,11 @@ __device__ __forceinline__ void gw_cost(gw_event &ev, const gw_shared &sh, const
 /* The leakage up to this lane's time where it opens a time: the part in
  * its cycle stays with it, the part in the cycle before goes to the lane
  * below (whose cycle it is), or for lane 0 straight to the carried cycle.
- * Adds the whole interval's energy to *inst_leak. */
+ * Adds the whole interval's energy to the lane's instance sum. */
 template <bool SIPL>
 __device__ __forceinline__ void gw_leakage(gw_event &ev, gw_shared &sh, const gw_carry &c,
                                            const cuda_dev_model &m, const cuda_dev_plan &p,
-                                           const cuda_dev_out &o, uint32_t time_heads,
-                                           double *inst_leak)
+                                           const cuda_dev_out &o, uint32_t time_heads)
 {
     const gw_task &k = sh.task;
     uint32_t lane = threadIdx.x & 31;
@@ -465,7 +473,7 @@ __device__ __forceinline__ void gw_leakage(gw_event &ev, gw_shared &sh, const gw
         uint32_t ba = lane ? bin_below : c.last_bin;
         double watts = gw_watts<SIPL>(m, k, ev.s_cost);
         gw_leak(p, o, watts, a, ba, ev.t, ev.bin, ev.bin_start, &ev.e[POWER_LEAKAGE], &before);
-        *inst_leak += watts * (double)(ev.t - a) * 1e-15;
+        sh.inst[POWER_LEAKAGE][lane] += watts * (double)(ev.t - a) * 1e-15;
     }
     double from_above = __shfl_down_sync(0xffffffffu, before, 1);
     if (lane < 31)
@@ -476,10 +484,9 @@ __device__ __forceinline__ void gw_leakage(gw_event &ev, gw_shared &sh, const gw
 
 /* Sums each component over the lanes of each cycle (segmented, by
  * shuffles down: as many as the longest cycle's lanes need) and books them
- * from the cycle's first lane; adds them to that lane's instance sums. */
+ * from the cycle's first lane, which adds them to its instance sums. */
 __device__ __forceinline__ void gw_book_bins(const gw_event &ev, gw_shared &sh,
-                                             const cuda_dev_out &o, uint32_t bin_heads,
-                                             double *inst)
+                                             const cuda_dev_out &o, uint32_t bin_heads)
 {
     uint32_t lane = threadIdx.x & 31;
     uint32_t next_bin = bin_heads & lanes_above(lane);
@@ -500,7 +507,7 @@ __device__ __forceinline__ void gw_book_bins(const gw_event &ev, gw_shared &sh,
         if (head && e != 0.0) {
             gw_book(sh, sh.task, o, ev.bin, c, e);
             if (c != POWER_LEAKAGE)
-                inst[c] += e;
+                sh.inst[c][lane] += e;
         }
     }
 }
@@ -540,19 +547,21 @@ __device__ __forceinline__ void gw_step_carry(gw_carry &c, gw_shared &sh, const 
     sh.pin_all[lane] = 0;
 }
 
-/* One step: entries [at, at + 32) of the task's stream. */
+/* One step: entries [at, at + 32) of the task's stream, this lane's
+ * loaded in the step before (*entry), the next step's loaded now. */
 template <bool SIPL>
 __device__ __forceinline__ void gw_step(gw_carry &c, gw_shared &sh, const cuda_dev_model &m,
                                         const cuda_dev_plan &p, const cuda_dev_out &o,
-                                        const cuda_dev_tasks &t, uint64_t at, double per_period,
-                                        double *inst, unsigned long long *used)
+                                        const cuda_dev_tasks &t, uint64_t at, uint64_t *entry,
+                                        uint32_t *used)
 {
     uint32_t lane = threadIdx.x & 31;
     gw_event ev;
-    uint32_t same_pin = gw_read(ev, sh, m, p, t, at + lane);
+    uint32_t same_pin = gw_read(ev, sh, p, at + lane, *entry);
+    *entry = gw_entry(sh, t, at + 32 + lane);
     uint32_t time_heads = gw_states(ev, c);
-    uint32_t bin_heads = gw_bins(ev, sh.task, p, per_period);
-    uint32_t flags = ev.valid ? m.pin_flags[sh.task.pin0 + ev.k] : 0;
+    uint32_t bin_heads = gw_bins(ev, sh.task, p, sh.per_period);
+    uint32_t flags = ev.valid ? sh.pin_flags[ev.k] : 0;
     ev.costed = ev.change && !(flags & CUDA_PIN_SILENT);
     *used += ev.change;
     uint32_t ni = __ballot_sync(0xffffffffu, ev.valid && !ev.initial);
@@ -568,8 +577,8 @@ __device__ __forceinline__ void gw_step(gw_carry &c, gw_shared &sh, const cuda_d
     if (ev.costed)
         gw_cost<SIPL>(ev, sh, m, p, flags, same_pin, bin_heads, at + 32 < sh.task.n_ev,
                       &odd_after);
-    gw_leakage<SIPL>(ev, sh, c, m, p, o, time_heads, &inst[POWER_LEAKAGE]);
-    gw_book_bins(ev, sh, o, bin_heads, inst);
+    gw_leakage<SIPL>(ev, sh, c, m, p, o, time_heads);
+    gw_book_bins(ev, sh, o, bin_heads);
     __syncwarp();
     gw_step_carry(c, sh, ev, odd_after);
     __syncwarp();
@@ -579,7 +588,7 @@ __device__ __forceinline__ void gw_step(gw_carry &c, gw_shared &sh, const cuda_d
 template <bool SIPL>
 __device__ __forceinline__ void gw_close(const gw_carry &c, gw_shared &sh,
                                          const cuda_dev_model &m, const cuda_dev_plan &p,
-                                         const cuda_dev_out &o, double *inst)
+                                         const cuda_dev_out &o)
 {
     const gw_task &k = sh.task;
     if ((threadIdx.x & 31) != 0)
@@ -589,7 +598,7 @@ __device__ __forceinline__ void gw_close(const gw_carry &c, gw_shared &sh,
     int64_t bt_start = p.t0 + (int64_t)bt * p.period;
     double watts = gw_watts<SIPL>(m, k, c.s), own = 0.0, before = 0.0;
     gw_leak(p, o, watts, from, c.last_bin, k.t_end, bt, bt_start, &own, &before);
-    inst[POWER_LEAKAGE] += watts * (double)(k.t_end - from) * 1e-15;
+    sh.inst[POWER_LEAKAGE][0] += watts * (double)(k.t_end - from) * 1e-15;
     if (before != 0.0)
         gw_book(sh, k, o, c.last_bin, POWER_LEAKAGE, before);
     if (own != 0.0)
@@ -607,10 +616,13 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
     __shared__ gw_shared warps[GW_BLOCK / 32];
     gw_shared &sh = warps[threadIdx.x / 32];
     uint32_t lane = threadIdx.x & 31, bins_epoch = UINT32_MAX;
-    double per_period = 1.0 / (double)p.period;
-    unsigned long long used = 0;
+    uint32_t used = 0;
+    sh.per_period = 1.0 / (double)p.period;
     for (uint32_t i = lane; i < GW_BINS * POWER_COMPONENTS; i += 32)
         sh.bins[i] = 0.0;
+#pragma unroll
+    for (int i = 0; i < POWER_COMPONENTS; i++)
+        sh.inst[i][lane] = 0.0;
     for (;;) {
         unsigned long long task = lane == 0 ? atomicAdd(t.cursor, 1ull) : 0;
         task = __shfl_sync(0xffffffffu, task, 0);
@@ -621,13 +633,15 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
             gw_flush(sh, o, bins_epoch * t.epoch_cycles, p.n_cycles);
         bins_epoch = epoch;
         gw_carry c = gw_open(sh, m, p, t, inst, epoch);
-        double inst_sums[POWER_COMPONENTS] = {0.0, 0.0, 0.0, 0.0, 0.0};
+        uint64_t entry = gw_entry(sh, t, lane);
         for (uint64_t at = 0; at < sh.task.n_ev; at += 32)
-            gw_step<SIPL>(c, sh, m, p, o, t, at, per_period, inst_sums, &used);
-        gw_close<SIPL>(c, sh, m, p, o, inst_sums);
+            gw_step<SIPL>(c, sh, m, p, o, t, at, &entry, &used);
+        gw_close<SIPL>(c, sh, m, p, o);
+        __syncwarp();
 #pragma unroll
         for (int i = 0; i < POWER_COMPONENTS; i++) {
-            double e = warp_sum(inst_sums[i]);
+            double e = warp_sum(sh.inst[i][lane]);
+            sh.inst[i][lane] = 0.0;
             if (lane == 0 && e != 0.0)
                 add_inst(o, (size_t)inst * POWER_COMPONENTS + i, e);
         }
