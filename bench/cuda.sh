@@ -155,27 +155,28 @@ summarize() {
              n, gm("100000", "000000"), gm("110000", "000000"), gm("111000", "000000")
       printf "  leave-one-out vs sipl+part+fusion: no SIPL %s (paper +23.4%%), no partitioning %s (paper +147.4%%), no fusion %s (paper +52.9%%)\n",
              gm("011000", "111000"), gm("101000", "111000"), gm("110000", "111000")
-      printf "  ours: +memo %s (fused vs naive %s); leave-one-out vs fused: no SIPL %s, no partitioning %s, no fusion %s\n",
-             gm("111100", "111000"), gm("111100", "000000"), gm("011100", "111100"), gm("101100", "111100"), gm("110100", "111100")
+      printf "  ours: +memo %s (s+p+f+m vs naive %s); leave-one-out vs s+p+f+m: no SIPL %s, no partitioning %s, no fusion %s; +warp (fused) %s (vs naive %s)\n",
+             gm("111100", "111000"), gm("111100", "000000"), gm("011100", "111100"), gm("101100", "111100"), gm("110100", "111100"),
+             gm("111110", "111100"), gm("111110", "000000")
     }' "$tsv"
 }
 
 case_table() {
   printf "%-14s %9s %10s %9s %9s %10s %8s %12s %12s %11s %-6s\n" case instances "M pin ev" "ref s" \
-         "cpu s" "gpu e2e s" "e2e x" "fused G ev/s" "s+p+m G ev/s" "warp G ev/s" result
+         "cpu s" "gpu e2e s" "e2e x" "walk G ev/s" "s+p+m G ev/s" "fused G ev/s" result
   awk -F'\t' '
-    $1 == "variant" && $4 == "111100" { fused[$2] = $8 }
+    $1 == "variant" && $4 == "111100" { walk[$2] = $8 }
     $1 == "variant" && $4 == "110100" { best[$2] = $8 }
-    $1 == "variant" && $4 == "111110" { warp[$2] = $8 }
+    $1 == "variant" && $4 == "111110" { fused[$2] = $8 }
     $1 == "case" { order[++n] = $2; line[$2] = $0 }
     END {
       for (i = 1; i <= n; i++) {
         split(line[order[i]], f, "\t")
         printf "%-14s %9d %10.1f %9.3f %9.3f %10.3f %8.2f %12.2f %12.2f %11.2f %-6s\n", f[2], f[3],
                f[4] / 1e6, f[5], f[6], f[8], (f[8] > 0 ? f[6] / f[8] : 0),
-               (fused[f[2]] > 0 ? f[4] / fused[f[2]] / 1e9 : 0),
+               (walk[f[2]] > 0 ? f[4] / walk[f[2]] / 1e9 : 0),
                (best[f[2]] > 0 ? f[4] / best[f[2]] / 1e9 : 0),
-               (warp[f[2]] > 0 ? f[4] / warp[f[2]] / 1e9 : 0), f[10]
+               (fused[f[2]] > 0 ? f[4] / fused[f[2]] / 1e9 : 0), f[10]
       }
     }' "$tsv"
 }

@@ -93,10 +93,13 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
 
 /* ---- the warp-per-gate kernel ---------------------------------------------------------- */
 
-/* The gate warp kernel's blocks, and the blocks an SM must hold (they set
- * the registers the compiler may use). */
-#define GW_BLOCK 256
-#define GW_MIN_BLOCKS 1
+/* The gate warp kernel's blocks, and the blocks an SM must hold: they set
+ * the registers the compiler may use (96, none spilled: 20 warps an SM).
+ * On the 100k-gate case (bench/RESULTS.md) 128 x 5 and 256 x 3 (80
+ * registers, some spilled, 24 warps) ran alike; 256 x 1 (96, 16 warps) 15%
+ * slower. */
+#define GW_BLOCK 128
+#define GW_MIN_BLOCKS 5
 /* Cycles whose bins a warp sums in shared memory (its epoch's first ones;
  * later cycles of longer epochs are booked at once). */
 #define GW_BINS 64

@@ -8,6 +8,7 @@
 cuda_power_options cuda_power_defaults(void)
 {
     return (cuda_power_options){.sipl = true, .partition = true, .fusion = true, .memo = true,
+                                .warp = true,
                                 .target_events = CUDA_POWER_TARGET_EVENTS,
                                 .min_windows = CUDA_POWER_MIN_WINDOWS,
                                 .lane_tasks = CUDA_POWER_LANE_TASKS};
@@ -33,7 +34,7 @@ gp_status cuda_power_parse_variant(const char *text, cuda_power_options *o, diag
     if (strcmp(text, "naive") == 0)
         return GP_OK;
     if (strcmp(text, "fused") == 0)
-        text = "sipl+part+fusion+memo";
+        text = "sipl+part+fusion+memo+warp";
     for (const char *p = text;;) {
         const char *plus = strchr(p, '+');
         size_t len = plus ? (size_t)(plus - p) : strlen(p);

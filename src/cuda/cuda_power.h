@@ -25,8 +25,9 @@ and two of ours, past the paper:
  *              merged once a session into a gate stream; tasks are (gate,
  *              epoch), epochs about CUDA_POWER_WARP_EVENTS pin events a
  *              gate (part), or one cycle.
- * "naive" has all four off, "fused" all on, the default: the fastest on the
- * H200 (bench/RESULTS.md, docs/model.md).
+ * "naive" has all five off, "fused" all on, the default: the fastest on the
+ * H200 (bench/RESULTS.md, docs/model.md).  Without warp, fusion is the walk
+ * kernel (cuda_kernels.cu: a thread a gate's window).
  *
  * Energies are summed in float64 atomics (run-to-run differences at the
  * level of rounding), or, deterministic, in 128-bit fixed point (two 64-bit
@@ -60,9 +61,9 @@ extern "C" {
  * (the state carries over between windows of one gate). */
 #define CUDA_POWER_LANE_TASKS 8
 /* The warp kernel's epochs (partitioned): the fewest cycles, a power of
- * two, in which the average gate has this many pin events (four steps of
- * its warp). */
-#define CUDA_POWER_WARP_EVENTS 256
+ * two, in which the average gate has this many pin events (32 steps of its
+ * warp: a task's last step is seldom full, and each task opens its pins). */
+#define CUDA_POWER_WARP_EVENTS 1024
 
 typedef struct cuda_power_options {
     bool sipl, partition, fusion, memo, warp;
@@ -76,12 +77,12 @@ typedef struct cuda_power_options {
     int device;               /* CUDA device index */
 } cuda_power_options;
 
-/* fused (all four), the default partitioning, float64 sums, device 0. */
+/* fused (all five), the default partitioning, float64 sums, device 0. */
 cuda_power_options cuda_power_defaults(void);
 
 /* Sets the switches from "naive" or a '+'-separated list of "sipl", "part",
- * "fusion" and "memo" (e.g. "sipl+part"); "fused" is all four.  Error 1507
- * names what it did not understand. */
+ * "fusion", "memo" and "warp" (e.g. "sipl+part"); "fused" is all five.
+ * Error 1507 names what it did not understand, 1518 warp without fusion. */
 gp_status cuda_power_parse_variant(const char *text, cuda_power_options *o, diag_ctx *d);
 /* The variant's canonical name ("naive", "sipl+part", ...), in buf[32]. */
 const char *cuda_power_variant_name(const cuda_power_options *o, char buf[32]);

@@ -69,17 +69,21 @@ static void test_variants(void)
     diag_ctx *d = diag_new(NULL);
     cuda_power_options o = cuda_power_defaults();
     char name[32];
-    CHECK(o.sipl && o.partition && o.fusion && o.memo && !o.deterministic);
-    CHECK_EQ_STR(cuda_power_variant_name(&o, name), "sipl+part+fusion+memo");
+    CHECK(o.sipl && o.partition && o.fusion && o.memo && o.warp && !o.deterministic);
+    CHECK_EQ_STR(cuda_power_variant_name(&o, name), "sipl+part+fusion+memo+warp");
     CHECK_EQ_INT(cuda_power_parse_variant("naive", &o, d), GP_OK);
-    CHECK(!o.sipl && !o.partition && !o.fusion && !o.memo);
+    CHECK(!o.sipl && !o.partition && !o.fusion && !o.memo && !o.warp);
     CHECK_EQ_STR(cuda_power_variant_name(&o, name), "naive");
     CHECK_EQ_INT(cuda_power_parse_variant("fused", &o, d), GP_OK);
-    CHECK_EQ_STR(cuda_power_variant_name(&o, name), "sipl+part+fusion+memo");
+    CHECK_EQ_STR(cuda_power_variant_name(&o, name), "sipl+part+fusion+memo+warp");
     CHECK_EQ_INT(cuda_power_parse_variant("fusion+sipl", &o, d), GP_OK);
-    CHECK(o.sipl && !o.partition && o.fusion && !o.memo);
+    CHECK(o.sipl && !o.partition && o.fusion && !o.memo && !o.warp);
     CHECK_EQ_INT(cuda_power_parse_variant("sipl+partition", &o, d), GP_ERR_USAGE);
     CHECK_EQ_INT(diag_first_error_no(d), 1507);
+    diag_free(d);
+    d = diag_new(NULL);
+    CHECK_EQ_INT(cuda_power_parse_variant("sipl+warp", &o, d), GP_ERR_USAGE);
+    CHECK_EQ_INT(diag_first_error_no(d), 1518);
     diag_free(d);
 }
 

@@ -252,15 +252,18 @@ static power_result *run_cuda(const cpu_case *cc, const power_options *opt, cons
     return r;
 }
 
-/* Runs of one session near the reference, in turn with partitioning (the
- * engine's epochs, then 3-cycle ones) and without (1-cycle epochs): a run
- * keeps the last run's epoch index only when its epochs are the same. */
+/* Runs of one session near the reference, in turn the walk kernel and the
+ * warp kernel ("fused"), with partitioning (the engine's epochs, which
+ * differ between the two, then 3-cycle ones) and without (1-cycle epochs):
+ * a run keeps the last run's epoch index only when its epochs are the same,
+ * and the gate streams the first warp run made serve the later ones. */
 static void compare_session_runs(const cpu_case *cc, const power_options *opt,
                                  const power_result *ref)
 {
-    static const char *const variants[] = {"fused", "sipl+fusion", "fused", "fused", "naive",
-                                           "sipl+part+fusion+memo+warp", "fused"};
-    static const uint32_t epochs[] = {0, 0, 0, 3, 0, 0, 3};
+    static const char *const variants[] = {"sipl+part+fusion+memo", "sipl+fusion", "fused",
+                                           "sipl+part+fusion+memo", "naive", "fused", "fused",
+                                           "sipl+part+fusion+memo"};
+    static const uint32_t epochs[] = {0, 0, 0, 0, 0, 0, 3, 3};
     diag_ctx *d = diag_new(stderr);
     cuda_power_session *s = NULL;
     CHECK_EQ_INT(cuda_power_open(cc->dg, cc->ev, opt, 0, &s, NULL, d), GP_OK);
@@ -286,8 +289,8 @@ static void compare_session_runs(const cpu_case *cc, const power_options *opt,
 static void compare_engines(const cpu_case *cc, const power_options *opt)
 {
     static const char *const variants[] = {
-        "naive", "memo", "sipl", "sipl+part", "sipl+part+memo", "sipl+part+fusion", "fused",
-        "part+fusion", "sipl+fusion+memo", "sipl+part+fusion+memo+warp", "part+fusion+warp",
+        "naive", "memo", "sipl", "sipl+part", "sipl+part+memo", "sipl+part+fusion",
+        "sipl+part+fusion+memo", "part+fusion", "sipl+fusion+memo", "fused", "part+fusion+warp",
         "sipl+fusion+memo+warp"};
     static const cuda_tasking taskings[] = {{1, 1, 0},
                                             {CUDA_POWER_TARGET_EVENTS, CUDA_POWER_LANE_TASKS, 0},
@@ -304,7 +307,7 @@ static void compare_engines(const cpu_case *cc, const power_options *opt)
         }
     if (ref)
         compare_session_runs(cc, opt, ref);
-    static const char *const deterministic[] = {"fused", "sipl+part+fusion+memo+warp"};
+    static const char *const deterministic[] = {"sipl+part+fusion+memo", "fused"};
     for (size_t v = 0; ref && v < sizeof deterministic / sizeof deterministic[0]; v++) {
         power_result *a = run_cuda(cc, opt, deterministic[v], standard, true);
         power_result *b = a ? run_cuda(cc, opt, deterministic[v], standard, true) : NULL;
