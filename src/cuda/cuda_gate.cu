@@ -13,13 +13,13 @@
  *                        walk (cuda_kernels.cu) carries from event to
  *                        event, lanes find among themselves: the old value
  *                        and the related pin's last event from the lanes
- *                        of that pin below (ballots), the state before the
- *                        time by a scan of "set pin k to v", the glitch
- *                        partner among the same bin's lanes of the pin.
- *                        Bins are summed across the lanes of a bin
- *                        (segmented shuffles), then across the warp's tasks
- *                        of one epoch in shared memory, and booked when the
- *                        warp moves to another epoch.
+ *                        of that pin below (__match_any_sync), the state
+ *                        before the time by a scan of "set pin k to v",
+ *                        the glitch partner among the same cycle's lanes of
+ *                        the pin.  Each cycle is summed across its lanes
+ *                        (shuffles), then across the warp's tasks of one
+ *                        epoch in shared memory, and booked when the warp
+ *                        moves to another epoch.
  *
  * Lanes all cost one cell's events with the same instructions, where the
  * walk's lanes each walked their own gate: the warp's instructions per pin
@@ -113,8 +113,7 @@ struct gw_task {
     uint32_t inst, pin0, n_pins, arc0, leak0;
     const cuda_cell *cell;
     const double *memo;
-    uint32_t c0;              /* the task's first cycle */
-    uint32_t bins_c0;         /* the first cycle of gw_shared.bins */
+    uint32_t c0;              /* the task's first cycle: its epoch's, gw_shared.bins' first */
     int64_t t_start, t_end;   /* [start of cycle c0, end of the task) */
     uint64_t first, n_ev;     /* its entries in the gate stream */
 };
@@ -175,22 +174,22 @@ __device__ __forceinline__ void add_level(const cuda_dev_out &o, uint32_t i, dou
 __device__ __forceinline__ void gw_book(gw_shared &sh, const gw_task &k, const cuda_dev_out &o,
                                         uint32_t b, int c, double e)
 {
-    uint32_t at = b - k.bins_c0;
+    uint32_t at = b - k.c0;
     if (at < GW_BINS)
         sh.bins[at * POWER_COMPONENTS + c] += e;
     else
         add_bin(o, (size_t)b * POWER_COMPONENTS + c, e);
 }
 
-/* Books the warp's bins (cycles bins_c0 ..) and clears them. */
-__device__ __forceinline__ void gw_flush(gw_shared &sh, const cuda_dev_out &o, uint32_t bins_c0,
+/* Books the warp's bins (cycles c0 ..) and clears them. */
+__device__ __forceinline__ void gw_flush(gw_shared &sh, const cuda_dev_out &o, uint32_t c0,
                                          uint32_t n_cycles)
 {
     __syncwarp();
     for (uint32_t i = threadIdx.x & 31; i < GW_BINS * POWER_COMPONENTS; i += 32) {
         double e = sh.bins[i];
-        if (e != 0.0 && bins_c0 + i / POWER_COMPONENTS < n_cycles)
-            add_bin(o, (size_t)bins_c0 * POWER_COMPONENTS + i, e);
+        if (e != 0.0 && c0 + i / POWER_COMPONENTS < n_cycles)
+            add_bin(o, (size_t)c0 * POWER_COMPONENTS + i, e);
         sh.bins[i] = 0.0;
     }
     __syncwarp();
@@ -239,7 +238,6 @@ __device__ __forceinline__ gw_carry gw_open(gw_shared &sh, const cuda_dev_model 
     k.leak0 = k.cell->sipl_dense ? k.cell->leak : UINT32_MAX;
     k.memo = t.memo ? t.memo + m.inst_memo0[inst] : NULL;
     k.c0 = epoch * t.epoch_cycles;
-    k.bins_c0 = k.c0;
     uint32_t c1 = min(p.n_cycles, k.c0 + t.epoch_cycles);
     k.t_start = p.t0 + (int64_t)k.c0 * p.period;
     k.t_end = c1 == p.n_cycles ? p.t1 : p.t0 + (int64_t)c1 * p.period;
@@ -297,10 +295,10 @@ __device__ __forceinline__ uint32_t gw_read(gw_event &ev, gw_shared &sh, const c
     ev.k = gs_pin(e);
     ev.now = gs_value(e);
     uint32_t same_pin = __match_any_sync(0xffffffffu, ev.valid ? ev.k : 32 + lane);
-    if (ev.valid)
+    uint32_t same_pin_below = same_pin & lanes_below(lane);
+    if (ev.valid && !same_pin_below)
         sh.pin_all[ev.k] = same_pin;
     sh.lane_t[lane] = ev.t;
-    uint32_t same_pin_below = same_pin & lanes_below(lane);
     int prev = same_pin_below ? highest(same_pin_below) : (int)lane;
     uint8_t prev_value = (uint8_t)__shfl_sync(0xffffffffu, ev.now, prev);
     uint32_t bits = sh.pin_bits[ev.k];
