@@ -17,9 +17,9 @@
  *                        before the time by a scan of "set pin k to v",
  *                        the glitch partner among the same cycle's lanes of
  *                        the pin.  Each cycle is summed across its lanes
- *                        (shuffles), then across the warp's tasks of one
- *                        epoch in shared memory, and booked when the warp
- *                        moves to another epoch.
+ *                        (shuffles) and booked by one of them (a global
+ *                        atomic: summing a warp's tasks' cycles in shared
+ *                        memory first measured no faster).
  *
  * Lanes all cost one cell's events with the same instructions, where the
  * walk's lanes each walked their own gate: the warp's instructions per pin
@@ -100,9 +100,6 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
  * slower. */
 #define GW_BLOCK 128
 #define GW_MIN_BLOCKS 5
-/* Cycles whose bins a warp sums in shared memory (its epoch's first ones;
- * later cycles of longer epochs are booked at once). */
-#define GW_BINS 64
 
 /* Per pin: bits of gw_shared.pin_bits. */
 enum { PB_VALUE = 3, PB_HAS_PREV = 4, PB_ODD = 8, PB_LAST_RISE = 16 };
@@ -113,7 +110,7 @@ struct gw_task {
     uint32_t inst, pin0, n_pins, arc0, leak0;
     const cuda_cell *cell;
     const double *memo;
-    uint32_t c0;              /* the task's first cycle: its epoch's, gw_shared.bins' first */
+    uint32_t c0;              /* the task's first cycle */
     int64_t t_start, t_end;   /* [start of cycle c0, end of the task) */
     uint64_t first, n_ev;     /* its entries in the gate stream */
 };
@@ -130,7 +127,7 @@ struct gw_carry {
  * (lanes_ni: non-initial, lanes_ch: costed changes of glitchable pins,
  * lanes_rise); its pins' lanes in the step (pin_all) and carries from the
  * steps before (last non-initial event, last costed glitchable change, next
- * event in the net, bits); the bins of the warp's epoch. */
+ * event in the net, bits); the lanes' shares of the instance sums. */
 struct gw_shared {
     gw_task task;
     int64_t lane_t[32];
@@ -142,7 +139,6 @@ struct gw_shared {
     uint8_t pin_flags[CUDA_MAX_PINS];
     double per_period;        /* 1 / the period */
     double inst[POWER_COMPONENTS][32]; /* per lane: its share of the task's instance sums */
-    double bins[GW_BINS * POWER_COMPONENTS];
 };
 
 /* One lane's event in a step. */
@@ -162,42 +158,32 @@ __device__ __forceinline__ uint32_t lanes_above(uint32_t lane)
 }
 __device__ __forceinline__ int highest(uint32_t mask) { return 31 - __clz(mask); }
 
+/* The result's sums, float64 or (FIXED: o.fixed, made a constant so that
+ * the kernel holds one kind of sums only) 128-bit fixed point. */
+template <bool FIXED>
 __device__ __forceinline__ void add_level(const cuda_dev_out &o, uint32_t i, double watts)
 {
-    if (o.fixed)
+    if (FIXED)
         fixed_add(&o.fixed_levels[2 * i], watts);
     else
         atomicAdd(&o.levels[i], watts);
 }
 
-/* Adds e to component c of cycle b: in the warp's bins when they hold b. */
-__device__ __forceinline__ void gw_book(gw_shared &sh, const gw_task &k, const cuda_dev_out &o,
-                                        uint32_t b, int c, double e)
+/* Adds e to component c of cycle b of the result. */
+template <bool FIXED>
+__device__ __forceinline__ void gw_book(const cuda_dev_out &o, uint32_t b, int c, double e)
 {
-    uint32_t at = b - k.c0;
-    if (at < GW_BINS)
-        sh.bins[at * POWER_COMPONENTS + c] += e;
+    size_t i = (size_t)b * POWER_COMPONENTS + c;
+    if (FIXED)
+        fixed_add(&o.fixed_bins[2 * i], e);
     else
-        add_bin(o, (size_t)b * POWER_COMPONENTS + c, e);
-}
-
-/* Books the warp's bins (cycles c0 ..) and clears them. */
-__device__ __forceinline__ void gw_flush(gw_shared &sh, const cuda_dev_out &o, uint32_t c0,
-                                         uint32_t n_cycles)
-{
-    __syncwarp();
-    for (uint32_t i = threadIdx.x & 31; i < GW_BINS * POWER_COMPONENTS; i += 32) {
-        double e = sh.bins[i];
-        if (e != 0.0 && c0 + i / POWER_COMPONENTS < n_cycles)
-            add_bin(o, (size_t)c0 * POWER_COMPONENTS + i, e);
-        sh.bins[i] = 0.0;
-    }
-    __syncwarp();
+        atomicAdd(&o.bins[i], e);
 }
 
 /* Leakage `watts` over [a, t), a in cycle ba and t in cycle bt (starting at
  * bt_start): the part in bt to *own, the part in ba (when earlier) to
  * *before, whole cycles between as levels (power_cpu.c leak_until). */
+template <bool FIXED>
 __device__ __forceinline__ void gw_leak(const cuda_dev_plan &p, const cuda_dev_out &o, double watts,
                                         int64_t a, uint32_t ba, int64_t t, uint32_t bt,
                                         int64_t bt_start, double *own, double *before)
@@ -209,8 +195,8 @@ __device__ __forceinline__ void gw_leak(const cuda_dev_plan &p, const cuda_dev_o
     *before += watts * (double)(p.t0 + (int64_t)(ba + 1) * p.period - a) * 1e-15;
     *own += watts * (double)(t - bt_start) * 1e-15;
     if (bt > ba + 1 && watts != 0.0) {
-        add_level(o, ba + 1, watts);
-        add_level(o, bt, -watts);
+        add_level<FIXED>(o, ba + 1, watts);
+        add_level<FIXED>(o, bt, -watts);
     }
 }
 
@@ -459,7 +445,7 @@ __device__ __forceinline__ void gw_cost(gw_event &ev, const gw_shared &sh, const
  * its cycle stays with it, the part in the cycle before goes to the lane
  * below (whose cycle it is), or for lane 0 straight to the carried cycle.
  * Adds the whole interval's energy to the lane's instance sum. */
-template <bool SIPL>
+template <bool SIPL, bool FIXED>
 __device__ __forceinline__ void gw_leakage(gw_event &ev, gw_shared &sh, const gw_carry &c,
                                            const cuda_dev_model &m, const cuda_dev_plan &p,
                                            const cuda_dev_out &o, uint32_t time_heads)
@@ -473,19 +459,21 @@ __device__ __forceinline__ void gw_leakage(gw_event &ev, gw_shared &sh, const gw
         int64_t a = lane ? t_below : max(c.last_t, k.t_start);
         uint32_t ba = lane ? bin_below : c.last_bin;
         double watts = gw_watts<SIPL>(m, k, ev.s_cost);
-        gw_leak(p, o, watts, a, ba, ev.t, ev.bin, ev.bin_start, &ev.e[POWER_LEAKAGE], &before);
+        gw_leak<FIXED>(p, o, watts, a, ba, ev.t, ev.bin, ev.bin_start, &ev.e[POWER_LEAKAGE],
+                       &before);
         sh.inst[POWER_LEAKAGE][lane] += watts * (double)(ev.t - a) * 1e-15;
     }
     double from_above = __shfl_down_sync(0xffffffffu, before, 1);
     if (lane < 31)
         ev.e[POWER_LEAKAGE] += from_above;
     if (lane == 0 && before != 0.0)
-        gw_book(sh, k, o, c.last_bin, POWER_LEAKAGE, before);
+        gw_book<FIXED>(o, c.last_bin, POWER_LEAKAGE, before);
 }
 
 /* Sums each component over the lanes of each cycle (segmented, by
  * shuffles down: as many as the longest cycle's lanes need) and books them
  * from the cycle's first lane, which adds them to its instance sums. */
+template <bool FIXED>
 __device__ __forceinline__ void gw_book_bins(const gw_event &ev, gw_shared &sh,
                                              const cuda_dev_out &o, uint32_t bin_heads)
 {
@@ -506,7 +494,7 @@ __device__ __forceinline__ void gw_book_bins(const gw_event &ev, gw_shared &sh,
                 e += above;
         }
         if (head && e != 0.0) {
-            gw_book(sh, sh.task, o, ev.bin, c, e);
+            gw_book<FIXED>(o, ev.bin, c, e);
             if (c != POWER_LEAKAGE)
                 sh.inst[c][lane] += e;
         }
@@ -550,7 +538,7 @@ __device__ __forceinline__ void gw_step_carry(gw_carry &c, gw_shared &sh, const 
 
 /* One step: entries [at, at + 32) of the task's stream, this lane's
  * loaded in the step before (*entry), the next step's loaded now. */
-template <bool SIPL>
+template <bool SIPL, bool FIXED>
 __device__ __forceinline__ void gw_step(gw_carry &c, gw_shared &sh, const cuda_dev_model &m,
                                         const cuda_dev_plan &p, const cuda_dev_out &o,
                                         const cuda_dev_tasks &t, uint64_t at, uint64_t *entry,
@@ -578,15 +566,15 @@ __device__ __forceinline__ void gw_step(gw_carry &c, gw_shared &sh, const cuda_d
     if (ev.costed)
         gw_cost<SIPL>(ev, sh, m, p, flags, same_pin, bin_heads, at + 32 < sh.task.n_ev,
                       &odd_after);
-    gw_leakage<SIPL>(ev, sh, c, m, p, o, time_heads);
-    gw_book_bins(ev, sh, o, bin_heads);
+    gw_leakage<SIPL, FIXED>(ev, sh, c, m, p, o, time_heads);
+    gw_book_bins<FIXED>(ev, sh, o, bin_heads);
     __syncwarp();
     gw_step_carry(c, sh, ev, odd_after);
     __syncwarp();
 }
 
 /* The leakage from the last event to the task's end (lane 0). */
-template <bool SIPL>
+template <bool SIPL, bool FIXED>
 __device__ __forceinline__ void gw_close(const gw_carry &c, gw_shared &sh,
                                          const cuda_dev_model &m, const cuda_dev_plan &p,
                                          const cuda_dev_out &o)
@@ -598,16 +586,16 @@ __device__ __forceinline__ void gw_close(const gw_carry &c, gw_shared &sh,
     uint32_t bt = (uint32_t)((k.t_end - p.t0) / p.period);
     int64_t bt_start = p.t0 + (int64_t)bt * p.period;
     double watts = gw_watts<SIPL>(m, k, c.s), own = 0.0, before = 0.0;
-    gw_leak(p, o, watts, from, c.last_bin, k.t_end, bt, bt_start, &own, &before);
+    gw_leak<FIXED>(p, o, watts, from, c.last_bin, k.t_end, bt, bt_start, &own, &before);
     sh.inst[POWER_LEAKAGE][0] += watts * (double)(k.t_end - from) * 1e-15;
     if (before != 0.0)
-        gw_book(sh, k, o, c.last_bin, POWER_LEAKAGE, before);
+        gw_book<FIXED>(o, c.last_bin, POWER_LEAKAGE, before);
     if (own != 0.0)
-        gw_book(sh, k, o, bt, POWER_LEAKAGE, own);
+        gw_book<FIXED>(o, bt, POWER_LEAKAGE, own);
 }
 
-/* The gate warp kernel: each warp takes tasks (epoch-major: the warps'
- * tasks share an epoch, and so their bins) from the kernel's cursor. */
+/* The gate warp kernel: each warp takes tasks from the kernel's cursor,
+ * epoch-major (the warps at work at one time book into the same cycles). */
 template <bool SIPL, bool FIXED>
 __global__ void __launch_bounds__(GW_BLOCK, GW_MIN_BLOCKS)
 gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant__ cuda_dev_plan p,
@@ -616,11 +604,8 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
 {
     __shared__ gw_shared warps[GW_BLOCK / 32];
     gw_shared &sh = warps[threadIdx.x / 32];
-    uint32_t lane = threadIdx.x & 31, bins_epoch = UINT32_MAX;
-    uint32_t used = 0;
+    uint32_t lane = threadIdx.x & 31, used = 0;
     sh.per_period = 1.0 / (double)p.period;
-    for (uint32_t i = lane; i < GW_BINS * POWER_COMPONENTS; i += 32)
-        sh.bins[i] = 0.0;
 #pragma unroll
     for (int i = 0; i < POWER_COMPONENTS; i++)
         sh.inst[i][lane] = 0.0;
@@ -630,30 +615,23 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
         if (task >= n_tasks)
             break;
         uint32_t epoch = (uint32_t)(task / m.n_insts), inst = (uint32_t)(task % m.n_insts);
-        if (epoch != bins_epoch && bins_epoch != UINT32_MAX)
-            gw_flush(sh, o, bins_epoch * t.epoch_cycles, p.n_cycles);
-        bins_epoch = epoch;
         gw_carry c = gw_open(sh, m, p, t, inst, epoch);
         uint64_t entry = gw_entry(sh, t, lane);
         for (uint64_t at = 0; at < sh.task.n_ev; at += 32)
-            gw_step<SIPL>(c, sh, m, p, o, t, at, &entry, &used);
-        gw_close<SIPL>(c, sh, m, p, o);
+            gw_step<SIPL, FIXED>(c, sh, m, p, o, t, at, &entry, &used);
+        gw_close<SIPL, FIXED>(c, sh, m, p, o);
         __syncwarp();
 #pragma unroll
         for (int i = 0; i < POWER_COMPONENTS; i++) {
             double e = warp_sum(sh.inst[i][lane]);
             sh.inst[i][lane] = 0.0;
-            if (lane == 0 && e != 0.0)
-                add_inst(o, (size_t)inst * POWER_COMPONENTS + i, e);
-        }
-        /* Deterministic sums: each task's bins are its own (a warp's tasks vary run to run). */
-        if (FIXED) {
-            gw_flush(sh, o, bins_epoch * t.epoch_cycles, p.n_cycles);
-            bins_epoch = UINT32_MAX;
+            size_t slot = (size_t)inst * POWER_COMPONENTS + i;
+            if (lane == 0 && e != 0.0 && FIXED)
+                fixed_add(&o.fixed_inst[2 * slot], e);
+            else if (lane == 0 && e != 0.0)
+                atomicAdd(&o.inst[slot], e);
         }
     }
-    if (bins_epoch != UINT32_MAX)
-        gw_flush(sh, o, bins_epoch * t.epoch_cycles, p.n_cycles);
     add_count(o.events_used, used);
 }
 
