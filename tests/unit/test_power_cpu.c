@@ -2,8 +2,9 @@
  * §4: within 1e-6 relative per component, instance and waveform bin): the
  * CPU engine, also bit for bit against itself for any number of threads;
  * built a second time as test_power_cuda (POWER_TEST_CUDA defined, label
- * gpu), the CUDA engine in every kernel variant, and its deterministic mode
- * bit for bit against itself.
+ * gpu), the CUDA engine in every kernel variant (the paper's, the walk
+ * and the warp kernel), its deterministic modes bit for bit against
+ * themselves, and the warp kernel's refusal of times past 2^56 fs.
  *
  * The designs: a handmade one with a handwritten dump, and random ones of a
  * few hundred gates with random activity (glitches, X values, several events
@@ -21,6 +22,7 @@
 #include "power/power_int.h"
 #include "power/power_sipl.h"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #define P2(name, v) name " (p2) { values (" v ") ; } "
@@ -318,6 +320,42 @@ static void compare_engines(const cpu_case *cc, const power_options *opt)
     }
     power_result_free(ref);
 }
+
+/* Times from 2^56 fs on (some 72 s into a dump): the gate streams of the
+ * default variant cannot hold them, so it refuses (error 1517) before
+ * computing anything, and the walk it names instead equals the reference. */
+static void check_late_times(const cpu_case *cc)
+{
+    const int64_t late = (int64_t)1 << 56;
+    events ev = *cc->ev;
+    int64_t *times = malloc(ev.n_events * sizeof *times + 1);
+    CHECK(times != NULL);
+    if (!times)
+        return;
+    for (uint64_t i = 0; i < ev.n_events; i++)
+        times[i] = cc->ev->time_fs[i] + late;
+    ev.time_fs = times;
+    ev.end_fs += late;
+    cpu_case shifted = {cc->dg, &ev};
+    power_options opt = power_defaults();
+    opt.period_fs = 10000000;
+    cuda_tasking standard = {CUDA_POWER_TARGET_EVENTS, CUDA_POWER_LANE_TASKS, 0};
+    power_result *ref = run_ref(&shifted, &opt);
+    power_result *walk = ref ? run_cuda(&shifted, &opt, "sipl+part+fusion+memo", standard, false)
+                             : NULL;
+    if (walk)
+        check_near_ref(ref, walk);
+    cuda_power_options co = cuda_power_defaults();
+    power_result *r = NULL;
+    diag_ctx *d = diag_new(NULL);
+    CHECK_EQ_INT(cuda_power_analyze(cc->dg, &ev, &opt, &co, &r, d), GP_ERR_UNSUPPORTED);
+    CHECK_EQ_INT(diag_first_error_no(d), 1517);
+    CHECK(r == NULL);
+    diag_free(d);
+    power_result_free(walk);
+    power_result_free(ref);
+    free(times);
+}
 #else
 /* The CPU engine near the reference with the default and with tiny tasks
  * (gates cut into windows of one or a few cycles), and the same bits with
@@ -445,6 +483,9 @@ static void test_hand_design(void)
         check_same_bits(one, all); /* threads 0: one per core */
     power_result_free(one);
     power_result_free(all);
+#ifdef POWER_TEST_CUDA
+    check_late_times(&cc);
+#endif
     case_free(&cc);
 }
 
