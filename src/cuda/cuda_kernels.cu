@@ -21,6 +21,9 @@
  *   memo kernel          one thread per instance: its group energies and its
  *                        outputs' energies without a related pin.
  *
+ * The warp-per-gate kernel (the default) is in cuda_gate.cu; the rules
+ * both files use, in cuda_rules.cuh.
+ *
  * Sums: a walk adds its energies for one bin at a time in registers and
  * books them into the result's bins when it moves to another bin (global
  * atomics, which the lane does not wait for: block-private bins in shared
