@@ -516,7 +516,8 @@ static const char *percent(double ratio, char buf[16])
 
 /* Kernel-time reductions relative to naive (cumulative), and the increases
  * when one switch is left out of the paper's full variant (sipl+part+fusion);
- * then ours: memo on top, and left out of everything on ("fused"). */
+ * then ours: memo on top, one switch left out of sipl+part+fusion+memo, and
+ * warp on top of it ("fused"). */
 static void print_ablation(const bench_state *b)
 {
     const bench_variant *naive = find_variant(b, false, false, false, false, false);

@@ -11,7 +11,7 @@
  *                        finishes the last, one pin event per step, the
  *                        state carried between windows of one gate
  *                        (power_cpu.c walk_task); leakage only (Naive-L) or
- *                        leakage, dynamic and glitch energy (fused).
+ *                        leakage, dynamic and glitch energy (fusion).
  *   epochs kernel        per net, where its events stand at each epoch's
  *                        start: the walks start their pins there.
  *   levels kernel        the walks' leakage of whole cycles into the bins.
@@ -1141,7 +1141,7 @@ int cuda_kernels_reports(const cuda_dev_model &m, const cuda_dev_plan &p,
     if (o.warp && n < max)
         return cuda_kernels_gate_warp_report(o.sipl, o.deterministic, out);
     if (o.fusion && n < max)
-        n += walk_report(m, p, o, true, "fused", out + n);
+        n += walk_report(m, p, o, true, "walk", out + n);
     if (!o.fusion && n < max)
         n += cuda_kernels_report(o.sipl ? (const void *)naive_dynamic_kernel<true>
                                         : (const void *)naive_dynamic_kernel<false>,

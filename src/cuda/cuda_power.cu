@@ -482,8 +482,9 @@ static bool times_fit_streams(const events *ev, diag_ctx *d)
         if (ev->net_ev0[n + 1] > ev->net_ev0[n] &&
             ev->time_fs[ev->net_ev0[n + 1] - 1] >= (int64_t)1 << 56) {
             diag_error(d, 1517, DIAG_NOWHERE, "net %u has an event at %lld fs: the warp "
-                       "variants of the CUDA power engine take times below 2^56 fs; use "
-                       "--cuda-variant fused", n, (long long)ev->time_fs[ev->net_ev0[n + 1] - 1]);
+                       "variants of the CUDA power engine (the default) take times below "
+                       "2^56 fs; use --cuda-variant sipl+part+fusion+memo (the walk)", n,
+                       (long long)ev->time_fs[ev->net_ev0[n + 1] - 1]);
             return false;
         }
     return true;
