@@ -143,7 +143,7 @@ struct gw_shared {
 
 /* One lane's event in a step. */
 struct gw_event {
-    bool valid, initial, change, costed, rise;
+    bool valid, initial, change, rise;
     uint32_t k, bin;
     uint8_t old, now;
     int64_t t, bin_start;
@@ -163,21 +163,14 @@ __device__ __forceinline__ int highest(uint32_t mask) { return 31 - __clz(mask);
 template <bool FIXED>
 __device__ __forceinline__ void add_level(const cuda_dev_out &o, uint32_t i, double watts)
 {
-    if (FIXED)
-        fixed_add(&o.fixed_levels[2 * i], watts);
-    else
-        atomicAdd(&o.levels[i], watts);
+    add_sum<FIXED>(o.levels, o.fixed_levels, i, watts);
 }
 
 /* Adds e to component c of cycle b of the result. */
 template <bool FIXED>
 __device__ __forceinline__ void gw_book(const cuda_dev_out &o, uint32_t b, int c, double e)
 {
-    size_t i = (size_t)b * POWER_COMPONENTS + c;
-    if (FIXED)
-        fixed_add(&o.fixed_bins[2 * i], e);
-    else
-        atomicAdd(&o.bins[i], e);
+    add_sum<FIXED>(o.bins, o.fixed_bins, (size_t)b * POWER_COMPONENTS + c, e);
 }
 
 /* Leakage `watts` over [a, t), a in cycle ba and t in cycle bt (starting at
@@ -236,7 +229,7 @@ __device__ __forceinline__ gw_carry gw_open(gw_shared &sh, const cuda_dev_model 
         next = lo + row[epoch];
         uint64_t stop = epoch + 1 < t.n_epochs ? lo + row[epoch + 1] : lo + t.net_count[net];
         skip = next - ev0, take = stop - next;
-        bits = next > ev0 ? ev_value(m.ev[next - 1]) | PB_HAS_PREV : m.net_start[net];
+        bits = value_before_event(m, net, next) | (next > ev0 ? PB_HAS_PREV : 0);
         sh.pin_stop[lane] = stop;
     }
     if (lane < k.n_pins) {
@@ -551,10 +544,10 @@ __device__ __forceinline__ void gw_step(gw_carry &c, gw_shared &sh, const cuda_d
     uint32_t time_heads = gw_states(ev, c);
     uint32_t bin_heads = gw_bins(ev, sh.task, p, sh.per_period);
     uint32_t flags = ev.valid ? sh.pin_flags[ev.k] : 0;
-    ev.costed = ev.change && !(flags & CUDA_PIN_SILENT);
+    bool costed = ev.change && !(flags & CUDA_PIN_SILENT);
     *used += ev.change;
     uint32_t ni = __ballot_sync(0xffffffffu, ev.valid && !ev.initial);
-    uint32_t ch = __ballot_sync(0xffffffffu, ev.costed && (flags & CUDA_PIN_GLITCHABLE));
+    uint32_t ch = __ballot_sync(0xffffffffu, costed && (flags & CUDA_PIN_GLITCHABLE));
     uint32_t rises = __ballot_sync(0xffffffffu, ev.rise);
     if (lane == 0)
         sh.lanes_ni = ni, sh.lanes_ch = ch, sh.lanes_rise = rises;
@@ -563,7 +556,7 @@ __device__ __forceinline__ void gw_step(gw_carry &c, gw_shared &sh, const cuda_d
     for (int i = 0; i < POWER_COMPONENTS; i++)
         ev.e[i] = 0.0;
     bool odd_after = false;
-    if (ev.costed)
+    if (costed)
         gw_cost<SIPL>(ev, sh, m, p, flags, same_pin, bin_heads, at + 32 < sh.task.n_ev,
                       &odd_after);
     gw_leakage<SIPL, FIXED>(ev, sh, c, m, p, o, time_heads);
@@ -625,11 +618,8 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
         for (int i = 0; i < POWER_COMPONENTS; i++) {
             double e = warp_sum(sh.inst[i][lane]);
             sh.inst[i][lane] = 0.0;
-            size_t slot = (size_t)inst * POWER_COMPONENTS + i;
-            if (lane == 0 && e != 0.0 && FIXED)
-                fixed_add(&o.fixed_inst[2 * slot], e);
-            else if (lane == 0 && e != 0.0)
-                atomicAdd(&o.inst[slot], e);
+            if (lane == 0 && e != 0.0)
+                add_sum<FIXED>(o.inst, o.fixed_inst, (size_t)inst * POWER_COMPONENTS + i, e);
         }
     }
     add_count(o.events_used, used);
@@ -681,15 +671,9 @@ cudaError_t cuda_kernels_gate_warp(const cuda_dev_model &m, const cuda_dev_plan 
                                    uint64_t n_tasks, bool sipl, cudaStream_t stream)
 {
     const void *fn = gate_warp_fn(sipl, out.fixed);
-    int device = 0, sms = 0, per_sm = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, GW_BLOCK, 0);
-    uint64_t warps = n_tasks < 1 ? 1 : n_tasks, resident = (uint64_t)sms * (per_sm > 0 ? per_sm : 1);
-    uint64_t blocks = (warps + GW_BLOCK / 32 - 1) / (GW_BLOCK / 32);
-    unsigned grid = (unsigned)(blocks < resident ? blocks : resident);
+    unsigned grid = 1, warps = GW_BLOCK / 32;
+    cudaError_t err =
+        cuda_kernels_resident_blocks(fn, GW_BLOCK, 0, (n_tasks + warps - 1) / warps, &grid);
     void *args[] = {(void *)&m, (void *)&p, (void *)&out, (void *)&t, &n_tasks};
     if (err == cudaSuccess)
         err = cudaMemsetAsync(t.cursor, 0, sizeof *t.cursor, stream);

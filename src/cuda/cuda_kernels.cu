@@ -405,7 +405,7 @@ __device__ __forceinline__ uint32_t walk_start_pins(walk &w, const cuda_dev_mode
             uint64_t lo = t.net_first[net], hi = lo + t.net_count[net];
             next = lo + t.epoch_first[(size_t)net * t.n_epochs + epoch];
             left = hi - next;
-            value = next > m.net_ev0[net] ? ev_value(m.ev[next - 1]) : m.net_start[net];
+            value = value_before_event(m, net, next);
             nt = left > 0 ? m.ev[next] : EV_NONE;
             nt2 = left > 1 ? m.ev[next + 1] : EV_NONE;
             nt = nt != EV_NONE && ev_time(nt) < w.end ? nt : EV_NONE;
@@ -473,10 +473,8 @@ __device__ __forceinline__ void walk_close(walk &w, const cuda_dev_out &o, const
     for (int c = 0; c < POWER_COMPONENTS; c++) {
         size_t i = (size_t)w.inst * POWER_COMPONENTS + c;
         double e = stretch_sum(w, c);
-        if (e != 0.0 && FIXED)
-            fixed_add(&o.fixed_inst[2 * i], e);
-        else if (e != 0.0)
-            atomicAdd(&o.inst[i], e);
+        if (e != 0.0)
+            add_sum<FIXED>(o.inst, o.fixed_inst, i, e);
     }
 }
 
@@ -959,6 +957,20 @@ cudaError_t cuda_kernels_pin_events(const cuda_dev_model &m, const cuda_dev_task
     return err == cudaSuccess ? cuda_kernels_scan(t, t.pin_ev0, m.n_pins, n_events, stream) : err;
 }
 
+cudaError_t cuda_kernels_resident_blocks(const void *fn, unsigned block, size_t smem,
+                                         uint64_t needed, unsigned *blocks)
+{
+    int device = 0, sms = 0, per_sm = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err == cudaSuccess)
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, (int)block, smem);
+    uint64_t resident = (uint64_t)sms * (per_sm > 0 ? per_sm : 1);
+    *blocks = (unsigned)(needed < 1 ? 1 : needed < resident ? needed : resident);
+    return err;
+}
+
 /* The walk kernel's launch: per thread WALK_FIELDS words per pin of the
  * design's largest cell and WALK_SUM_WORDS, in shared memory; as many
  * threads a block (multiples of a warp, at most WALK_BLOCK) as fit in
@@ -981,20 +993,13 @@ static cudaError_t walk_plan(const cuda_dev_model &m, const cuda_dev_plan &p, ui
     size_t threads = WALK_SMEM_MAX / per_thread / 32 * 32;
     l->block = threads < 32 ? 32 : threads > WALK_BLOCK ? WALK_BLOCK : (unsigned)threads;
     l->smem = per_thread * l->block;
-    int device = 0, sms = 0, per_sm = 0;
+    uint64_t per_block = (uint64_t)l->block * lane_tasks;
     cudaError_t err = cudaFuncSetAttribute(l->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            (int)l->smem);
-    if (err == cudaSuccess)
-        err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, l->fn, (int)l->block, l->smem);
-    uint64_t per_block = (uint64_t)l->block * lane_tasks;
-    uint64_t needed = (n_tasks + per_block - 1) / per_block;
-    uint64_t resident = (uint64_t)sms * (per_sm > 0 ? per_sm : 1);
-    l->blocks = (unsigned)(needed < 1 ? 1 : needed < resident ? needed : resident);
-    return err;
+    return err == cudaSuccess ? cuda_kernels_resident_blocks(l->fn, l->block, l->smem,
+                                                             (n_tasks + per_block - 1) / per_block,
+                                                             &l->blocks)
+                              : err;
 }
 
 /* Adds the leakage levels the walks booked into the bins: bin b gets the sum

@@ -147,6 +147,13 @@ cudaError_t cuda_kernels_gate_warp(const cuda_dev_model &m, const cuda_dev_plan 
                                    const cuda_dev_out &out, const cuda_dev_tasks &t,
                                    uint64_t n_tasks, bool sipl, cudaStream_t stream);
 
+/* The blocks of `block` threads (and smem bytes of dynamic shared memory)
+ * of kernel fn that the device holds at once, at most `needed` and at
+ * least 1, in *blocks: for kernels whose warps take their work from a
+ * cursor until none is left. */
+cudaError_t cuda_kernels_resident_blocks(const void *fn, unsigned block, size_t smem,
+                                         uint64_t needed, unsigned *blocks);
+
 /* What the compiler made of kernel fn launched in blocks of `block` with
  * smem bytes of dynamic shared memory: 1, or 0 when CUDA could not say. */
 int cuda_kernels_report(const void *fn, const char *name, unsigned block, size_t smem,

@@ -157,6 +157,7 @@ static cudaError_t alloc_run_buffers(cuda_power_session *s)
     s->t.task0 = (uint64_t *)device_alloc(s, (insts + 1) * 8, &err);
     s->t.window = (uint32_t *)device_alloc(s, insts * 4, &err);
     s->t.pin_ev0 = (uint64_t *)device_alloc(s, (pins + 1) * 8, &err);
+    s->t.gs_pin0 = (uint64_t *)device_alloc(s, (pins + 1) * 8, &err);
     s->t.cursor = (unsigned long long *)device_alloc(s, 8, &err);
     s->t.scan_temp_bytes = cuda_kernels_scan_bytes((insts > pins ? insts : pins) + 1);
     s->t.scan_temp = device_alloc(s, s->t.scan_temp_bytes, &err);
@@ -322,7 +323,6 @@ extern "C" void cuda_power_close(cuda_power_session *s)
         cudaFree(s->arrays[i]);
     cudaFree(s->t.epoch_first);
     cudaFree(s->t.task_inst);
-    cudaFree(s->t.gs_pin0);
     cudaFree(s->t.gs);
     if (s->stream)
         cudaStreamDestroy(s->stream);
@@ -497,9 +497,7 @@ static gp_status make_gate_streams(cuda_power_session *s)
         return GP_OK;
     if (!times_fit_streams(s->ev, s->d))
         return GP_ERR_UNSUPPORTED;
-    cudaError_t err = cudaMalloc((void **)&s->t.gs_pin0, ((size_t)s->m.n_pins + 1) * 8);
-    if (err == cudaSuccess)
-        err = cuda_kernels_gate_offsets(s->m, s->t, &s->gs_entries, s->stream);
+    cudaError_t err = cuda_kernels_gate_offsets(s->m, s->t, &s->gs_entries, s->stream);
     if (err == cudaSuccess)
         err = cudaMalloc((void **)&s->t.gs, (s->gs_entries ? s->gs_entries : 1) * 8);
     if (err == cudaSuccess)

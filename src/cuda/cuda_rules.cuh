@@ -220,20 +220,25 @@ __device__ __forceinline__ void fixed_add(unsigned long long *w, double e)
     fixed_add_words(w, lo, hi);
 }
 
+/* Adds e to sum i of a result's array: float64 sums[i], or (FIXED) the
+ * 128-bit fixed point at fixed[2 i]. */
+template <bool FIXED>
+__device__ __forceinline__ void add_sum(double *sums, unsigned long long *fixed, size_t i, double e)
+{
+    if (FIXED)
+        fixed_add(&fixed[2 * i], e);
+    else
+        atomicAdd(&sums[i], e);
+}
+
 __device__ __forceinline__ void add_bin(const cuda_dev_out &o, size_t i, double e)
 {
-    if (o.fixed)
-        fixed_add(&o.fixed_bins[2 * i], e);
-    else
-        atomicAdd(&o.bins[i], e);
+    o.fixed ? add_sum<true>(o.bins, o.fixed_bins, i, e) : add_sum<false>(o.bins, o.fixed_bins, i, e);
 }
 
 __device__ __forceinline__ void add_inst(const cuda_dev_out &o, size_t i, double e)
 {
-    if (o.fixed)
-        fixed_add(&o.fixed_inst[2 * i], e);
-    else
-        atomicAdd(&o.inst[i], e);
+    o.fixed ? add_sum<true>(o.inst, o.fixed_inst, i, e) : add_sum<false>(o.inst, o.fixed_inst, i, e);
 }
 
 /* Adds each thread's count into *total, one atomic per warp.  Every thread
