@@ -8,22 +8,22 @@
  *                        gate merges 32 entries a step: each pin's next 32
  *                        events in shared memory, each ranked among the
  *                        others by binary search.
- *   gate warp kernel     a warp a task (gate, epoch): 32 consecutive
- *                        stream entries a step, one a lane.  What the
- *                        walk (cuda_kernels.cu) carries from event to
- *                        event, lanes find among themselves: the old value
- *                        and the related pin's last event from the lanes
- *                        of that pin below (__match_any_sync), the state
- *                        before the time by a scan of "set pin k to v",
- *                        the glitch partner among the same cycle's lanes of
- *                        the pin.  Each cycle is summed across its lanes
- *                        (shuffles) and booked by one of them (a global
- *                        atomic: summing a warp's tasks' cycles in shared
- *                        memory first measured no faster).
+ *   gate warp kernel     a warp a task (gate, epoch), each lane a 32nd of
+ *                        the task's stream, moved to start at a cycle's
+ *                        start: a lane's cycles are its own, and with them
+ *                        what the reference pairs or compares within a
+ *                        cycle (the events at one time, glitch pairs, the
+ *                        related pin's last event).  The pins' values at a
+ *                        lane's start come from a scan of the lanes below's
+ *                        "set pins to" masks; then each lane walks its
+ *                        events as the reference does, summing a cycle in
+ *                        registers and booking it (global atomics) when
+ *                        the next begins.
  *
- * Lanes all cost one cell's events with the same instructions, where the
- * walk's lanes each walked their own gate: the warp's instructions per pin
- * event fall, and so does the divergence. */
+ * The lanes all walk one cell's events, where the walk kernel's
+ * (cuda_kernels.cu) each walked their own gate: fewer of them take
+ * different branches, and a gate stream is read in order, where the walk
+ * merged its gate's pins' events itself. */
 #include "cuda/cuda_rules.cuh"
 
 /* ---- gate streams -------------------------------------------------------------------- */
@@ -94,18 +94,14 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
 /* ---- the warp-per-gate kernel ---------------------------------------------------------- */
 
 /* The gate warp kernel's blocks, and the blocks an SM must hold: they set
- * the registers the compiler may use (96, none spilled: 20 warps an SM).
- * On the 100k-gate case (bench/RESULTS.md) 128 x 5 and 256 x 3 (80
- * registers, some spilled, 24 warps) ran alike; 256 x 1 (96, 16 warps) 15%
- * slower. */
+ * the registers the compiler may use.  128 x 5 (96 registers, a few
+ * spilled, 20 warps an SM) ran 4% faster than 128 x 4 (111, none spilled,
+ * 16 warps) on the 100k-gate case. */
 #define GW_BLOCK 128
 #define GW_MIN_BLOCKS 5
 
-/* Per pin: bits of gw_shared.pin_bits. */
-enum { PB_VALUE = 3, PB_HAS_PREV = 4, PB_ODD = 8, PB_LAST_RISE = 16 };
-
-/* The task a warp works on (in shared memory: registers limit the
- * kernel's occupancy). */
+/* The task a warp works on (in shared memory), and its pins at its start:
+ * at 1 (the state), at X, with an event of their net before it. */
 struct gw_task {
     uint32_t inst, pin0, n_pins, arc0, leak0;
     const cuda_cell *cell;
@@ -113,50 +109,48 @@ struct gw_task {
     uint32_t c0;              /* the task's first cycle */
     int64_t t_start, t_end;   /* [start of cycle c0, end of the task) */
     uint64_t first, n_ev;     /* its entries in the gate stream */
+    uint32_t s1, sx, hp;
 };
 
-/* What a task's steps carry from one to the next (in registers). */
-struct gw_carry {
-    uint32_t s, s_cost;       /* the state after the last step, and before its last time */
-    int64_t last_t;           /* the last step's last time; -1 before any (leakage is booked
-                                 up to it, or to the task's start) */
-    uint32_t last_bin;        /* the cycle of the time leakage is booked up to */
-};
-
-/* A warp's shared memory: its task; the step's lanes' times and events
- * (lanes_ni: non-initial, lanes_ch: costed changes of glitchable pins,
- * lanes_rise); its pins' lanes in the step (pin_all) and carries from the
- * steps before (last non-initial event, last costed glitchable change, next
- * event in the net, bits); the lanes' shares of the instance sums. */
+/* A warp's shared memory: its task, its pins' flags, and the lanes'
+ * shares of the task's instance sums. */
 struct gw_shared {
     gw_task task;
-    int64_t lane_t[32];
-    uint32_t lanes_ni, lanes_ch, lanes_rise;
-    uint32_t pin_all[CUDA_MAX_PINS];
-    int64_t pin_last_t[CUDA_MAX_PINS], pin_change_t[CUDA_MAX_PINS];
-    uint64_t pin_next[CUDA_MAX_PINS], pin_stop[CUDA_MAX_PINS];
-    uint32_t pin_bits[CUDA_MAX_PINS];
-    uint8_t pin_flags[CUDA_MAX_PINS];
     double per_period;        /* 1 / the period */
-    double inst[POWER_COMPONENTS][32]; /* per lane: its share of the task's instance sums */
+    uint8_t pin_flags[CUDA_MAX_PINS];
+    double inst[POWER_COMPONENTS][32];
 };
 
-/* One lane's event in a step. */
-struct gw_event {
-    bool valid, initial, change, rise;
-    uint32_t k, bin;
-    uint8_t old, now;
-    int64_t t, bin_start;
-    uint32_t s_cost, s_after;
-    double e[POWER_COMPONENTS];
+/* A lane's per-pin memory, GW_PIN_WORDS words a pin in dynamic shared
+ * memory (word f of pin q of lane l at (q * GW_PIN_WORDS + f) * 32 + l of
+ * the warp's: lanes do not conflict): the last non-initial event (time <<
+ * 1 | rise); the costed change that opened a glitch pair: its time, its
+ * internal and switching energy. */
+enum { GW_NI, GW_OPEN_T, GW_OPEN_INT, GW_OPEN_SW, GW_PIN_WORDS };
+extern __shared__ int64_t gw_pin_words[];
+
+struct gw_pins {
+    uint32_t base;            /* the lane's first word in gw_pin_words */
+    __device__ __forceinline__ int64_t &at(uint32_t q, int f) const
+    {
+        return gw_pin_words[base + (q * GW_PIN_WORDS + f) * 32];
+    }
+    __device__ __forceinline__ double &energy(uint32_t q, int f) const
+    {
+        return reinterpret_cast<double &>(at(q, f));
+    }
 };
 
-__device__ __forceinline__ uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1; }
-__device__ __forceinline__ uint32_t lanes_above(uint32_t lane)
-{
-    return lane == 31 ? 0 : ~0u << (lane + 1);
-}
-__device__ __forceinline__ int highest(uint32_t mask) { return 31 - __clz(mask); }
+/* What a lane carries along its events. */
+struct gw_walker {
+    uint32_t s1, sx, hp;      /* pins at 1 (the state), at X, with an event before */
+    uint32_t s_cost;          /* the state before the current time */
+    uint32_t odd;             /* glitchable pins with an odd count of costed changes in the cycle */
+    uint32_t bin;             /* the current cycle */
+    int64_t bin_start, last_t;/* its start; the last event's time (leakage is booked up to it) */
+    double acc[POWER_COMPONENTS]; /* the cycle's energies so far */
+    double leak;              /* the lane's leakage energy (the instance's sum) */
+};
 
 /* The result's sums, float64 or (FIXED: o.fixed, made a constant so that
  * the kernel holds one kind of sums only) 128-bit fixed point. */
@@ -199,13 +193,32 @@ __device__ __forceinline__ double gw_watts(const cuda_dev_model &m, const gw_tas
     return SIPL && k.leak0 != UINT32_MAX ? m.reals[k.leak0 + s] : leakage_scan(m, *k.cell, s);
 }
 
+__device__ __forceinline__ uint32_t lanes_above(uint32_t lane)
+{
+    return lane == 31 ? 0 : ~0u << (lane + 1);
+}
+
+/* The cycle of time t of the task (from its first, without a division),
+ * and its start. */
+__device__ __forceinline__ uint32_t gw_cycle(const gw_shared &sh, const cuda_dev_plan &p, int64_t t,
+                                             int64_t *start)
+{
+    const gw_task &k = sh.task;
+    int64_t dt = t - k.t_start;
+    int64_t r = (int64_t)((double)dt * sh.per_period);
+    r -= r * p.period > dt;
+    r += (r + 1) * p.period <= dt;
+    *start = k.t_start + r * p.period;
+    return k.c0 + (uint32_t)r;
+}
+
 /* Opens the task of gate inst in epoch `epoch` (lane 0 writes sh.task).
  * Lane q < n_pins sets up pin q: its next event at the epoch's start (the
  * epoch index), its value before, the events before the epoch (the
- * stream's entries to skip).  Returns the carry at the task's start. */
-__device__ __forceinline__ gw_carry gw_open(gw_shared &sh, const cuda_dev_model &m,
-                                            const cuda_dev_plan &p, const cuda_dev_tasks &t,
-                                            uint32_t inst, uint32_t epoch)
+ * stream's entries to skip). */
+__device__ __forceinline__ void gw_open(gw_shared &sh, const cuda_dev_model &m,
+                                        const cuda_dev_plan &p, const cuda_dev_tasks &t,
+                                        uint32_t inst, uint32_t epoch)
 {
     uint32_t lane = threadIdx.x & 31;
     gw_task k;
@@ -222,369 +235,281 @@ __device__ __forceinline__ gw_carry gw_open(gw_shared &sh, const cuda_dev_model 
     k.t_end = c1 == p.n_cycles ? p.t1 : p.t0 + (int64_t)c1 * p.period;
     uint32_t net = lane < k.n_pins ? m.pin_net[k.pin0 + lane] : DESIGN_NONE;
     uint64_t skip = 0, take = 0, next = 0;
-    uint32_t bits = EVENTS_X;
+    uint8_t value = EVENTS_X;
     if (net != DESIGN_NONE) {
         const uint32_t *row = t.epoch_first + (size_t)net * t.n_epochs;
-        uint64_t lo = t.net_first[net], ev0 = m.net_ev0[net];
+        uint64_t lo = t.net_first[net];
         next = lo + row[epoch];
         uint64_t stop = epoch + 1 < t.n_epochs ? lo + row[epoch + 1] : lo + t.net_count[net];
-        skip = next - ev0, take = stop - next;
-        bits = value_before_event(m, net, next) | (next > ev0 ? PB_HAS_PREV : 0);
-        sh.pin_stop[lane] = stop;
+        skip = next - m.net_ev0[net], take = stop - next;
+        value = value_before_event(m, net, next);
     }
-    if (lane < k.n_pins) {
-        sh.pin_next[lane] = next;
-        sh.pin_bits[lane] = bits;
-        sh.pin_last_t[lane] = -1;
-        sh.pin_change_t[lane] = -1;
-        sh.pin_all[lane] = 0;
+    if (lane < k.n_pins)
         sh.pin_flags[lane] = m.pin_flags[k.pin0 + lane];
-    }
     for (int d = 16; d > 0; d /= 2) {
         skip += __shfl_xor_sync(0xffffffffu, skip, d);
         take += __shfl_xor_sync(0xffffffffu, take, d);
     }
     k.first = t.gs_pin0[k.pin0] + skip;
     k.n_ev = take;
+    bool pin = lane < k.n_pins;
+    k.s1 = __ballot_sync(0xffffffffu, pin && value == 1);
+    k.sx = __ballot_sync(0xffffffffu, pin && value == EVENTS_X);
+    k.hp = __ballot_sync(0xffffffffu, net != DESIGN_NONE && next > m.net_ev0[net]);
     if (lane == 0)
         sh.task = k;
-    uint32_t s = __ballot_sync(0xffffffffu, lane < k.n_pins && (bits & PB_VALUE) == 1);
     __syncwarp();
-    return gw_carry{s, s, -1, k.c0};
 }
 
-/* Entry `at` of the task's stream, or 0 past its end. */
-__device__ __forceinline__ uint64_t gw_entry(const gw_shared &sh, const cuda_dev_tasks &t,
-                                             uint64_t at)
-{
-    return at < sh.task.n_ev ? t.gs[sh.task.first + at] : 0;
-}
-
-/* The step's event of this lane: stream entry e, number `at` (if below
- * n_ev), its old value, whether it is the net's initial value
- * (power_ref.c apply_events_at) or a change.  Returns the lanes of its pin
- * (sh.pin_all of each pin too). */
-__device__ __forceinline__ uint32_t gw_read(gw_event &ev, gw_shared &sh, const cuda_dev_plan &p,
-                                            uint64_t at, uint64_t e)
-{
-    const gw_task &k = sh.task;
-    uint32_t lane = threadIdx.x & 31;
-    ev.valid = at < k.n_ev;
-    ev.t = ev.valid ? gs_time(e) : INT64_MAX;
-    ev.k = gs_pin(e);
-    ev.now = gs_value(e);
-    uint32_t same_pin = __match_any_sync(0xffffffffu, ev.valid ? ev.k : 32 + lane);
-    uint32_t same_pin_below = same_pin & lanes_below(lane);
-    if (ev.valid && !same_pin_below)
-        sh.pin_all[ev.k] = same_pin;
-    sh.lane_t[lane] = ev.t;
-    int prev = same_pin_below ? highest(same_pin_below) : (int)lane;
-    uint8_t prev_value = (uint8_t)__shfl_sync(0xffffffffu, ev.now, prev);
-    uint32_t bits = sh.pin_bits[ev.k];
-    ev.old = same_pin_below ? prev_value : bits & PB_VALUE;
-    bool net_first = !same_pin_below && !(bits & PB_HAS_PREV);
-    ev.initial = ev.valid && net_first && ev.old == EVENTS_X && ev.t == p.dump_start;
-    ev.change = ev.valid && !ev.initial && ev.old != ev.now;
-    ev.rise = power_is_rise(ev.old, ev.now);
-    return same_pin;
-}
-
-/* The state after this lane's event (a scan of "pin k is now v" over the
- * lanes, from the state after the last step) and the state before its time
- * (events at one time are costed in the state before it); returns the
- * lanes that open a time. */
-__device__ __forceinline__ uint32_t gw_states(gw_event &ev, const gw_carry &c)
+/* This lane's share of the task's stream: [*from, *to), from about its
+ * 32nd part's start moved up to the start of a cycle, so that the lanes'
+ * cycles (and the times, glitch pairs and related events in them) are
+ * each a lane's own. */
+__device__ __forceinline__ void gw_split(const gw_shared &sh, const cuda_dev_plan &p,
+                                         const uint64_t *gs, uint64_t *from, uint64_t *to)
 {
     uint32_t lane = threadIdx.x & 31;
-    uint32_t set = ev.valid ? 1u << ev.k : 0, to = ev.now == 1 ? set : 0;
+    uint64_t n = sh.task.n_ev, i = min(n, lane * ((n + 31) / 32));
+    if (lane > 0 && i < n) {
+        int64_t end;
+        gw_cycle(sh, p, gs_time(gs[i - 1]), &end);
+        end += p.period;
+        while (i < n && gs_time(gs[i]) < end)
+            i++;
+    }
+    uint64_t next = __shfl_down_sync(0xffffffffu, i, 1);
+    *from = i;
+    *to = lane == 31 ? n : next;
+}
+
+/* The pins at this lane's start: the events of the lanes below applied to
+ * the task's start (an exclusive scan of "set pins `set`, those in `to1`
+ * to 1 and those in `tox` to X"). */
+__device__ __forceinline__ void gw_start_state(gw_walker &w, const gw_task &k, const uint64_t *gs,
+                                               uint64_t from, uint64_t to)
+{
+    uint32_t lane = threadIdx.x & 31, set = 0, to1 = 0, tox = 0;
+#pragma unroll 4
+    for (uint64_t i = from; i < to; i++) {
+        uint64_t x = gs[i];
+        uint32_t bit = 1u << gs_pin(x);
+        uint8_t v = gs_value(x);
+        set |= bit;
+        to1 = v == 1 ? to1 | bit : to1 & ~bit;
+        tox = v == EVENTS_X ? tox | bit : tox & ~bit;
+    }
 #pragma unroll
     for (uint32_t d = 1; d < 32; d *= 2) {
         uint32_t set_up = __shfl_up_sync(0xffffffffu, set, d);
-        uint32_t to_up = __shfl_up_sync(0xffffffffu, to, d);
+        uint32_t to1_up = __shfl_up_sync(0xffffffffu, to1, d);
+        uint32_t tox_up = __shfl_up_sync(0xffffffffu, tox, d);
         if (lane >= d)
-            to = (to_up & ~set) | to, set |= set_up;
+            to1 |= to1_up & ~set, tox |= tox_up & ~set, set |= set_up;
     }
-    ev.s_after = (c.s & ~set) | to;
-    int64_t t_before = __shfl_up_sync(0xffffffffu, ev.t, 1);
+    set = __shfl_up_sync(0xffffffffu, set, 1);
+    to1 = __shfl_up_sync(0xffffffffu, to1, 1);
+    tox = __shfl_up_sync(0xffffffffu, tox, 1);
     if (lane == 0)
-        t_before = c.last_t;
-    uint32_t heads = __ballot_sync(0xffffffffu, ev.valid && ev.t != t_before);
-    uint32_t upto = heads & (lanes_below(lane) | 1u << lane);
-    int head = upto ? highest(upto) : 0;
-    uint32_t s_head = __shfl_sync(0xffffffffu, ev.s_after, head > 0 ? head - 1 : 0);
-    ev.s_cost = !upto ? c.s_cost : head > 0 ? s_head : c.s;
-    return heads;
+        set = to1 = tox = 0;
+    w.s1 = (k.s1 & ~set) | to1;
+    w.sx = (k.sx & ~set) | tox;
+    w.hp = k.hp | set;
 }
 
-/* This lane's cycle (from the task's first, without a division); returns
- * the lanes that open a cycle. */
-__device__ __forceinline__ uint32_t gw_bins(gw_event &ev, const gw_task &k,
-                                            const cuda_dev_plan &p, double per_period)
+/* Books the lane's cycle and adds it to the lane's instance sums (but
+ * leakage, summed by interval in w.leak). */
+template <bool FIXED>
+__device__ __forceinline__ void gw_flush(gw_walker &w, gw_shared &sh, const cuda_dev_out &o)
 {
-    int64_t dt = ev.valid ? ev.t - k.t_start : 0;
-    int64_t r = (int64_t)((double)dt * per_period);
-    r -= r * p.period > dt;
-    r += (r + 1) * p.period <= dt;
-    ev.bin = k.c0 + (uint32_t)r;
-    ev.bin_start = k.t_start + r * p.period;
-    uint32_t bin_before = __shfl_up_sync(0xffffffffu, ev.bin, 1);
-    return __ballot_sync(0xffffffffu,
-                         ev.valid && ((threadIdx.x & 31) == 0 || ev.bin != bin_before));
+    uint32_t lane = threadIdx.x & 31;
+#pragma unroll
+    for (int c = 0; c < POWER_COMPONENTS; c++) {
+        if (c != POWER_LEAKAGE)
+            sh.inst[c][lane] += w.acc[c];
+        if (w.acc[c] != 0.0)
+            gw_book<FIXED>(o, w.bin, c, w.acc[c]);
+        w.acc[c] = 0.0;
+    }
 }
 
-/* The related pin of a change of output k (power_cpu.c related_candidate):
- * each candidate's last non-initial event before this lane (its lanes
- * below, or the steps before). */
-__device__ __forceinline__ int32_t gw_related(const gw_shared &sh, const cuda_dev_model &m,
-                                              const gw_event &ev, uint32_t c0, uint32_t c1,
-                                              bool *r_rise)
+/* Leakage `watts` from the last time to t, in cycle bt starting at
+ * bt_start: a later cycle than the lane's is booked and opened. */
+template <bool FIXED>
+__device__ __forceinline__ void gw_leak_to(gw_walker &w, gw_shared &sh, const cuda_dev_plan &p,
+                                           const cuda_dev_out &o, double watts, int64_t t,
+                                           uint32_t bt, int64_t bt_start)
 {
-    uint32_t lane = threadIdx.x & 31, ni_below = sh.lanes_ni & lanes_below(lane);
+    double own = 0.0;
+    gw_leak<FIXED>(p, o, watts, w.last_t, w.bin, t, bt, bt_start, &own, &w.acc[POWER_LEAKAGE]);
+    w.leak += watts * (double)(t - w.last_t) * 1e-15;
+    if (bt != w.bin) {
+        gw_flush<FIXED>(w, sh, o);
+        w.bin = bt, w.bin_start = bt_start, w.odd = 0;
+    }
+    w.acc[POWER_LEAKAGE] += own;
+    w.last_t = t;
+}
+
+/* The related pin of a change of output q (power_cpu.c related_candidate):
+ * each candidate's last non-initial event in the cycle. */
+__device__ __forceinline__ int32_t gw_related(const gw_pins &pins, const cuda_dev_model &m,
+                                              uint32_t arc0, int64_t t, int64_t bin_start,
+                                              bool rise, uint32_t c0, uint32_t c1, bool *r_rise)
+{
     int32_t best = -1;
     double best_gap = INFINITY;
 #pragma unroll 1
     for (uint32_t i = c0; i < c1; i++) {
-        uint32_t r = m.cand[i], lanes = sh.pin_all[r] & ni_below;
-        int at = lanes ? highest(lanes) : 0;
-        int64_t last_t = lanes ? sh.lane_t[at] : sh.pin_last_t[r];
-        bool rise = lanes ? (sh.lanes_rise >> at) & 1 : sh.pin_bits[r] & PB_LAST_RISE;
-        if (last_t < ev.bin_start)
+        uint32_t r = m.cand[i];
+        int64_t last = pins.at(r, GW_NI), last_t = last >> 1;
+        if (last_t < bin_start)
             continue;
-        double delay = arc_delay(m, sh.task.arc0, m.cand_arc[i], ev.rise);
-        double gap = fabs((double)(ev.t - last_t) - delay);
+        double delay = arc_delay(m, arc0, m.cand_arc[i], rise);
+        double gap = fabs((double)(t - last_t) - delay);
         if (gap < best_gap)
-            best = (int32_t)r, best_gap = gap, *r_rise = rise;
+            best = (int32_t)r, best_gap = gap, *r_rise = last & 1;
     }
     return best;
 }
 
-/* The glitch width of this costed change of a glitchable pin (power_ref.c
- * flush_pin: the 1st and 2nd, 3rd and 4th... changes of the pin in a cycle
- * pair up), or -1; *odd_after: whether the cycle's changes up to this one
- * are odd.  The partner is among the lanes of the cycle (ch: the pin's
- * costed changes), in the carry, or (first of a pair at the step's end)
- * further in the net's events. */
-__device__ __forceinline__ int64_t gw_glitch_width(const gw_shared &sh, const cuda_dev_model &m,
-                                                   const cuda_dev_plan &p, const gw_event &ev,
-                                                   uint32_t ch, uint32_t bin_heads, bool more,
-                                                   bool *odd_after)
+/* Books this costed change (at t) of pin q: e_int and e_sw to the cycle,
+ * or, for a glitchable pin (power_ref.c flush_pin: the 1st and 2nd, 3rd
+ * and 4th... changes of the pin in a cycle pair up), the second of a pair
+ * as glitch energy, with its first, which was booked as a change and is
+ * moved over (the pair's width known only now). */
+__device__ __forceinline__ void gw_book_change(gw_walker &w, const gw_pins &pins,
+                                               const cuda_dev_model &m, uint32_t pin, uint32_t q,
+                                               bool glitchable, int64_t t, double e_int,
+                                               double e_sw)
 {
-    uint32_t lane = threadIdx.x & 31;
-    uint32_t bin_lanes = bin_heads & (lanes_below(lane) | 1u << lane);
-    uint32_t from = ~lanes_below(highest(bin_lanes)); /* this cycle's lanes, from its first */
-    uint32_t before = ch & lanes_below(lane) & from;
-    int64_t change_t = sh.pin_change_t[ev.k];
-    bool carried = (sh.pin_bits[ev.k] & PB_ODD) && change_t >= ev.bin_start;
-    bool second = (__popc(before) + carried) & 1;
-    *odd_after = !second;
-    if (second)
-        return ev.t - (before ? sh.lane_t[highest(before)] : change_t);
-    uint32_t next_bin = bin_heads & lanes_above(lane);
-    uint32_t after = ch & lanes_above(lane) & (next_bin ? lanes_below(__ffs(next_bin) - 1) : ~0u);
-    if (after)
-        return sh.lane_t[__ffs(after) - 1] - ev.t;
-    if (next_bin || !more)
-        return -1;
-    uint64_t i = sh.pin_next[ev.k] + __popc(sh.pin_all[ev.k] & lanes_below(lane)) + 1;
-    uint64_t stop = sh.pin_stop[ev.k];
-    int64_t bin_end = ev.bin_start + p.period;
-#pragma unroll 1
-    for (; i < stop && ev_time(m.ev[i]) < bin_end; i++)
-        if (ev_value(m.ev[i]) != ev.now)
-            return ev_time(m.ev[i]) - ev.t;
-    return -1;
+    uint32_t bit = glitchable ? 1u << q : 0;
+    w.odd ^= bit;
+    if (!glitchable || (w.odd & bit)) {
+        w.acc[POWER_INTERNAL] += e_int;
+        w.acc[POWER_SWITCHING] += e_sw;
+        if (glitchable) {
+            pins.at(q, GW_OPEN_T) = t;
+            pins.energy(q, GW_OPEN_INT) = e_int;
+            pins.energy(q, GW_OPEN_SW) = e_sw;
+        }
+        return;
+    }
+    double first_int = pins.energy(q, GW_OPEN_INT), first_sw = pins.energy(q, GW_OPEN_SW);
+    double r_gl = power_glitch_ratio((double)(t - pins.at(q, GW_OPEN_T)),
+                                     m.pin_slew_rise[pin] * 1e15, m.pin_slew_fall[pin] * 1e15);
+    w.acc[POWER_INTERNAL] -= first_int;
+    w.acc[POWER_SWITCHING] -= first_sw;
+    w.acc[POWER_GLITCH_INTERNAL] += (first_int + e_int) * r_gl;
+    w.acc[POWER_GLITCH_SWITCHING] += (first_sw + e_sw) * r_gl;
 }
 
-/* power_cpu.c cost_event for this lane's change (costed: not silent): its
- * internal and switching energy, as glitch energy when it pairs up. */
+/* power_cpu.c cost_event for this lane's change of pin q (costed: not
+ * silent), in the state before its time: its internal and switching
+ * energy, booked. */
 template <bool SIPL>
-__device__ __forceinline__ void gw_cost(gw_event &ev, const gw_shared &sh, const cuda_dev_model &m,
-                                        const cuda_dev_plan &p, uint32_t flags, uint32_t same_pin,
-                                        uint32_t bin_heads, bool more, bool *odd_after)
+__device__ __forceinline__ void gw_cost(gw_walker &w, const gw_shared &sh, const gw_pins &pins,
+                                        const cuda_dev_model &m, uint32_t q, uint8_t old,
+                                        uint8_t now, int64_t t, uint32_t flags)
 {
     const gw_task &k = sh.task;
     const cuda_cell &c = *k.cell;
-    bool drives = flags & CUDA_PIN_DRIVES, r_rise = false;
-    uint32_t c0 = drives ? m.cand0[c.cand0_base + ev.k] : 0;
-    uint32_t c1 = drives ? m.cand0[c.cand0_base + ev.k + 1] : 0;
-    int32_t related = gw_related(sh, m, ev, c0, c1, &r_rise);
-    double load = drives ? m.pin_load[k.pin0 + ev.k] : 0.0, weight = power_weight(ev.old, ev.now);
+    bool rise = power_is_rise(old, now), drives = flags & CUDA_PIN_DRIVES, r_rise = false;
+    uint32_t c0 = drives ? m.cand0[c.cand0_base + q] : 0;
+    uint32_t c1 = drives ? m.cand0[c.cand0_base + q + 1] : 0;
+    int32_t related = gw_related(pins, m, k.arc0, t, w.bin_start, rise, c0, c1, &r_rise);
+    double load = drives ? m.pin_load[k.pin0 + q] : 0.0, weight = power_weight(old, now);
     double e_int =
         related < 0 && c1 > c0
-            ? unrelated_energy<SIPL>(m, c, k.memo, k.pin0, ev.k, ev.s_cost, ev.rise, load)
-            : energy<SIPL>(m, c, ev.k, related, ev.s_cost, ev.rise,
-                           source(k.memo, k.pin0, ev.k, related, related >= 0 ? r_rise : ev.rise,
-                                  load));
+            ? unrelated_energy<SIPL>(m, c, k.memo, k.pin0, q, w.s_cost, rise, load)
+            : energy<SIPL>(m, c, q, related, w.s_cost, rise,
+                           source(k.memo, k.pin0, q, related, related >= 0 ? r_rise : rise, load));
     e_int *= weight;
-    double e_sw = ev.rise && (flags & CUDA_PIN_PAYS_SWITCHING) ? weight * (load * c.volts * c.volts)
-                                                               : 0.0;
-    int64_t width = flags & CUDA_PIN_GLITCHABLE
-                        ? gw_glitch_width(sh, m, p, ev, same_pin & sh.lanes_ch, bin_heads, more,
-                                          odd_after)
-                        : -1;
-    if (width < 0) {
-        ev.e[POWER_INTERNAL] = e_int;
-        ev.e[POWER_SWITCHING] = e_sw;
-        return;
-    }
-    uint32_t pin = k.pin0 + ev.k;
-    double r_gl =
-        power_glitch_ratio((double)width, m.pin_slew_rise[pin] * 1e15, m.pin_slew_fall[pin] * 1e15);
-    ev.e[POWER_GLITCH_INTERNAL] = e_int * r_gl;
-    ev.e[POWER_GLITCH_SWITCHING] = e_sw * r_gl;
+    double e_sw = rise && (flags & CUDA_PIN_PAYS_SWITCHING) ? weight * (load * c.volts * c.volts)
+                                                            : 0.0;
+    gw_book_change(w, pins, m, k.pin0 + q, q, flags & CUDA_PIN_GLITCHABLE, t, e_int, e_sw);
 }
 
-/* The leakage up to this lane's time where it opens a time: the part in
- * its cycle stays with it, the part in the cycle before goes to the lane
- * below (whose cycle it is), or for lane 0 straight to the carried cycle.
- * Adds the whole interval's energy to the lane's instance sum. */
+/* Entry x of this lane's stream (at t): a new time books the
+ * leakage up to it (in the state before it, which its events are costed
+ * in); the event is costed, then applied. */
 template <bool SIPL, bool FIXED>
-__device__ __forceinline__ void gw_leakage(gw_event &ev, gw_shared &sh, const gw_carry &c,
-                                           const cuda_dev_model &m, const cuda_dev_plan &p,
-                                           const cuda_dev_out &o, uint32_t time_heads)
-{
-    const gw_task &k = sh.task;
-    uint32_t lane = threadIdx.x & 31;
-    int64_t t_below = __shfl_up_sync(0xffffffffu, ev.t, 1);
-    uint32_t bin_below = __shfl_up_sync(0xffffffffu, ev.bin, 1);
-    double before = 0.0;
-    if ((time_heads >> lane) & 1) {
-        int64_t a = lane ? t_below : max(c.last_t, k.t_start);
-        uint32_t ba = lane ? bin_below : c.last_bin;
-        double watts = gw_watts<SIPL>(m, k, ev.s_cost);
-        gw_leak<FIXED>(p, o, watts, a, ba, ev.t, ev.bin, ev.bin_start, &ev.e[POWER_LEAKAGE],
-                       &before);
-        sh.inst[POWER_LEAKAGE][lane] += watts * (double)(ev.t - a) * 1e-15;
-    }
-    double from_above = __shfl_down_sync(0xffffffffu, before, 1);
-    if (lane < 31)
-        ev.e[POWER_LEAKAGE] += from_above;
-    if (lane == 0 && before != 0.0)
-        gw_book<FIXED>(o, c.last_bin, POWER_LEAKAGE, before);
-}
-
-/* Sums each component over the lanes of each cycle (segmented, by
- * shuffles down: as many as the longest cycle's lanes need) and books them
- * from the cycle's first lane, which adds them to its instance sums. */
-template <bool FIXED>
-__device__ __forceinline__ void gw_book_bins(const gw_event &ev, gw_shared &sh,
-                                             const cuda_dev_out &o, uint32_t bin_heads)
-{
-    uint32_t lane = threadIdx.x & 31;
-    uint32_t next_bin = bin_heads & lanes_above(lane);
-    uint32_t last = next_bin ? __ffs(next_bin) - 2 : 31; /* this cycle's last lane */
-    bool head = (bin_heads >> lane) & 1;
-    uint32_t longest = __reduce_max_sync(0xffffffffu, head ? last - lane + 1 : 0);
-#pragma unroll
-    for (int c = 0; c < POWER_COMPONENTS; c++) {
-        double e = ev.e[c];
-        if (!__any_sync(0xffffffffu, e != 0.0))
-            continue;
-#pragma unroll 1
-        for (uint32_t d = 1; d < longest; d *= 2) {
-            double above = __shfl_down_sync(0xffffffffu, e, d);
-            if (lane + d <= last)
-                e += above;
-        }
-        if (head && e != 0.0) {
-            gw_book<FIXED>(o, ev.bin, c, e);
-            if (c != POWER_LEAKAGE)
-                sh.inst[c][lane] += e;
-        }
-    }
-}
-
-/* The carries for the next step: pin q's (lane q) value, next event, last
- * non-initial event, glitch parity; the task's state and times. */
-__device__ __forceinline__ void gw_step_carry(gw_carry &c, gw_shared &sh, const gw_event &ev,
-                                              bool odd_after)
-{
-    uint32_t lane = threadIdx.x & 31;
-    bool pin_lane = lane < sh.task.n_pins;
-    uint32_t mine_all = pin_lane ? sh.pin_all[lane] : 0;
-    uint32_t mine_ni = mine_all & sh.lanes_ni, mine_ch = mine_all & sh.lanes_ch;
-    int last = highest(__ballot_sync(0xffffffffu, ev.valid));
-    uint8_t now = (uint8_t)__shfl_sync(0xffffffffu, ev.now, mine_all ? highest(mine_all) : lane);
-    bool odd = __shfl_sync(0xffffffffu, odd_after, mine_ch ? highest(mine_ch) : lane);
-    c.s = __shfl_sync(0xffffffffu, ev.s_after, last);
-    c.s_cost = __shfl_sync(0xffffffffu, ev.s_cost, last);
-    c.last_t = sh.lane_t[last];
-    c.last_bin = __shfl_sync(0xffffffffu, ev.bin, last);
-    if (!pin_lane)
-        return;
-    uint32_t bits = sh.pin_bits[lane];
-    if (mine_all)
-        bits = (bits & ~(uint32_t)PB_VALUE) | now | PB_HAS_PREV;
-    if (mine_ni) {
-        int at = highest(mine_ni);
-        sh.pin_last_t[lane] = sh.lane_t[at];
-        bits = (bits & ~(uint32_t)PB_LAST_RISE) | ((sh.lanes_rise >> at) & 1 ? PB_LAST_RISE : 0);
-    }
-    if (mine_ch) {
-        sh.pin_change_t[lane] = sh.lane_t[highest(mine_ch)];
-        bits = (bits & ~(uint32_t)PB_ODD) | (odd ? PB_ODD : 0);
-    }
-    sh.pin_bits[lane] = bits;
-    sh.pin_next[lane] += __popc(mine_all);
-    sh.pin_all[lane] = 0;
-}
-
-/* One step: entries [at, at + 32) of the task's stream, this lane's
- * loaded in the step before (*entry), the next step's loaded now. */
-template <bool SIPL, bool FIXED>
-__device__ __forceinline__ void gw_step(gw_carry &c, gw_shared &sh, const cuda_dev_model &m,
-                                        const cuda_dev_plan &p, const cuda_dev_out &o,
-                                        const cuda_dev_tasks &t, uint64_t at, uint64_t *entry,
-                                        uint32_t *used)
-{
-    uint32_t lane = threadIdx.x & 31;
-    gw_event ev;
-    uint32_t same_pin = gw_read(ev, sh, p, at + lane, *entry);
-    *entry = gw_entry(sh, t, at + 32 + lane);
-    uint32_t time_heads = gw_states(ev, c);
-    uint32_t bin_heads = gw_bins(ev, sh.task, p, sh.per_period);
-    uint32_t flags = ev.valid ? sh.pin_flags[ev.k] : 0;
-    bool costed = ev.change && !(flags & CUDA_PIN_SILENT);
-    *used += ev.change;
-    uint32_t ni = __ballot_sync(0xffffffffu, ev.valid && !ev.initial);
-    uint32_t ch = __ballot_sync(0xffffffffu, costed && (flags & CUDA_PIN_GLITCHABLE));
-    uint32_t rises = __ballot_sync(0xffffffffu, ev.rise);
-    if (lane == 0)
-        sh.lanes_ni = ni, sh.lanes_ch = ch, sh.lanes_rise = rises;
-    __syncwarp();
-#pragma unroll
-    for (int i = 0; i < POWER_COMPONENTS; i++)
-        ev.e[i] = 0.0;
-    bool odd_after = false;
-    if (costed)
-        gw_cost<SIPL>(ev, sh, m, p, flags, same_pin, bin_heads, at + 32 < sh.task.n_ev,
-                      &odd_after);
-    gw_leakage<SIPL, FIXED>(ev, sh, c, m, p, o, time_heads);
-    gw_book_bins<FIXED>(ev, sh, o, bin_heads);
-    __syncwarp();
-    gw_step_carry(c, sh, ev, odd_after);
-    __syncwarp();
-}
-
-/* The leakage from the last event to the task's end (lane 0). */
-template <bool SIPL, bool FIXED>
-__device__ __forceinline__ void gw_close(const gw_carry &c, gw_shared &sh,
+__device__ __forceinline__ void gw_event(gw_walker &w, gw_shared &sh, const gw_pins &pins,
                                          const cuda_dev_model &m, const cuda_dev_plan &p,
-                                         const cuda_dev_out &o)
+                                         const cuda_dev_out &o, uint64_t x, uint32_t *used)
+{
+    int64_t t = gs_time(x);
+    uint32_t q = gs_pin(x), bit = 1u << q;
+    uint8_t now = gs_value(x);
+    if (t != w.last_t) {
+        double watts = gw_watts<SIPL>(m, sh.task, w.s1);
+        int64_t bt_start = w.bin_start;
+        uint32_t bt = t - w.bin_start < p.period ? w.bin : gw_cycle(sh, p, t, &bt_start);
+        gw_leak_to<FIXED>(w, sh, p, o, watts, t, bt, bt_start);
+        w.s_cost = w.s1;
+    }
+    uint8_t old = w.s1 & bit ? 1 : w.sx & bit ? EVENTS_X : 0;
+    bool initial = !(w.hp & bit) && old == EVENTS_X && t == p.dump_start;
+    bool change = !initial && old != now;
+    uint32_t flags = sh.pin_flags[q];
+    if (change && !(flags & CUDA_PIN_SILENT))
+        gw_cost<SIPL>(w, sh, pins, m, q, old, now, t, flags);
+    *used += change;
+    if (!initial)
+        pins.at(q, GW_NI) = t << 1 | power_is_rise(old, now);
+    w.s1 = now == 1 ? w.s1 | bit : w.s1 & ~bit;
+    w.sx = now == EVENTS_X ? w.sx | bit : w.sx & ~bit;
+    w.hp |= bit;
+}
+
+/* The task: each lane walks its share of the stream from its start (the
+ * task's, or its first event's cycle's) to the next walking lane's start
+ * (or the task's end), leakage included. */
+template <bool SIPL, bool FIXED>
+__device__ __forceinline__ void gw_task_walk(gw_shared &sh, const gw_pins &pins,
+                                             const cuda_dev_model &m, const cuda_dev_plan &p,
+                                             const cuda_dev_out &o, const cuda_dev_tasks &t,
+                                             uint32_t *used)
 {
     const gw_task &k = sh.task;
-    if ((threadIdx.x & 31) != 0)
+    uint32_t lane = threadIdx.x & 31;
+    const uint64_t *gs = t.gs + k.first;
+    uint64_t from, to;
+    gw_split(sh, p, gs, &from, &to);
+    gw_walker w;
+    gw_start_state(w, k, gs, from, to);
+    int64_t start = k.t_start, end_start;
+    uint32_t bin = k.c0;
+    if (lane > 0 && from < to)
+        bin = gw_cycle(sh, p, gs_time(gs[from]), &start);
+    uint32_t walkers = __ballot_sync(0xffffffffu, lane == 0 || from < to);
+    uint32_t above = walkers & lanes_above(lane);
+    int next = above ? __ffs(above) - 1 : lane;
+    int64_t end = __shfl_sync(0xffffffffu, start, next);
+    uint32_t end_bin = __shfl_sync(0xffffffffu, bin, next);
+    if (!((walkers >> lane) & 1))
         return;
-    int64_t from = max(c.last_t, k.t_start);
-    uint32_t bt = (uint32_t)((k.t_end - p.t0) / p.period);
-    int64_t bt_start = p.t0 + (int64_t)bt * p.period;
-    double watts = gw_watts<SIPL>(m, k, c.s), own = 0.0, before = 0.0;
-    gw_leak<FIXED>(p, o, watts, from, c.last_bin, k.t_end, bt, bt_start, &own, &before);
-    sh.inst[POWER_LEAKAGE][0] += watts * (double)(k.t_end - from) * 1e-15;
-    if (before != 0.0)
-        gw_book<FIXED>(o, c.last_bin, POWER_LEAKAGE, before);
-    if (own != 0.0)
-        gw_book<FIXED>(o, bt, POWER_LEAKAGE, own);
+    if (!above) {
+        end = k.t_end;
+        end_bin = (uint32_t)((k.t_end - p.t0) / p.period);
+    }
+    end_start = p.t0 + (int64_t)end_bin * p.period;
+    for (uint32_t q = 0; q < k.n_pins; q++)
+        pins.at(q, GW_NI) = -1;
+    w.s_cost = w.s1, w.odd = 0, w.bin = bin, w.bin_start = start, w.last_t = start;
+    w.leak = 0.0;
+#pragma unroll
+    for (int c = 0; c < POWER_COMPONENTS; c++)
+        w.acc[c] = 0.0;
+    uint64_t x = from < to ? gs[from] : 0;
+#pragma unroll 1
+    for (uint64_t i = from; i < to; i++) {
+        uint64_t y = i + 1 < to ? gs[i + 1] : 0;
+        gw_event<SIPL, FIXED>(w, sh, pins, m, p, o, x, used);
+        x = y;
+    }
+    gw_leak_to<FIXED>(w, sh, p, o, gw_watts<SIPL>(m, k, w.s1), end, end_bin, end_start);
+    gw_flush<FIXED>(w, sh, o);
+    sh.inst[POWER_LEAKAGE][lane] += w.leak;
 }
 
 /* The gate warp kernel: each warp takes tasks from the kernel's cursor,
@@ -596,8 +521,9 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
                  uint64_t n_tasks)
 {
     __shared__ gw_shared warps[GW_BLOCK / 32];
-    gw_shared &sh = warps[threadIdx.x / 32];
-    uint32_t lane = threadIdx.x & 31, used = 0;
+    uint32_t lane = threadIdx.x & 31, warp = threadIdx.x / 32, used = 0;
+    gw_shared &sh = warps[warp];
+    gw_pins pins{warp * GW_PIN_WORDS * m.max_pins * 32 + lane};
     sh.per_period = 1.0 / (double)p.period;
 #pragma unroll
     for (int i = 0; i < POWER_COMPONENTS; i++)
@@ -608,11 +534,8 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
         if (task >= n_tasks)
             break;
         uint32_t epoch = (uint32_t)(task / m.n_insts), inst = (uint32_t)(task % m.n_insts);
-        gw_carry c = gw_open(sh, m, p, t, inst, epoch);
-        uint64_t entry = gw_entry(sh, t, lane);
-        for (uint64_t at = 0; at < sh.task.n_ev; at += 32)
-            gw_step<SIPL, FIXED>(c, sh, m, p, o, t, at, &entry, &used);
-        gw_close<SIPL, FIXED>(c, sh, m, p, o);
+        gw_open(sh, m, p, t, inst, epoch);
+        gw_task_walk<SIPL, FIXED>(sh, pins, m, p, o, t, &used);
         __syncwarp();
 #pragma unroll
         for (int i = 0; i < POWER_COMPONENTS; i++) {
@@ -621,6 +544,7 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
             if (lane == 0 && e != 0.0)
                 add_sum<FIXED>(o.inst, o.fixed_inst, (size_t)inst * POWER_COMPONENTS + i, e);
         }
+        __syncwarp();
     }
     add_count(o.events_used, used);
 }
@@ -666,25 +590,37 @@ static const void *gate_warp_fn(bool sipl, bool fixed)
     return fns[2 * sipl + fixed];
 }
 
+/* The gate warp kernel's dynamic shared memory: its warps' gw_pins. */
+static size_t gate_warp_smem(uint32_t max_pins)
+{
+    return (size_t)GW_BLOCK / 32 * GW_PIN_WORDS * (max_pins ? max_pins : 1) * 32 * sizeof(int64_t);
+}
+
 cudaError_t cuda_kernels_gate_warp(const cuda_dev_model &m, const cuda_dev_plan &p,
                                    const cuda_dev_out &out, const cuda_dev_tasks &t,
                                    uint64_t n_tasks, bool sipl, cudaStream_t stream)
 {
     const void *fn = gate_warp_fn(sipl, out.fixed);
+    size_t smem = gate_warp_smem(m.max_pins);
     unsigned grid = 1, warps = GW_BLOCK / 32;
     cudaError_t err =
-        cuda_kernels_resident_blocks(fn, GW_BLOCK, 0, (n_tasks + warps - 1) / warps, &grid);
+        cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (err == cudaSuccess)
+        err = cuda_kernels_resident_blocks(fn, GW_BLOCK, smem, (n_tasks + warps - 1) / warps,
+                                           &grid);
     void *args[] = {(void *)&m, (void *)&p, (void *)&out, (void *)&t, &n_tasks};
     if (err == cudaSuccess)
         err = cudaMemsetAsync(t.cursor, 0, sizeof *t.cursor, stream);
     if (err == cudaSuccess)
-        err = cudaLaunchKernel(fn, dim3(grid), dim3(GW_BLOCK), args, 0, stream);
+        err = cudaLaunchKernel(fn, dim3(grid), dim3(GW_BLOCK), args, smem, stream);
     if (err == cudaSuccess)
         err = cuda_kernels_levels(p, out, stream);
     return err;
 }
 
-int cuda_kernels_gate_warp_report(bool sipl, bool fixed, cuda_kernel_report *out)
+int cuda_kernels_gate_warp_report(const cuda_dev_model &m, bool sipl, bool fixed,
+                                  cuda_kernel_report *out)
 {
-    return cuda_kernels_report(gate_warp_fn(sipl, fixed), "gate-warp", GW_BLOCK, 0, out);
+    return cuda_kernels_report(gate_warp_fn(sipl, fixed), "gate-warp", GW_BLOCK,
+                               gate_warp_smem(m.max_pins), out);
 }

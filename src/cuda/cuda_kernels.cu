@@ -1144,7 +1144,7 @@ int cuda_kernels_reports(const cuda_dev_model &m, const cuda_dev_plan &p,
 {
     int n = 0;
     if (o.warp && n < max)
-        return cuda_kernels_gate_warp_report(o.sipl, o.deterministic, out);
+        return cuda_kernels_gate_warp_report(m, o.sipl, o.deterministic, out);
     if (o.fusion && n < max)
         n += walk_report(m, p, o, true, "walk", out + n);
     if (!o.fusion && n < max)

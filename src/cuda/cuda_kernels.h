@@ -158,7 +158,8 @@ cudaError_t cuda_kernels_resident_blocks(const void *fn, unsigned block, size_t 
  * smem bytes of dynamic shared memory: 1, or 0 when CUDA could not say. */
 int cuda_kernels_report(const void *fn, const char *name, unsigned block, size_t smem,
                         cuda_kernel_report *out);
-int cuda_kernels_gate_warp_report(bool sipl, bool fixed, cuda_kernel_report *out);
+int cuda_kernels_gate_warp_report(const cuda_dev_model &m, bool sipl, bool fixed,
+                                  cuda_kernel_report *out);
 
 /* The compiler's figures for the kernels variant o launches on model m. */
 int cuda_kernels_reports(const cuda_dev_model &m, const cuda_dev_plan &p,

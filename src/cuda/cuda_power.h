@@ -20,11 +20,11 @@ and two of ours, past the paper:
  *              one thread per instance: events then add table entries
  *              instead of interpolating the library's tables (with slews
  *              and loads fixed per instance, the same numbers);
- *   warp       (with fusion) a warp a task, its lanes on 32 consecutive
- *              events of the gate (cuda_gate.cu): each gate's events are
- *              merged once a session into a gate stream; tasks are (gate,
- *              epoch), epochs about CUDA_POWER_WARP_EVENTS pin events a
- *              gate (part), or one cycle.
+ *   warp       (with fusion) a warp a task, each lane walking a 32nd of
+ *              the gate's events, whole cycles (cuda_gate.cu): each gate's
+ *              events are merged once a session into a gate stream; tasks
+ *              are (gate, epoch), epochs about CUDA_POWER_WARP_EVENTS pin
+ *              events a gate (part), or one cycle.
  * "naive" has all five off, "fused" all on, the default: the fastest on the
  * H200 (bench/RESULTS.md, docs/model.md).  Without warp, fusion is the walk
  * kernel (cuda_kernels.cu: a thread a gate's window).
@@ -61,9 +61,10 @@ extern "C" {
  * (the state carries over between windows of one gate). */
 #define CUDA_POWER_LANE_TASKS 8
 /* The warp kernel's epochs (partitioned): the fewest cycles, a power of
- * two, in which the average gate has this many pin events (32 steps of its
- * warp: a task's last step is seldom full, and each task opens its pins). */
-#define CUDA_POWER_WARP_EVENTS 1024
+ * two, in which the average gate has this many pin events (64 a lane: the
+ * lanes' shares end at cycle starts, so they differ by about a cycle's
+ * events, and each task opens its pins; 1024 measured 2% slower). */
+#define CUDA_POWER_WARP_EVENTS 2048
 
 typedef struct cuda_power_options {
     bool sipl, partition, fusion, memo, warp;
