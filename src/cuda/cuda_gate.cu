@@ -94,9 +94,10 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
 /* ---- the warp-per-gate kernel ---------------------------------------------------------- */
 
 /* The gate warp kernel's blocks, and the blocks an SM must hold: they set
- * the registers the compiler may use.  128 x 5 (96 registers, a few
- * spilled, 20 warps an SM) ran 4% faster than 128 x 4 (111, none spilled,
- * 16 warps) on the 100k-gate case. */
+ * the registers the compiler may use.  On the 100k-gate case 128 x 5 (96
+ * registers, a few spilled, 20 warps an SM) ran 4% faster than 128 x 4
+ * (111, none spilled, 16 warps) and 25% faster than 128 x 6 (80, more
+ * spilled, 24 warps): spills cost more than warps gain. */
 #define GW_BLOCK 128
 #define GW_MIN_BLOCKS 5
 
@@ -119,6 +120,7 @@ struct gw_shared {
     double per_period;        /* 1 / the period */
     uint8_t pin_flags[CUDA_MAX_PINS];
     double inst[POWER_COMPONENTS][32];
+    double glitch[2][32];     /* per lane: its cycle's glitch energies so far */
 };
 
 /* A lane's per-pin memory, GW_PIN_WORDS words a pin in dynamic shared
@@ -148,8 +150,8 @@ struct gw_walker {
     uint32_t odd;             /* glitchable pins with an odd count of costed changes in the cycle */
     uint32_t bin;             /* the current cycle */
     int64_t bin_start, last_t;/* its start; the last event's time (leakage is booked up to it) */
-    double acc[POWER_COMPONENTS]; /* the cycle's energies so far */
-    double leak;              /* the lane's leakage energy (the instance's sum) */
+    double acc[POWER_LEAKAGE + 1]; /* the cycle's energies so far (its glitch energies in
+                                      gw_shared.glitch) */
 };
 
 /* The result's sums, float64 or (FIXED: o.fixed, made a constant so that
@@ -317,18 +319,19 @@ __device__ __forceinline__ void gw_start_state(gw_walker &w, const gw_task &k, c
 }
 
 /* Books the lane's cycle and adds it to the lane's instance sums (but
- * leakage, summed by interval in w.leak). */
+ * leakage, summed there by interval). */
 template <bool FIXED>
 __device__ __forceinline__ void gw_flush(gw_walker &w, gw_shared &sh, const cuda_dev_out &o)
 {
     uint32_t lane = threadIdx.x & 31;
 #pragma unroll
     for (int c = 0; c < POWER_COMPONENTS; c++) {
+        double &e = c <= POWER_LEAKAGE ? w.acc[c] : sh.glitch[c - POWER_GLITCH_INTERNAL][lane];
         if (c != POWER_LEAKAGE)
-            sh.inst[c][lane] += w.acc[c];
-        if (w.acc[c] != 0.0)
-            gw_book<FIXED>(o, w.bin, c, w.acc[c]);
-        w.acc[c] = 0.0;
+            sh.inst[c][lane] += e;
+        if (e != 0.0)
+            gw_book<FIXED>(o, w.bin, c, e);
+        e = 0.0;
     }
 }
 
@@ -341,7 +344,7 @@ __device__ __forceinline__ void gw_leak_to(gw_walker &w, gw_shared &sh, const cu
 {
     double own = 0.0;
     gw_leak<FIXED>(p, o, watts, w.last_t, w.bin, t, bt, bt_start, &own, &w.acc[POWER_LEAKAGE]);
-    w.leak += watts * (double)(t - w.last_t) * 1e-15;
+    sh.inst[POWER_LEAKAGE][threadIdx.x & 31] += watts * (double)(t - w.last_t) * 1e-15;
     if (bt != w.bin) {
         gw_flush<FIXED>(w, sh, o);
         w.bin = bt, w.bin_start = bt_start, w.odd = 0;
@@ -377,7 +380,7 @@ __device__ __forceinline__ int32_t gw_related(const gw_pins &pins, const cuda_de
  * and 4th... changes of the pin in a cycle pair up), the second of a pair
  * as glitch energy, with its first, which was booked as a change and is
  * moved over (the pair's width known only now). */
-__device__ __forceinline__ void gw_book_change(gw_walker &w, const gw_pins &pins,
+__device__ __forceinline__ void gw_book_change(gw_walker &w, gw_shared &sh, const gw_pins &pins,
                                                const cuda_dev_model &m, uint32_t pin, uint32_t q,
                                                bool glitchable, int64_t t, double e_int,
                                                double e_sw)
@@ -399,15 +402,16 @@ __device__ __forceinline__ void gw_book_change(gw_walker &w, const gw_pins &pins
                                      m.pin_slew_rise[pin] * 1e15, m.pin_slew_fall[pin] * 1e15);
     w.acc[POWER_INTERNAL] -= first_int;
     w.acc[POWER_SWITCHING] -= first_sw;
-    w.acc[POWER_GLITCH_INTERNAL] += (first_int + e_int) * r_gl;
-    w.acc[POWER_GLITCH_SWITCHING] += (first_sw + e_sw) * r_gl;
+    uint32_t lane = threadIdx.x & 31;
+    sh.glitch[0][lane] += (first_int + e_int) * r_gl;
+    sh.glitch[1][lane] += (first_sw + e_sw) * r_gl;
 }
 
 /* power_cpu.c cost_event for this lane's change of pin q (costed: not
  * silent), in the state before its time: its internal and switching
  * energy, booked. */
 template <bool SIPL>
-__device__ __forceinline__ void gw_cost(gw_walker &w, const gw_shared &sh, const gw_pins &pins,
+__device__ __forceinline__ void gw_cost(gw_walker &w, gw_shared &sh, const gw_pins &pins,
                                         const cuda_dev_model &m, uint32_t q, uint8_t old,
                                         uint8_t now, int64_t t, uint32_t flags)
 {
@@ -426,7 +430,7 @@ __device__ __forceinline__ void gw_cost(gw_walker &w, const gw_shared &sh, const
     e_int *= weight;
     double e_sw = rise && (flags & CUDA_PIN_PAYS_SWITCHING) ? weight * (load * c.volts * c.volts)
                                                             : 0.0;
-    gw_book_change(w, pins, m, k.pin0 + q, q, flags & CUDA_PIN_GLITCHABLE, t, e_int, e_sw);
+    gw_book_change(w, sh, pins, m, k.pin0 + q, q, flags & CUDA_PIN_GLITCHABLE, t, e_int, e_sw);
 }
 
 /* Entry x of this lane's stream (at t): a new time books the
@@ -496,9 +500,8 @@ __device__ __forceinline__ void gw_task_walk(gw_shared &sh, const gw_pins &pins,
     for (uint32_t q = 0; q < k.n_pins; q++)
         pins.at(q, GW_NI) = -1;
     w.s_cost = w.s1, w.odd = 0, w.bin = bin, w.bin_start = start, w.last_t = start;
-    w.leak = 0.0;
 #pragma unroll
-    for (int c = 0; c < POWER_COMPONENTS; c++)
+    for (int c = 0; c <= POWER_LEAKAGE; c++)
         w.acc[c] = 0.0;
     uint64_t x = from < to ? gs[from] : 0;
 #pragma unroll 1
@@ -509,7 +512,6 @@ __device__ __forceinline__ void gw_task_walk(gw_shared &sh, const gw_pins &pins,
     }
     gw_leak_to<FIXED>(w, sh, p, o, gw_watts<SIPL>(m, k, w.s1), end, end_bin, end_start);
     gw_flush<FIXED>(w, sh, o);
-    sh.inst[POWER_LEAKAGE][lane] += w.leak;
 }
 
 /* The gate warp kernel: each warp takes tasks from the kernel's cursor,
@@ -528,6 +530,7 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
 #pragma unroll
     for (int i = 0; i < POWER_COMPONENTS; i++)
         sh.inst[i][lane] = 0.0;
+    sh.glitch[0][lane] = sh.glitch[1][lane] = 0.0;
     for (;;) {
         unsigned long long task = lane == 0 ? atomicAdd(t.cursor, 1ull) : 0;
         task = __shfl_sync(0xffffffffu, task, 0);
