@@ -446,8 +446,8 @@ __device__ __forceinline__ void gw_event(gw_walker &w, gw_shared &sh, const gw_p
     uint8_t now = gs_value(x);
     if (t != w.last_t) {
         double watts = gw_watts<SIPL>(m, sh.task, w.s1);
-        int64_t bt_start = w.bin_start;
-        uint32_t bt = t - w.bin_start < p.period ? w.bin : gw_cycle(sh, p, t, &bt_start);
+        int64_t bt_start;
+        uint32_t bt = gw_cycle(sh, p, t, &bt_start);
         gw_leak_to<FIXED>(w, sh, p, o, watts, t, bt, bt_start);
         w.s_cost = w.s1;
     }
