@@ -113,8 +113,8 @@ struct gw_task {
     uint32_t s1, sx, hp;
 };
 
-/* A warp's shared memory: its task, its pins' flags, and the lanes'
- * shares of the task's instance sums. */
+/* A warp's shared memory: its task, its pins' flags, the lanes' shares of
+ * the task's instance sums and their cycles' glitch sums. */
 struct gw_shared {
     gw_task task;
     double per_period;        /* 1 / the period */
@@ -137,9 +137,13 @@ struct gw_pins {
     {
         return gw_pin_words[base + (q * GW_PIN_WORDS + f) * 32];
     }
-    __device__ __forceinline__ double &energy(uint32_t q, int f) const
+    __device__ __forceinline__ double energy(uint32_t q, int f) const
     {
-        return reinterpret_cast<double &>(at(q, f));
+        return __longlong_as_double(at(q, f));
+    }
+    __device__ __forceinline__ void set_energy(uint32_t q, int f, double e) const
+    {
+        at(q, f) = __double_as_longlong(e);
     }
 };
 
@@ -392,8 +396,8 @@ __device__ __forceinline__ void gw_book_change(gw_walker &w, gw_shared &sh, cons
         w.acc[POWER_SWITCHING] += e_sw;
         if (glitchable) {
             pins.at(q, GW_OPEN_T) = t;
-            pins.energy(q, GW_OPEN_INT) = e_int;
-            pins.energy(q, GW_OPEN_SW) = e_sw;
+            pins.set_energy(q, GW_OPEN_INT, e_int);
+            pins.set_energy(q, GW_OPEN_SW, e_sw);
         }
         return;
     }
