@@ -267,7 +267,7 @@ static bool parse_variants(bench_state *b)
         v->opt = cuda_power_defaults();
         v->opt.device = b->a->device;
         /* Suffixes: /det (deterministic sums), /tN (N target events per thread),
-         * /lN (N tasks per walk thread). */
+         * /lN (N tasks per walk thread), /eN (epochs of N cycles). */
         char *suffix = strchr(tok, '/');
         if (suffix)
             *suffix++ = '\0';
@@ -281,13 +281,24 @@ static bool parse_variants(bench_state *b)
                 v->opt.target_events = (uint32_t)atoi(part + 1);
             else if (part[0] == 'l' && atoi(part + 1) > 0)
                 v->opt.lane_tasks = (uint32_t)atoi(part + 1);
+            else if (part[0] == 'e' && atoi(part + 1) > 0)
+                v->opt.epoch_cycles = (uint32_t)atoi(part + 1);
             else {
-                fprintf(stderr, "bench_cuda: variant suffix /%s: give /det, /tN or /lN\n", part);
+                fprintf(stderr, "bench_cuda: variant suffix /%s: give /det, /tN, /lN or /eN\n",
+                        part);
                 return false;
             }
         }
     }
     return b->n_variants > 0;
+}
+
+/* Whether a variant keeps the engine's knobs (target events, tasks per
+ * thread, epochs): the ablation takes only those. */
+static bool default_knobs(const cuda_power_options *o)
+{
+    return o->target_events == CUDA_POWER_TARGET_EVENTS && o->lane_tasks == CUDA_POWER_LANE_TASKS &&
+           o->epoch_cycles == 0;
 }
 
 /* The variant with these switches, or NULL. */
@@ -297,8 +308,7 @@ static const bench_variant *find_variant(const bench_state *b, bool sipl, bool p
     for (int i = 0; i < b->n_variants; i++) {
         const cuda_power_options *o = &b->v[i].opt;
         if (o->sipl == sipl && o->partition == part && o->fusion == fusion && o->memo == memo &&
-            o->warp == warp && !o->deterministic && o->target_events == CUDA_POWER_TARGET_EVENTS &&
-            o->lane_tasks == CUDA_POWER_LANE_TASKS && !b->v[i].failed)
+            o->warp == warp && !o->deterministic && default_knobs(o) && !b->v[i].failed)
             return &b->v[i];
     }
     return NULL;
@@ -623,14 +633,11 @@ static void write_tsv(const bench_state *b)
             b->cpu_threads, b->e2e_s, b->open_s, b->all_ok ? "PASS" : "FAIL");
     for (int i = 0; i < b->n_variants; i++) {
         const bench_variant *v = &b->v[i];
-        /* Flags sipl, part, fusion, memo, warp, det; "t" first for a non-default
-         * target or tasks per thread, which the script's ablation leaves out. */
+        /* Flags sipl, part, fusion, memo, warp, det; "t" first for non-default
+         * knobs, which the script's ablation leaves out. */
         fprintf(f, "variant\t%s\t%s\t%s%d%d%d%d%d%d\t%s\t%.3g\t%.9f\t%.9f\t%d\t%d\n", b->a->name,
                 v->label,
-                v->opt.target_events == CUDA_POWER_TARGET_EVENTS &&
-                        v->opt.lane_tasks == CUDA_POWER_LANE_TASKS
-                    ? ""
-                    : "t",
+                default_knobs(&v->opt) ? "" : "t",
                 v->opt.sipl, v->opt.partition, v->opt.fusion, v->opt.memo, v->opt.warp,
                 v->opt.deterministic,
                 v->ok ? "ok" : "FAIL", v->check.worst, v->cold.kernel_s, v->sustained_s,

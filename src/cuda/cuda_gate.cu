@@ -331,11 +331,12 @@ __device__ __forceinline__ void gw_flush(gw_walker &w, gw_shared &sh, const cuda
 #pragma unroll
     for (int c = 0; c < POWER_COMPONENTS; c++) {
         double &e = c <= POWER_LEAKAGE ? w.acc[c] : sh.glitch[c - POWER_GLITCH_INTERNAL][lane];
-        if (c != POWER_LEAKAGE)
-            sh.inst[c][lane] += e;
-        if (e != 0.0)
+        if (e != 0.0) {
+            if (c != POWER_LEAKAGE)
+                sh.inst[c][lane] += e;
             gw_book<FIXED>(o, w.bin, c, e);
-        e = 0.0;
+            e = 0.0;
+        }
     }
 }
 

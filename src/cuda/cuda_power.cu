@@ -511,13 +511,16 @@ static gp_status make_gate_streams(cuda_power_session *s)
 }
 
 /* The warp kernel's epochs with partitioning: the fewest cycles, a power of
- * two, in which the average gate has CUDA_POWER_WARP_EVENTS pin events (no
- * fewer than the epoch index allows, no more than the run has). */
+ * two, in which the average gate has CUDA_POWER_WARP_EVENTS pin events,
+ * unless the next longer epochs would leave fewer than
+ * CUDA_POWER_WARP_MIN_TASKS tasks (no fewer cycles than the epoch index
+ * allows, no more than the run has). */
 static uint32_t warp_epoch_cycles(const cuda_power_session *s)
 {
     uint64_t k = s->epoch_cycles, cycles = s->p.n_cycles;
     uint64_t want = (uint64_t)CUDA_POWER_WARP_EVENTS * s->m.n_insts;
-    while (k < cycles && s->gs_entries / cycles * k < want)
+    while (k < cycles && s->gs_entries / cycles * k < want &&
+           (uint64_t)s->m.n_insts * ((cycles + 2 * k - 1) / (2 * k)) >= CUDA_POWER_WARP_MIN_TASKS)
         k *= 2;
     return (uint32_t)k;
 }

@@ -65,6 +65,13 @@ extern "C" {
  * lanes' shares end at cycle starts, so they differ by about a cycle's
  * events, and each task opens its pins; 1024 measured 2% slower). */
 #define CUDA_POWER_WARP_EVENTS 2048
+/* ... but no fewer (gate, epoch) tasks than this where shorter epochs give
+ * them: two for each warp the H200 holds (132 SMs x 20).  A design of few
+ * gates otherwise leaves most warps without a task, or one each and the
+ * busiest last; more, shorter tasks cost their starts (on fir8 and mult16,
+ * 1,212 and 1,485 gates, epochs of 256 cycles ran 1.5x and 1.3x faster
+ * than 1024, and 1.07x and 1.11x faster than 128). */
+#define CUDA_POWER_WARP_MIN_TASKS 5280
 
 typedef struct cuda_power_options {
     bool sipl, partition, fusion, memo, warp;
