@@ -428,15 +428,8 @@ __device__ __forceinline__ void gw_cost(gw_walker &w, gw_shared &sh, const gw_pi
     uint32_t c0 = drives ? m.cand0[c.cand0_base + q] : 0;
     uint32_t c1 = drives ? m.cand0[c.cand0_base + q + 1] : 0;
     int32_t related = gw_related(pins, m, k.arc0, t, w.bin_start, rise, c0, c1, &r_rise);
-    double load = drives ? m.pin_load[k.pin0 + q] : 0.0, weight = power_weight(old, now);
-    double e_int =
-        related < 0 && c1 > c0
-            ? unrelated_energy<SIPL>(m, c, k.memo, k.pin0, q, w.s_cost, rise, load)
-            : energy<SIPL>(m, c, q, related, w.s_cost, rise,
-                           source(k.memo, k.pin0, q, related, related >= 0 ? r_rise : rise, load));
-    e_int *= weight;
-    double e_sw = rise && (flags & CUDA_PIN_PAYS_SWITCHING) ? weight * (load * c.volts * c.volts)
-                                                            : 0.0;
+    double e_sw, e_int = change_energy<SIPL>(m, c, k.memo, k.pin0, q, flags, c1 > c0, related,
+                                             r_rise, w.s_cost, old, now, &e_sw);
     gw_book_change(w, sh, pins, m, k.pin0 + q, q, flags & CUDA_PIN_GLITCHABLE, t, e_int, e_sw);
 }
 

@@ -303,21 +303,11 @@ __device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m,
     int64_t &bits = pin_i64(w, WALK_BITS, k);
     uint32_t flags = (uint32_t)(bits >> FLAGS_SHIFT) & 0xff;
     bool rise = power_is_rise(old, now), drives = flags & CUDA_PIN_DRIVES, r_rise = false;
-    /* Inputs and outputs take one path (event_internal's cases): an input
-     * has no candidates, no related pin and no load. */
     uint32_t c0 = drives ? m.cand0[c.cand0_base + k] : 0;
     uint32_t c1 = drives ? m.cand0[c.cand0_base + k + 1] : 0;
     int32_t related = walk_related(w, m, c0, c1, t, rise, &r_rise);
-    double load = drives ? m.pin_load[w.pin0 + k] : 0.0, weight = power_weight(old, now);
-    double e_int =
-        related < 0 && c1 > c0
-            ? unrelated_energy<SIPL>(m, c, w.memo, w.pin0, k, w.s_cost, rise, load)
-            : energy<SIPL>(m, c, k, related, w.s_cost, rise,
-                           source(w.memo, w.pin0, k, related, related >= 0 ? r_rise : rise, load));
-    e_int *= weight;
-    double e_sw = 0.0;
-    if (rise && (flags & CUDA_PIN_PAYS_SWITCHING))
-        e_sw = weight * (load * c.volts * c.volts);
+    double e_sw, e_int = change_energy<SIPL>(m, c, w.memo, w.pin0, k, flags, c1 > c0, related,
+                                             r_rise, w.s_cost, old, now, &e_sw);
     int64_t width = -1;
     if (flags & CUDA_PIN_GLITCHABLE) {
         int64_t &change_t = pin_i64(w, WALK_CHANGE_T, k);

@@ -294,4 +294,29 @@ __device__ __forceinline__ double unrelated_energy(const cuda_dev_model &m, cons
     return internal_unrelated<SIPL>(m, c, memo, pin0, k, s, rise, load);
 }
 
+/* The walk kernels' costing of a change old -> now of pin k (flags) of an
+ * instance (pin0, memo), in state s (power_cpu.c cost_event): its weighted
+ * internal energy, returned, and switching energy, in *e_sw.  related is
+ * its related pin (or -1; r_rise that pin's last direction), has_cands
+ * whether it has candidates.  Inputs and outputs take one path: an input
+ * has no candidates, no related pin and no load. */
+template <bool SIPL>
+__device__ __forceinline__ double change_energy(const cuda_dev_model &m, const cuda_cell &c,
+                                                const double *memo, uint32_t pin0, uint32_t k,
+                                                uint32_t flags, bool has_cands, int32_t related,
+                                                bool r_rise, uint32_t s, uint8_t old, uint8_t now,
+                                                double *e_sw)
+{
+    bool rise = power_is_rise(old, now);
+    double load = flags & CUDA_PIN_DRIVES ? m.pin_load[pin0 + k] : 0.0;
+    double weight = power_weight(old, now);
+    double e_int =
+        related < 0 && has_cands
+            ? unrelated_energy<SIPL>(m, c, memo, pin0, k, s, rise, load)
+            : energy<SIPL>(m, c, k, related, s, rise,
+                           source(memo, pin0, k, related, related >= 0 ? r_rise : rise, load));
+    *e_sw = rise && (flags & CUDA_PIN_PAYS_SWITCHING) ? weight * (load * c.volts * c.volts) : 0.0;
+    return e_int * weight;
+}
+
 #endif
