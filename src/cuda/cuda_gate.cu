@@ -18,7 +18,10 @@
  *                        "set pins to" masks; then each lane walks its
  *                        events as the reference does, summing a cycle in
  *                        registers and booking it (global atomics) when
- *                        the next begins.
+ *                        the next begins.  A task first copies what fits
+ *                        of its cell's tables (energies in every state,
+ *                        related-pin candidates and their delays) to
+ *                        shared memory.
  *
  * The lanes all walk one cell's events, where the walk kernel's
  * (cuda_kernels.cu) each walked their own gate: fewer of them take
@@ -111,16 +114,31 @@ struct gw_task {
     int64_t t_start, t_end;   /* [start of cycle c0, end of the task) */
     uint64_t first, n_ev;     /* its entries in the gate stream */
     uint32_t s1, sx, hp;
+    bool energies, cands;     /* gw_shared holds the cell's tables of these */
 };
 
-/* A warp's shared memory: its task, its pins' flags, the lanes' shares of
- * the task's instance sums and their cycles' glitch sums. */
+/* What a task copies of its cell and instance to shared memory, where it
+ * fits: its energies in every state (dense SIPL cells of up to
+ * GW_TABLE_PINS pins with a memo, up to GW_TABLE_WORDS of them), its
+ * related-pin candidates with the instance's arc delays (up to GW_CANDS). */
+#define GW_TABLE_PINS 4
+#define GW_TABLE_WORDS 256
+#define GW_CANDS 16
+
+/* A warp's shared memory: its task and the tables it made, its pins'
+ * flags, the lanes' shares of the task's instance sums. */
 struct gw_shared {
     gw_task task;
     double per_period;        /* 1 / the period */
     uint8_t pin_flags[CUDA_MAX_PINS];
     double inst[POWER_COMPONENTS][32];
-    double glitch[2][32];     /* per lane: its cycle's glitch energies so far */
+    double energies[GW_TABLE_WORDS]; /* energy<SIPL> of the cell for key k, state s,
+                                        direction and slew direction at
+                                        4 ((k << n_pins) + s) + 2 rise + slew_rise */
+    int8_t keys[GW_TABLE_PINS * (GW_TABLE_PINS + 1)]; /* the cell's keys, pin-major */
+    uint8_t cand0[CUDA_MAX_PINS + 1]; /* pin q's candidates: cand_pin[cand0[q] .. cand0[q + 1]) */
+    uint8_t cand_pin[GW_CANDS];
+    double cand_delay[GW_CANDS][2];   /* the arc's delay by the output's fall, rise */
 };
 
 /* A lane's per-pin memory, GW_PIN_WORDS words a pin in dynamic shared
@@ -154,8 +172,8 @@ struct gw_walker {
     uint32_t odd;             /* glitchable pins with an odd count of costed changes in the cycle */
     uint32_t bin;             /* the current cycle */
     int64_t bin_start, last_t;/* its start; the last event's time (leakage is booked up to it) */
-    double acc[POWER_LEAKAGE + 1]; /* the cycle's energies so far (its glitch energies in
-                                      gw_shared.glitch) */
+    double acc[POWER_LEAKAGE + 1]; /* the cycle's energies so far (glitch pairs are booked
+                                      when their second change comes) */
 };
 
 /* The result's sums, float64 or (FIXED: o.fixed, made a constant so that
@@ -193,8 +211,6 @@ __device__ __forceinline__ void gw_leak(const cuda_dev_plan &p, const cuda_dev_o
     }
 }
 
-/* The task's cell's leakage power in state s: its SIPL table's entry
- * (dense cells), or a scan of its leakage groups. */
 template <bool SIPL>
 __device__ __forceinline__ double gw_watts(const cuda_dev_model &m, const gw_task &k, uint32_t s)
 {
@@ -269,6 +285,56 @@ __device__ __forceinline__ void gw_open(gw_shared &sh, const cuda_dev_model &m,
     __syncwarp();
 }
 
+/* The cell's energies in every state, where it is dense (SIPL), has a
+ * memo and fits: each lane sums the groups of some entries as energy<SIPL>
+ * does (same order: the same bits). */
+template <bool SIPL>
+__device__ __forceinline__ void gw_open_energies(gw_shared &sh, const cuda_dev_model &m)
+{
+    const gw_task &k = sh.task;
+    const cuda_cell &c = *k.cell;
+    uint32_t lane = threadIdx.x & 31, n = k.n_pins, slots = n * (n + 1);
+    bool fits = SIPL && c.sipl_dense && k.memo && c.n_pins == n && n <= GW_TABLE_PINS;
+    int32_t key = fits && lane < slots ? m.keys[c.key0 + lane] : -1;
+    uint32_t words = (uint32_t)__reduce_max_sync(0xffffffffu, key + 1) << n << 2;
+    fits = fits && words <= GW_TABLE_WORDS;
+    if (fits && lane < slots)
+        sh.keys[lane] = (int8_t)key;
+    for (uint32_t e = lane; fits && e < words; e += 32) {
+        size_t at = c.sel0_base + (e >> 2);
+        double sum = 0.0;
+#pragma unroll 1
+        for (uint32_t i = m.sel0[at]; i < m.sel0[at + 1]; i++)
+            sum += k.memo[4 * (m.sel[i] - c.group0) + (e & 3)];
+        sh.energies[e] = sum;
+    }
+    __syncwarp();
+    if (lane == 0)
+        sh.task.energies = fits;
+    __syncwarp();
+}
+
+/* The cell's related-pin candidates, where they fit: lane i the i-th. */
+__device__ __forceinline__ void gw_open_cands(gw_shared &sh, const cuda_dev_model &m)
+{
+    const gw_task &k = sh.task;
+    const cuda_cell &c = *k.cell;
+    uint32_t lane = threadIdx.x & 31, n = k.n_pins;
+    uint32_t lo = m.cand0[c.cand0_base], hi = m.cand0[c.cand0_base + n];
+    bool fits = hi - lo <= GW_CANDS && n < 32;
+    if (fits && lane <= n)
+        sh.cand0[lane] = (uint8_t)(m.cand0[c.cand0_base + lane] - lo);
+    if (fits && lane < hi - lo) {
+        sh.cand_pin[lane] = (uint8_t)m.cand[lo + lane];
+        sh.cand_delay[lane][0] = arc_delay(m, k.arc0, m.cand_arc[lo + lane], false);
+        sh.cand_delay[lane][1] = arc_delay(m, k.arc0, m.cand_arc[lo + lane], true);
+    }
+    __syncwarp();
+    if (lane == 0)
+        sh.task.cands = fits;
+    __syncwarp();
+}
+
 /* This lane's share of the task's stream: [*from, *to), from about its
  * 32nd part's start moved up to the start of a cycle, so that the lanes'
  * cycles (and the times, glitch pairs and related events in them) are
@@ -331,8 +397,8 @@ __device__ __forceinline__ void gw_flush(gw_walker &w, gw_shared &sh, const cuda
 {
     uint32_t lane = threadIdx.x & 31;
 #pragma unroll
-    for (int c = 0; c < POWER_COMPONENTS; c++) {
-        double &e = c <= POWER_LEAKAGE ? w.acc[c] : sh.glitch[c - POWER_GLITCH_INTERNAL][lane];
+    for (int c = 0; c <= POWER_LEAKAGE; c++) {
+        double &e = w.acc[c];
         if (e != 0.0) {
             if (c != POWER_LEAKAGE)
                 sh.inst[c][lane] += e;
@@ -360,22 +426,43 @@ __device__ __forceinline__ void gw_leak_to(gw_walker &w, gw_shared &sh, const cu
     w.last_t = t;
 }
 
-/* The related pin of a change of output q (power_cpu.c related_candidate):
- * each candidate's last non-initial event in the cycle. */
-__device__ __forceinline__ int32_t gw_related(const gw_pins &pins, const cuda_dev_model &m,
-                                              uint32_t arc0, int64_t t, int64_t bin_start,
-                                              bool rise, uint32_t c0, uint32_t c1, bool *r_rise)
+/* A task's related-pin candidates: its copy in shared memory, or the
+ * model's (the candidate's pin, its arc's delay by the output's direction). */
+struct gw_shared_cands {
+    const gw_shared &sh;
+    __device__ __forceinline__ uint32_t pin(uint32_t i) const { return sh.cand_pin[i]; }
+    __device__ __forceinline__ double delay(uint32_t i, bool rise) const
+    {
+        return sh.cand_delay[i][rise];
+    }
+};
+struct gw_model_cands {
+    const cuda_dev_model &m;
+    uint32_t arc0;
+    __device__ __forceinline__ uint32_t pin(uint32_t i) const { return m.cand[i]; }
+    __device__ __forceinline__ double delay(uint32_t i, bool rise) const
+    {
+        return arc_delay(m, arc0, m.cand_arc[i], rise);
+    }
+};
+
+/* The related pin of a change of output q (power_cpu.c related_candidate)
+ * among its candidates [c0, c1): the one whose last non-initial event in
+ * the cycle is nearest to t less the arc's delay. */
+template <class Cands>
+__device__ __forceinline__ int32_t gw_related(const Cands &cands, const gw_pins &pins, int64_t t,
+                                              int64_t bin_start, bool rise, uint32_t c0,
+                                              uint32_t c1, bool *r_rise)
 {
     int32_t best = -1;
     double best_gap = INFINITY;
 #pragma unroll 1
     for (uint32_t i = c0; i < c1; i++) {
-        uint32_t r = m.cand[i];
+        uint32_t r = cands.pin(i);
         int64_t last = pins.at(r, GW_NI), last_t = last >> 1;
         if (last_t < bin_start)
             continue;
-        double delay = arc_delay(m, arc0, m.cand_arc[i], rise);
-        double gap = fabs((double)(t - last_t) - delay);
+        double gap = fabs((double)(t - last_t) - cands.delay(i, rise));
         if (gap < best_gap)
             best = (int32_t)r, best_gap = gap, *r_rise = last & 1;
     }
@@ -385,12 +472,14 @@ __device__ __forceinline__ int32_t gw_related(const gw_pins &pins, const cuda_de
 /* Books this costed change (at t) of pin q: e_int and e_sw to the cycle,
  * or, for a glitchable pin (power_ref.c flush_pin: the 1st and 2nd, 3rd
  * and 4th... changes of the pin in a cycle pair up), the second of a pair
- * as glitch energy, with its first, which was booked as a change and is
- * moved over (the pair's width known only now). */
+ * as glitch energy (booked at once, to the instance and the result), with
+ * its first, which was added to the cycle as a change and is taken out of
+ * it (the pair's width known only now). */
+template <bool FIXED>
 __device__ __forceinline__ void gw_book_change(gw_walker &w, gw_shared &sh, const gw_pins &pins,
-                                               const cuda_dev_model &m, uint32_t pin, uint32_t q,
-                                               bool glitchable, int64_t t, double e_int,
-                                               double e_sw)
+                                               const cuda_dev_model &m, const cuda_dev_out &o,
+                                               uint32_t pin, uint32_t q, bool glitchable,
+                                               int64_t t, double e_int, double e_sw)
 {
     uint32_t bit = glitchable ? 1u << q : 0;
     w.odd ^= bit;
@@ -410,27 +499,63 @@ __device__ __forceinline__ void gw_book_change(gw_walker &w, gw_shared &sh, cons
     w.acc[POWER_INTERNAL] -= first_int;
     w.acc[POWER_SWITCHING] -= first_sw;
     uint32_t lane = threadIdx.x & 31;
-    sh.glitch[0][lane] += (first_int + e_int) * r_gl;
-    sh.glitch[1][lane] += (first_sw + e_sw) * r_gl;
+    double g_int = (first_int + e_int) * r_gl, g_sw = (first_sw + e_sw) * r_gl;
+    sh.inst[POWER_GLITCH_INTERNAL][lane] += g_int;
+    sh.inst[POWER_GLITCH_SWITCHING][lane] += g_sw;
+    if (g_int != 0.0)
+        gw_book<FIXED>(o, w.bin, POWER_GLITCH_INTERNAL, g_int);
+    if (g_sw != 0.0)
+        gw_book<FIXED>(o, w.bin, POWER_GLITCH_SWITCHING, g_sw);
+}
+
+/* energy<SIPL> from the task's table (gw_open_energies). */
+__device__ __forceinline__ double gw_table_energy(const gw_shared &sh, uint32_t q, int32_t related,
+                                                  uint32_t s, bool rise, bool slew_rise)
+{
+    uint32_t n = sh.task.n_pins;
+    int32_t key = sh.keys[q * (n + 1) + (related < 0 ? n : (uint32_t)related)];
+    return key < 0 ? 0.0 : sh.energies[(((uint32_t)key << n) + s) * 4 + 2 * rise + slew_rise];
 }
 
 /* power_cpu.c cost_event for this lane's change of pin q (costed: not
  * silent), in the state before its time: its internal and switching
- * energy, booked. */
-template <bool SIPL>
+ * energy, booked.  The internal energy is change_energy's, with the
+ * task's table where it has one (kept apart: one function measured 8%
+ * slower). */
+template <bool SIPL, bool FIXED>
 __device__ __forceinline__ void gw_cost(gw_walker &w, gw_shared &sh, const gw_pins &pins,
-                                        const cuda_dev_model &m, uint32_t q, uint8_t old,
-                                        uint8_t now, int64_t t, uint32_t flags)
+                                        const cuda_dev_model &m, const cuda_dev_out &o,
+                                        uint32_t q, uint8_t old, uint8_t now, int64_t t,
+                                        uint32_t flags)
 {
     const gw_task &k = sh.task;
     const cuda_cell &c = *k.cell;
     bool rise = power_is_rise(old, now), drives = flags & CUDA_PIN_DRIVES, r_rise = false;
-    uint32_t c0 = drives ? m.cand0[c.cand0_base + q] : 0;
-    uint32_t c1 = drives ? m.cand0[c.cand0_base + q + 1] : 0;
-    int32_t related = gw_related(pins, m, k.arc0, t, w.bin_start, rise, c0, c1, &r_rise);
-    double e_sw, e_int = change_energy<SIPL>(m, c, k.memo, k.pin0, q, flags, c1 > c0, related,
-                                             r_rise, w.s_cost, old, now, &e_sw);
-    gw_book_change(w, sh, pins, m, k.pin0 + q, q, flags & CUDA_PIN_GLITCHABLE, t, e_int, e_sw);
+    uint32_t c0 = 0, c1 = 0;
+    int32_t related;
+    if (k.cands) {
+        c0 = drives ? sh.cand0[q] : 0, c1 = drives ? sh.cand0[q + 1] : 0;
+        related = gw_related(gw_shared_cands{sh}, pins, t, w.bin_start, rise, c0, c1, &r_rise);
+    } else {
+        c0 = drives ? m.cand0[c.cand0_base + q] : 0;
+        c1 = drives ? m.cand0[c.cand0_base + q + 1] : 0;
+        related = gw_related(gw_model_cands{m, k.arc0}, pins, t, w.bin_start, rise, c0, c1,
+                             &r_rise);
+    }
+    double load = drives ? m.pin_load[k.pin0 + q] : 0.0, weight = power_weight(old, now);
+    double e_int;
+    if (related < 0 && c1 > c0)
+        e_int = unrelated_energy<SIPL>(m, c, k.memo, k.pin0, q, w.s_cost, rise, load);
+    else if (k.energies)
+        e_int = gw_table_energy(sh, q, related, w.s_cost, rise, related >= 0 ? r_rise : rise);
+    else
+        e_int = energy<SIPL>(
+            m, c, q, related, w.s_cost, rise,
+            source(k.memo, k.pin0, q, related, related >= 0 ? r_rise : rise, load));
+    e_int *= weight;
+    double e_sw = switching_energy(c, flags, load, old, now);
+    gw_book_change<FIXED>(w, sh, pins, m, o, k.pin0 + q, q, flags & CUDA_PIN_GLITCHABLE, t,
+                          e_int, e_sw);
 }
 
 /* Entry x of this lane's stream (at t): a new time books the
@@ -456,7 +581,7 @@ __device__ __forceinline__ void gw_event(gw_walker &w, gw_shared &sh, const gw_p
     bool change = !initial && old != now;
     uint32_t flags = sh.pin_flags[q];
     if (change && !(flags & CUDA_PIN_SILENT))
-        gw_cost<SIPL>(w, sh, pins, m, q, old, now, t, flags);
+        gw_cost<SIPL, FIXED>(w, sh, pins, m, o, q, old, now, t, flags);
     *used += change;
     if (!initial)
         pins.at(q, GW_NI) = t << 1 | power_is_rise(old, now);
@@ -530,7 +655,6 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
 #pragma unroll
     for (int i = 0; i < POWER_COMPONENTS; i++)
         sh.inst[i][lane] = 0.0;
-    sh.glitch[0][lane] = sh.glitch[1][lane] = 0.0;
     for (;;) {
         unsigned long long task = lane == 0 ? atomicAdd(t.cursor, 1ull) : 0;
         task = __shfl_sync(0xffffffffu, task, 0);
@@ -538,6 +662,8 @@ gate_warp_kernel(const __grid_constant__ cuda_dev_model m, const __grid_constant
             break;
         uint32_t epoch = (uint32_t)(task / m.n_insts), inst = (uint32_t)(task % m.n_insts);
         gw_open(sh, m, p, t, inst, epoch);
+        gw_open_energies<SIPL>(sh, m);
+        gw_open_cands(sh, m);
         gw_task_walk<SIPL, FIXED>(sh, pins, m, p, o, t, &used);
         __syncwarp();
 #pragma unroll

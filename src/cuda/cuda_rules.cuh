@@ -294,6 +294,16 @@ __device__ __forceinline__ double unrelated_energy(const cuda_dev_model &m, cons
     return internal_unrelated<SIPL>(m, c, memo, pin0, k, s, rise, load);
 }
 
+/* The switching energy of a change old -> now of a pin (flags) driving
+ * `load` (power_cpu.c cost_event): paid on rises by the pins that pay it. */
+__device__ __forceinline__ double switching_energy(const cuda_cell &c, uint32_t flags, double load,
+                                                   uint8_t old, uint8_t now)
+{
+    return power_is_rise(old, now) && (flags & CUDA_PIN_PAYS_SWITCHING)
+               ? power_weight(old, now) * (load * c.volts * c.volts)
+               : 0.0;
+}
+
 /* The walk kernels' costing of a change old -> now of pin k (flags) of an
  * instance (pin0, memo), in state s (power_cpu.c cost_event): its weighted
  * internal energy, returned, and switching energy, in *e_sw.  related is
@@ -315,7 +325,7 @@ __device__ __forceinline__ double change_energy(const cuda_dev_model &m, const c
             ? unrelated_energy<SIPL>(m, c, memo, pin0, k, s, rise, load)
             : energy<SIPL>(m, c, k, related, s, rise,
                            source(memo, pin0, k, related, related >= 0 ? r_rise : rise, load));
-    *e_sw = rise && (flags & CUDA_PIN_PAYS_SWITCHING) ? weight * (load * c.volts * c.volts) : 0.0;
+    *e_sw = switching_energy(c, flags, load, old, now);
     return e_int * weight;
 }
 
