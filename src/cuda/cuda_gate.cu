@@ -456,7 +456,7 @@ __device__ __forceinline__ int32_t gw_related(const Cands &cands, const gw_pins 
 {
     int32_t best = -1;
     double best_gap = INFINITY;
-#pragma unroll 1
+#pragma unroll 2 /* 1% faster than 1 (most outputs have 1 to 3 candidates) */
     for (uint32_t i = c0; i < c1; i++) {
         uint32_t r = cands.pin(i);
         int64_t last = pins.at(r, GW_NI), last_t = last >> 1;
