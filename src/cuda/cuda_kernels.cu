@@ -235,28 +235,15 @@ __device__ __forceinline__ void walk_leak_until(walk &w, const cuda_dev_model &m
     w.acc[POWER_LEAKAGE] += watts * (double)(t - bin_start) * 1e-15;
 }
 
-/* The related pin of an event at t of an output whose candidates are
- * cand[c0 .. c1) (power_cpu.c related_candidate): its index, or -1; *r_rise
- * its last event's direction. */
-__device__ __forceinline__ int32_t walk_related(const walk &w, const cuda_dev_model &m,
-                                                uint32_t c0, uint32_t c1, int64_t t, bool rise,
-                                                bool *r_rise)
-{
-    int32_t best = -1;
-    double best_gap = INFINITY;
-#pragma unroll 1
-    for (uint32_t i = c0; i < c1; i++) {
-        uint32_t r = m.cand[i];
-        int64_t last_t = pin_i64(w, WALK_LAST_T, r);
-        if (last_t < w.bin_start)
-            continue;
-        double gap = fabs((double)(t - last_t) - arc_delay(m, w.arc0, m.cand_arc[i], rise));
-        if (gap < best_gap)
-            best = (int32_t)r, best_gap = gap,
-            *r_rise = pin_i64(w, WALK_BITS, r) & BIT_LAST_RISE;
+/* A walk's pins' last events, for related_pin. */
+struct walk_last {
+    const walk &w;
+    __device__ __forceinline__ int64_t time(uint32_t r) const { return pin_i64(w, WALK_LAST_T, r); }
+    __device__ __forceinline__ bool rise(uint32_t r) const
+    {
+        return pin_i64(w, WALK_BITS, r) & BIT_LAST_RISE;
     }
-    return best;
-}
+};
 
 /* The internal energy of an event of pin k (power_cpu.c output_internal
  * and cost_event's input case), given its related pin (or -1); memo: the
@@ -305,7 +292,8 @@ __device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m,
     bool rise = power_is_rise(old, now), drives = flags & CUDA_PIN_DRIVES, r_rise = false;
     uint32_t c0 = drives ? m.cand0[c.cand0_base + k] : 0;
     uint32_t c1 = drives ? m.cand0[c.cand0_base + k + 1] : 0;
-    int32_t related = walk_related(w, m, c0, c1, t, rise, &r_rise);
+    int32_t related = related_pin<1>(model_cands{m, w.arc0}, walk_last{w}, t, w.bin_start, rise,
+                                     c0, c1, &r_rise);
     double e_sw, e_int = change_energy<SIPL>(m, c, w.memo, w.pin0, k, flags, c1 > c0, related,
                                              r_rise, w.s_cost, old, now, &e_sw);
     int64_t width = -1;

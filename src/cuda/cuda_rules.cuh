@@ -194,6 +194,44 @@ __device__ __forceinline__ double arc_delay(const cuda_dev_model &m, uint32_t ar
     return rise ? m.arc_delay_rise_fs[slot] : m.arc_delay_fall_fs[slot];
 }
 
+/* The model's related-pin candidates of an instance (arcs from arc0): the
+ * candidate's pin, its arc's delay by the output's direction. */
+struct model_cands {
+    const cuda_dev_model &m;
+    uint32_t arc0;
+    __device__ __forceinline__ uint32_t pin(uint32_t i) const { return m.cand[i]; }
+    __device__ __forceinline__ double delay(uint32_t i, bool rise) const
+    {
+        return arc_delay(m, arc0, m.cand_arc[i], rise);
+    }
+};
+
+/* The related pin of a change at t (rise: its direction) of an output
+ * whose candidates are [c0, c1) of `cands` (power_cpu.c related_candidate):
+ * of those whose last non-initial event (last.time(r), -1 before any) lies
+ * in the cycle starting at bin_start, the one nearest to t less its arc's
+ * delay; -1 if none.  *r_rise: that event's direction (last.rise(r)).  The
+ * loop is unrolled UNROLL times. */
+template <int UNROLL, class Cands, class Last>
+__device__ __forceinline__ int32_t related_pin(const Cands &cands, const Last &last, int64_t t,
+                                               int64_t bin_start, bool rise, uint32_t c0,
+                                               uint32_t c1, bool *r_rise)
+{
+    int32_t best = -1;
+    double best_gap = INFINITY;
+#pragma unroll UNROLL
+    for (uint32_t i = c0; i < c1; i++) {
+        uint32_t r = cands.pin(i);
+        int64_t last_t = last.time(r);
+        if (last_t < bin_start)
+            continue;
+        double gap = fabs((double)(t - last_t) - cands.delay(i, rise));
+        if (gap < best_gap)
+            best = (int32_t)r, best_gap = gap, *r_rise = last.rise(r);
+    }
+    return best;
+}
+
 /* ---- sums ------------------------------------------------------------------------- */
 
 /* Adds e to 128-bit fixed-point sum w (w[0] low word, w[1] high word) in
