@@ -215,6 +215,8 @@ __device__ __forceinline__ void gw_leak(const cuda_dev_plan &p, const cuda_dev_o
     }
 }
 
+/* The task's cell's leakage power in state s: its SIPL table's entry
+ * (dense cells), or a scan of its leakage groups. */
 template <bool SIPL>
 __device__ __forceinline__ double gw_watts(const cuda_dev_model &m, const gw_task &k, uint32_t s)
 {
