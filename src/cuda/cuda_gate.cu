@@ -215,12 +215,11 @@ __device__ __forceinline__ void gw_leak(const cuda_dev_plan &p, const cuda_dev_o
     }
 }
 
-/* The task's cell's leakage power in state s: its SIPL table's entry
- * (dense cells), or a scan of its leakage groups. */
+/* The task's cell's leakage power in state s. */
 template <bool SIPL>
 __device__ __forceinline__ double gw_watts(const cuda_dev_model &m, const gw_task &k, uint32_t s)
 {
-    return SIPL && k.leak0 != UINT32_MAX ? m.reals[k.leak0 + s] : leakage_scan(m, *k.cell, s);
+    return leakage_power<SIPL>(m, *k.cell, k.leak0, s);
 }
 
 __device__ __forceinline__ uint32_t lanes_above(uint32_t lane)

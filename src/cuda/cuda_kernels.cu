@@ -214,8 +214,7 @@ __device__ __forceinline__ void walk_leak_until(walk &w, const cuda_dev_model &m
     w.leak_from = t;
     if (a >= t)
         return;
-    double watts = SIPL && w.leak0 != UINT32_MAX ? m.reals[w.leak0 + w.s]
-                                                 : leakage_scan(m, m.cells[w.cell], w.s);
+    double watts = leakage_power<SIPL>(m, m.cells[w.cell], w.leak0, w.s);
     int64_t bin_end = w.bin_start + p.period;
     if (t < bin_end) {
         w.acc[POWER_LEAKAGE] += watts * (double)(t - a) * 1e-15;

@@ -178,6 +178,16 @@ __device__ __forceinline__ double leakage_scan(const cuda_dev_model &m, const cu
     return served ? total : c.cell_leakage;
 }
 
+/* power_leakage of cell c in state s: with SIPL a dense cell's from its
+ * table (leak0: c.leak for dense cells, else UINT32_MAX), else a scan of
+ * its leakage groups. */
+template <bool SIPL>
+__device__ __forceinline__ double leakage_power(const cuda_dev_model &m, const cuda_cell &c,
+                                                uint32_t leak0, uint32_t s)
+{
+    return SIPL && leak0 != UINT32_MAX ? m.reals[leak0 + s] : leakage_scan(m, c, s);
+}
+
 __device__ __forceinline__ double pin_slew(const cuda_dev_model &m, uint32_t pin, bool rise)
 {
     return rise ? m.pin_slew_rise[pin] : m.pin_slew_fall[pin];
@@ -230,71 +240,6 @@ __device__ __forceinline__ int32_t related_pin(const Cands &cands, const Last &l
             best = (int32_t)r, best_gap = gap, *r_rise = last.rise(r);
     }
     return best;
-}
-
-/* ---- sums ------------------------------------------------------------------------- */
-
-/* Adds e to 128-bit fixed-point sum w (w[0] low word, w[1] high word) in
- * units of 2^-120 J: |e| below 128 J converts exactly up to the last unit;
- * integer additions do not depend on their order. */
-__device__ __forceinline__ void fixed_add_words(unsigned long long *w, unsigned long long lo,
-                                                unsigned long long hi)
-{
-    unsigned long long old = atomicAdd(&w[0], lo);
-    atomicAdd(&w[1], hi + (old + lo < old));
-}
-
-__device__ __forceinline__ void fixed_add(unsigned long long *w, double e)
-{
-    if (e == 0.0)
-        return;
-    double x = fabs(e) * 0x1p120;
-    unsigned long long hi = (unsigned long long)(x * 0x1p-64);
-    unsigned long long lo = (unsigned long long)(x - (double)hi * 0x1p64);
-    if (e < 0) {
-        lo = ~lo + 1;
-        hi = ~hi + (lo == 0);
-    }
-    fixed_add_words(w, lo, hi);
-}
-
-/* Adds e to sum i of a result's array: float64 sums[i], or (FIXED) the
- * 128-bit fixed point at fixed[2 i]. */
-template <bool FIXED>
-__device__ __forceinline__ void add_sum(double *sums, unsigned long long *fixed, size_t i, double e)
-{
-    if (FIXED)
-        fixed_add(&fixed[2 * i], e);
-    else
-        atomicAdd(&sums[i], e);
-}
-
-__device__ __forceinline__ void add_bin(const cuda_dev_out &o, size_t i, double e)
-{
-    o.fixed ? add_sum<true>(o.bins, o.fixed_bins, i, e) : add_sum<false>(o.bins, o.fixed_bins, i, e);
-}
-
-__device__ __forceinline__ void add_inst(const cuda_dev_out &o, size_t i, double e)
-{
-    o.fixed ? add_sum<true>(o.inst, o.fixed_inst, i, e) : add_sum<false>(o.inst, o.fixed_inst, i, e);
-}
-
-/* Adds each thread's count into *total, one atomic per warp.  Every thread
- * of the warp must call it. */
-__device__ __forceinline__ void add_count(unsigned long long *total, unsigned long long n)
-{
-    for (int d = 16; d > 0; d /= 2)
-        n += __shfl_down_sync(0xffffffffu, n, d);
-    if ((threadIdx.x & 31) == 0 && n)
-        atomicAdd(total, n);
-}
-
-/* The warp's sum of v (every lane of the warp must call it). */
-__device__ __forceinline__ double warp_sum(double v)
-{
-    for (int d = 16; d > 0; d /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, d);
-    return v;
 }
 
 /* The internal energy of an event of output k without a related pin
@@ -365,6 +310,71 @@ __device__ __forceinline__ double change_energy(const cuda_dev_model &m, const c
                            source(memo, pin0, k, related, related >= 0 ? r_rise : rise, load));
     *e_sw = switching_energy(c, flags, load, old, now);
     return e_int * weight;
+}
+
+/* ---- sums ------------------------------------------------------------------------- */
+
+/* Adds e to 128-bit fixed-point sum w (w[0] low word, w[1] high word) in
+ * units of 2^-120 J: |e| below 128 J converts exactly up to the last unit;
+ * integer additions do not depend on their order. */
+__device__ __forceinline__ void fixed_add_words(unsigned long long *w, unsigned long long lo,
+                                                unsigned long long hi)
+{
+    unsigned long long old = atomicAdd(&w[0], lo);
+    atomicAdd(&w[1], hi + (old + lo < old));
+}
+
+__device__ __forceinline__ void fixed_add(unsigned long long *w, double e)
+{
+    if (e == 0.0)
+        return;
+    double x = fabs(e) * 0x1p120;
+    unsigned long long hi = (unsigned long long)(x * 0x1p-64);
+    unsigned long long lo = (unsigned long long)(x - (double)hi * 0x1p64);
+    if (e < 0) {
+        lo = ~lo + 1;
+        hi = ~hi + (lo == 0);
+    }
+    fixed_add_words(w, lo, hi);
+}
+
+/* Adds e to sum i of a result's array: float64 sums[i], or (FIXED) the
+ * 128-bit fixed point at fixed[2 i]. */
+template <bool FIXED>
+__device__ __forceinline__ void add_sum(double *sums, unsigned long long *fixed, size_t i, double e)
+{
+    if (FIXED)
+        fixed_add(&fixed[2 * i], e);
+    else
+        atomicAdd(&sums[i], e);
+}
+
+__device__ __forceinline__ void add_bin(const cuda_dev_out &o, size_t i, double e)
+{
+    o.fixed ? add_sum<true>(o.bins, o.fixed_bins, i, e) : add_sum<false>(o.bins, o.fixed_bins, i, e);
+}
+
+__device__ __forceinline__ void add_inst(const cuda_dev_out &o, size_t i, double e)
+{
+    o.fixed ? add_sum<true>(o.inst, o.fixed_inst, i, e) : add_sum<false>(o.inst, o.fixed_inst, i, e);
+}
+
+/* Adds each thread's count into *total, one atomic per warp.  Every thread
+ * of the warp must call it. */
+__device__ __forceinline__ void add_count(unsigned long long *total, unsigned long long n)
+{
+    for (int d = 16; d > 0; d /= 2)
+        n += __shfl_down_sync(0xffffffffu, n, d);
+    if ((threadIdx.x & 31) == 0 && n)
+        atomicAdd(total, n);
+}
+
+/* The warp's sum of v (every lane of the warp must call it). */
+__device__ __forceinline__ double warp_sum(double v)
+{
+    for (int d = 16; d > 0; d /= 2)
+        v += __shfl_xor_sync(0xffffffffu, v, d);
+    return v;
 }
 
 #endif
