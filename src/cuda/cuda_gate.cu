@@ -108,7 +108,7 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
 /* The task a warp works on (in shared memory), and its pins at its start:
  * at 1 (the state), at X, with an event of their net before it. */
 struct gw_task {
-    uint32_t inst, pin0, n_pins, arc0, leak0;
+    uint32_t pin0, n_pins, arc0, leak0;
     const cuda_cell *cell;
     const double *memo;
     uint32_t c0;              /* the task's first cycle */
@@ -252,7 +252,6 @@ __device__ __forceinline__ void gw_open(gw_shared &sh, const cuda_dev_model &m,
 {
     uint32_t lane = threadIdx.x & 31;
     gw_task k;
-    k.inst = inst;
     k.pin0 = m.inst_pin0[inst];
     k.n_pins = m.inst_pin0[inst + 1] - k.pin0;
     k.arc0 = m.inst_arc0[inst];
