@@ -220,6 +220,7 @@ __device__ __forceinline__ void gw_leak(const cuda_dev_plan &p, const cuda_dev_o
 template <bool SIPL>
 __device__ __forceinline__ double gw_watts(const cuda_dev_model &m, const gw_task &k, uint32_t s)
 {
+    __builtin_assume(__isGlobal(k.cell)); /* see gw_cost */
     return leakage_power<SIPL>(m, *k.cell, k.leak0, s);
 }
 
@@ -508,6 +509,10 @@ __device__ __forceinline__ void gw_cost(gw_walker &w, gw_shared &sh, const gw_pi
 {
     const gw_task &k = sh.task;
     const cuda_cell &c = *k.cell;
+    /* The task's pointers, read back from shared memory, point to global
+     * memory: said, its loads are global ones, not generic (0.3% faster). */
+    __builtin_assume(__isGlobal(k.cell));
+    __builtin_assume(!k.memo || __isGlobal(k.memo));
     bool rise = power_is_rise(old, now), drives = flags & CUDA_PIN_DRIVES, r_rise = false;
     uint32_t c0 = 0, c1 = 0;
     int32_t related;
