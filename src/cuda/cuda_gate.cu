@@ -311,7 +311,7 @@ __device__ __forceinline__ void gw_open_energies(gw_shared &sh, const cuda_dev_m
         double sum = 0.0;
 #pragma unroll 1
         for (uint32_t i = m.sel0[at]; i < m.sel0[at + 1]; i++)
-            sum += k.memo[4 * (m.sel[i] - c.group0) + (e & 3)];
+            sum += k.memo[memo_slot(c, m.sel[i], e & 3)];
         sh.energies[e] = sum;
     }
     __syncwarp();

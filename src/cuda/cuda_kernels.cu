@@ -767,7 +767,7 @@ __global__ void memo_kernel(const __grid_constant__ cuda_dev_model m, double *me
         for (int rise = 0; rise < 2; rise++)
             for (int slew_rise = 0; slew_rise < 2; slew_rise++) {
                 src.slew_rise = slew_rise;
-                out[4 * (g - c.group0) + 2 * rise + slew_rise] = group_energy(m, c, g, rise, src);
+                out[memo_slot(c, g, 2 * rise + slew_rise)] = group_energy(m, c, g, rise, src);
             }
     }
     for (uint32_t k = 0; k < c.n_pins; k++) {

@@ -99,8 +99,7 @@ __device__ __forceinline__ double pin_slew(const cuda_dev_model &m, uint32_t pin
 
 /* Where an event's group energies come from: the tables, looked up at the
  * slew pin's slew and the load, or (memo) the instance's energies of each
- * group computed once per run (memo_kernel): memo[4 g + 2 rise + slew_rise]
- * for the cell's g-th group. */
+ * group computed once per run (memo_kernel), at memo_slot. */
 struct energy_src {
     const double *memo;       /* the instance's; NULL: look the tables up */
     uint32_t slew_pin;        /* the design pin whose slew is looked up */
@@ -108,11 +107,18 @@ struct energy_src {
     double load;
 };
 
+/* Where an instance's memo keeps the energy of its cell's group g in
+ * direction d (2 rise + slew_rise: the event's and the slew's). */
+__device__ __forceinline__ uint32_t memo_slot(const cuda_cell &c, uint32_t g, uint32_t d)
+{
+    return 4 * (g - c.group0) + d;
+}
+
 __device__ __forceinline__ double group_energy(const cuda_dev_model &m, const cuda_cell &c,
                                                uint32_t g, bool rise, const energy_src &src)
 {
     if (src.memo)
-        return src.memo[4 * (g - c.group0) + 2 * rise + src.slew_rise];
+        return src.memo[memo_slot(c, g, 2 * rise + src.slew_rise)];
     int32_t table = m.groups[g].table[rise ? 0 : 1];
     return table >= 0 ? table_lookup(m, table, pin_slew(m, src.slew_pin, src.slew_rise), src.load)
                       : 0.0;
