@@ -257,7 +257,7 @@ __device__ __forceinline__ void gw_open(gw_shared &sh, const cuda_dev_model &m,
     k.n_pins = m.inst_pin0[inst + 1] - k.pin0;
     k.arc0 = m.inst_arc0[inst];
     k.cell = &m.cells[m.inst_cell[inst]];
-    k.leak0 = k.cell->sipl_dense ? k.cell->leak : UINT32_MAX;
+    k.leak0 = leakage_table(*k.cell);
     k.memo = t.memo ? t.memo + m.inst_memo0[inst] : NULL;
     k.c0 = epoch * t.epoch_cycles;
     uint32_t c1 = min(p.n_cycles, k.c0 + t.epoch_cycles);

@@ -423,7 +423,7 @@ __device__ __forceinline__ void walk_open(walk &w, const cuda_dev_model &m,
     w.task = last;
     w.inst = inst;
     w.cell = m.inst_cell[inst];
-    w.leak0 = m.cells[w.cell].sipl_dense ? m.cells[w.cell].leak : UINT32_MAX;
+    w.leak0 = leakage_table(m.cells[w.cell]);
     w.pin0 = m.inst_pin0[inst];
     w.arc0 = m.inst_arc0[inst];
     w.n_pins = m.inst_pin0[inst + 1] - w.pin0;

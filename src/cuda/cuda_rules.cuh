@@ -184,9 +184,15 @@ __device__ __forceinline__ double leakage_scan(const cuda_dev_model &m, const cu
     return served ? total : c.cell_leakage;
 }
 
+/* Where cell c's leakage table starts (c.leak) where it is dense, else
+ * UINT32_MAX: leakage_power's leak0, kept by the walks per gate. */
+__device__ __forceinline__ uint32_t leakage_table(const cuda_cell &c)
+{
+    return c.sipl_dense ? c.leak : UINT32_MAX;
+}
+
 /* power_leakage of cell c in state s: with SIPL a dense cell's from its
- * table (leak0: c.leak for dense cells, else UINT32_MAX), else a scan of
- * its leakage groups. */
+ * table (leak0: leakage_table(c)), else a scan of its leakage groups. */
 template <bool SIPL>
 __device__ __forceinline__ double leakage_power(const cuda_dev_model &m, const cuda_cell &c,
                                                 uint32_t leak0, uint32_t s)
