@@ -486,8 +486,7 @@ __device__ __forceinline__ void gw_book_change(gw_walker &w, gw_shared &sh, cons
         return;
     }
     double first_int = pins.energy(q, GW_OPEN_INT), first_sw = pins.energy(q, GW_OPEN_SW);
-    double r_gl = power_glitch_ratio((double)(t - pins.at(q, GW_OPEN_T)),
-                                     m.pin_slew_rise[pin] * 1e15, m.pin_slew_fall[pin] * 1e15);
+    double r_gl = pin_glitch_ratio(m, pin, (double)(t - pins.at(q, GW_OPEN_T)));
     w.acc[POWER_INTERNAL] -= first_int;
     w.acc[POWER_SWITCHING] -= first_sw;
     uint32_t lane = threadIdx.x & 31;

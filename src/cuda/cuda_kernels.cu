@@ -310,8 +310,7 @@ __device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m,
         return;
     }
     uint32_t pin = w.pin0 + k;
-    double r_gl =
-        power_glitch_ratio((double)width, m.pin_slew_rise[pin] * 1e15, m.pin_slew_fall[pin] * 1e15);
+    double r_gl = pin_glitch_ratio(m, pin, (double)width);
     w.acc[POWER_GLITCH_INTERNAL] += e_int * r_gl;
     w.acc[POWER_GLITCH_SWITCHING] += e_sw * r_gl;
 }
@@ -702,8 +701,7 @@ __device__ __forceinline__ event_cost naive_cost(const cuda_dev_model &m, const 
                           : -1;
     int glitch = partner >= 0 ? 2 : 0;
     if (glitch) {
-        double r_gl = power_glitch_ratio((double)(partner - t), m.pin_slew_rise[pin] * 1e15,
-                                   m.pin_slew_fall[pin] * 1e15);
+        double r_gl = pin_glitch_ratio(m, pin, (double)(partner - t));
         e_int *= r_gl, e_sw *= r_gl;
     }
     cost.inst = inst;

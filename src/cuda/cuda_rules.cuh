@@ -205,6 +205,14 @@ __device__ __forceinline__ double pin_slew(const cuda_dev_model &m, uint32_t pin
     return rise ? m.pin_slew_rise[pin] : m.pin_slew_fall[pin];
 }
 
+/* power_glitch_ratio of a pulse `width` fs wide on design pin `pin`, at its
+ * slews (in fs). */
+__device__ __forceinline__ double pin_glitch_ratio(const cuda_dev_model &m, uint32_t pin,
+                                                   double width)
+{
+    return power_glitch_ratio(width, m.pin_slew_rise[pin] * 1e15, m.pin_slew_fall[pin] * 1e15);
+}
+
 /* The delay of arc `arc` (or 0 when -1) of an instance whose arcs start at
  * slot arc0 (inst_arc0). */
 __device__ __forceinline__ double arc_delay(const cuda_dev_model &m, uint32_t arc0, int32_t arc,
