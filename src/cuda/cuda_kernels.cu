@@ -244,24 +244,6 @@ struct walk_last {
     }
 };
 
-/* The internal energy of an event of pin k (power_cpu.c output_internal
- * and cost_event's input case), given its related pin (or -1); memo: the
- * instance's group energies, or NULL. */
-template <bool SIPL>
-__device__ __forceinline__ double event_internal(const cuda_dev_model &m, const cuda_cell &c,
-                                                 const double *memo, uint32_t pin0, uint32_t k,
-                                                 bool drives, int32_t related, bool r_rise,
-                                                 uint32_t s, bool rise)
-{
-    if (!drives)
-        return energy<SIPL>(m, c, k, -1, s, rise, source(memo, pin0, k, -1, rise, 0.0));
-    double load = m.pin_load[pin0 + k];
-    if (related >= 0)
-        return energy<SIPL>(m, c, k, related, s, rise,
-                            source(memo, pin0, k, related, r_rise, load));
-    return internal_unrelated<SIPL>(m, c, memo, pin0, k, s, rise, load);
-}
-
 /* The time of the change that follows a change to `now` of pin k in the
  * same cycle (the glitch partner), or -1: `follow` is the pin's next event,
  * at index i; events before `stop` lie in the stretch. */
@@ -601,31 +583,24 @@ __device__ __forceinline__ void last_event(const cuda_dev_model &m, const cuda_d
     *rise = power_is_rise(value_before_event(m, net, e - 1), ev_value(m.ev[e - 1]));
 }
 
-/* power_ref.c related_input: the related pin of an event of output k at
- * t, or -1; *r_rise its last event's direction. */
-__device__ __forceinline__ int32_t naive_related(const cuda_dev_model &m, const cuda_dev_plan &p,
-                                                 const cuda_cell &c, uint32_t inst, uint32_t pin0,
-                                                 uint32_t k, int64_t t, int64_t bin_start,
-                                                 bool rise, bool *r_rise)
-{
-    uint32_t c0 = m.cand0[c.cand0_base + k], c1 = m.cand0[c.cand0_base + k + 1];
-    int32_t best = -1;
-    double best_gap = INFINITY;
-#pragma unroll 1
-    for (uint32_t i = c0; i < c1; i++) {
-        uint32_t r = m.cand[i];
+/* Pins' last events as the reference sees them from pin k's event at t,
+ * searched in their nets (last_event), for related_pin.  time(r) searches
+ * and keeps the direction it found: related_pin asks rise(r) only right
+ * after time(r) of the same pin. */
+struct naive_last {
+    const cuda_dev_model &m;
+    const cuda_dev_plan &p;
+    uint32_t pin0, k;
+    int64_t t;
+    mutable bool last_rise;
+    __device__ __forceinline__ int64_t time(uint32_t r) const
+    {
         int64_t last_t;
-        bool last_rise;
         last_event(m, p, m.pin_net[pin0 + r], r < k, t, &last_t, &last_rise);
-        if (last_t < bin_start)
-            continue;
-        double delay = arc_delay(m, m.inst_arc0[inst], m.cand_arc[i], rise);
-        double gap = fabs((double)(t - last_t) - delay);
-        if (gap < best_gap)
-            best = (int32_t)r, best_gap = gap, *r_rise = last_rise;
+        return last_t;
     }
-    return best;
-}
+    __device__ __forceinline__ bool rise(uint32_t) const { return last_rise; }
+};
 
 /* Whether event e of net n is costed: not the starting value, a change. */
 __device__ __forceinline__ bool is_change(const cuda_dev_model &m, const cuda_dev_plan &p,
@@ -684,17 +659,15 @@ __device__ __forceinline__ event_cost naive_cost(const cuda_dev_model &m, const 
     int64_t t = ev_time(m.ev[e]);
     uint32_t bin = (uint32_t)((t - p.t0) / p.period), s = state_before(m, pin0, c.n_pins, t);
     int64_t bin_start = p.t0 + (int64_t)bin * p.period;
-    bool rise = power_is_rise(old, now);
     bool drives = flags & CUDA_PIN_DRIVES, r_rise = false;
-    int32_t related =
-        drives ? naive_related(m, p, c, inst, pin0, k, t, bin_start, rise, &r_rise) : -1;
+    uint32_t c0 = drives ? m.cand0[c.cand0_base + k] : 0;
+    uint32_t c1 = drives ? m.cand0[c.cand0_base + k + 1] : 0;
+    int32_t related = related_pin<1>(model_cands{m, m.inst_arc0[inst]},
+                                     naive_last{m, p, pin0, k, t, false}, t, bin_start,
+                                     power_is_rise(old, now), c0, c1, &r_rise);
     const double *memo = t_memo ? t_memo + m.inst_memo0[inst] : NULL;
-    double e_int = event_internal<SIPL>(m, c, memo, pin0, k, drives, related, r_rise, s, rise);
-    double e_sw = 0.0;
-    if (rise && (flags & CUDA_PIN_PAYS_SWITCHING))
-        e_sw = m.pin_load[pin] * c.volts * c.volts;
-    double w = power_weight(old, now);
-    e_int *= w, e_sw *= w;
+    double e_sw, e_int = change_energy<SIPL>(m, c, memo, pin0, k, flags, c1 > c0, related, r_rise,
+                                             s, old, now, &e_sw);
     int64_t cycle_end = bin_start + p.period < p.t1 ? bin_start + p.period : p.t1;
     int64_t partner = (flags & CUDA_PIN_GLITCHABLE)
                           ? glitch_partner(m, p, net, e, bin_start, cycle_end)

@@ -307,7 +307,7 @@ __device__ __forceinline__ double switching_energy(const cuda_cell &c, uint32_t 
                : 0.0;
 }
 
-/* The walk kernels' costing of a change old -> now of pin k (flags) of an
+/* The costing of a change old -> now of pin k (flags) of an
  * instance (pin0, memo), in state s (power_cpu.c cost_event): its weighted
  * internal energy, returned, and switching energy, in *e_sw.  related is
  * its related pin (or -1; r_rise that pin's last direction), has_cands
