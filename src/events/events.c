@@ -5,42 +5,15 @@
  * nets' names and aliases; at `start` the bindings become a table from
  * (variable id, bit) to nets.  Changes are appended to one array of
  * (time, net, value) records in file order, which a stable counting sort by
- * net turns into the CSR store: time order within a net is kept. */
-#include "events/events.h"
-
+ * net turns into the CSR store: time order within a net is kept.  A plain
+ * VCD read in parts on threads fills events_parts.c's buckets instead. */
 #include <string.h>
 
+#include "events/events_int.h"
 #include "util/mem.h"
-#include "util/vec.h"
-#include "vcd/vcd.h"
+#include "util/parts.h"
 
-typedef struct raw_event {
-    int64_t time_fs;
-    uint32_t net;
-    uint8_t value;
-} raw_event;
-
-typedef struct binding {
-    uint32_t id, bit, net;
-} binding;
-
-VEC_DECLARE(vec_raw_event, raw_event)
-VEC_DECLARE(vec_binding, binding)
-
-typedef struct collector {
-    const design *dg;
-    const events_options *opt;
-    events_stats *stats;
-    diag_ctx *d;
-    vec_binding bindings;     /* during the header, in declaration order */
-    uint8_t *net_bound;       /* per net: an earlier bit gave it */
-    uint32_t *slot0;          /* [id_count + 1]: id's bit b is slot slot0[id] + b */
-    uint32_t *slot_net;       /* per slot: the net, DESIGN_NONE if unbound */
-    vec_raw_event raw;
-    int64_t end_fs;
-} collector;
-
-static gp_status no_memory(collector *c)
+gp_status events_no_memory(collector *c)
 {
     diag_error(c->d, 7101, DIAG_NOWHERE, "out of memory while collecting activity events");
     return GP_ERR_NOMEM;
@@ -68,7 +41,7 @@ static gp_status on_var(void *ctx, const vcd_var *v)
         }
         c->net_bound[net] = 1;
         if (!vec_binding_push(&c->bindings, (binding){v->id, bit, net}))
-            return no_memory(c);
+            return events_no_memory(c);
     }
     return GP_OK;
 }
@@ -80,7 +53,7 @@ static gp_status on_start(void *ctx, const vcd_info *info)
     c->stats->format = info->format;
     c->slot0 = mem_calloc((size_t)info->id_count + 1, sizeof *c->slot0);
     if (!c->slot0)
-        return no_memory(c);
+        return events_no_memory(c);
     for (size_t k = 0; k < c->bindings.len; k++) {
         binding b = c->bindings.data[k];
         if (c->slot0[b.id + 1] < b.bit + 1)
@@ -91,7 +64,7 @@ static gp_status on_start(void *ctx, const vcd_info *info)
     uint32_t slots = c->slot0[info->id_count];
     c->slot_net = mem_alloc((slots ? slots : 1) * sizeof *c->slot_net);
     if (!c->slot_net)
-        return no_memory(c);
+        return events_no_memory(c);
     for (uint32_t s = 0; s < slots; s++)
         c->slot_net[s] = DESIGN_NONE;
     for (size_t k = 0; k < c->bindings.len; k++) {
@@ -106,11 +79,10 @@ static gp_status on_changes(void *ctx, int64_t time_fs, const vcd_change *ch, si
 {
     collector *c = ctx;
     for (size_t k = 0; k < n; k++) {
-        uint32_t slot = c->slot0[ch[k].id] + ch[k].bit;
-        if (slot >= c->slot0[ch[k].id + 1] || c->slot_net[slot] == DESIGN_NONE)
-            continue;
-        if (!vec_raw_event_push(&c->raw, (raw_event){time_fs, c->slot_net[slot], ch[k].value}))
-            return no_memory(c);
+        uint32_t net = events_slot_net(c, ch[k].id, ch[k].bit);
+        if (net != DESIGN_NONE && !vec_raw_event_push(&c->raw, (raw_event){time_fs, net,
+                                                                           ch[k].value}))
+            return events_no_memory(c);
     }
     return GP_OK;
 }
@@ -133,7 +105,7 @@ static gp_status build_store(collector *c, events *ev)
     uint64_t *fill = mem_calloc(ev->n_nets ? ev->n_nets : 1, sizeof *fill);
     if (!ev->net_ev0 || !ev->time_fs || !ev->value || !fill) {
         mem_free(fill);
-        return no_memory(c);
+        return events_no_memory(c);
     }
     for (size_t k = 0; k < c->raw.len; k++)
         ev->net_ev0[c->raw.data[k].net + 1]++;
@@ -159,15 +131,24 @@ gp_status events_read(const design *dg, const char *path, const events_options *
     collector c = {.dg = dg, .opt = opt, .stats = stats, .d = d};
     events *ev = mem_calloc(1, sizeof *ev);
     c.net_bound = mem_calloc(dg->n_nets ? dg->n_nets : 1, 1);
-    gp_status st = ev && c.net_bound ? GP_OK : no_memory(&c);
+    gp_status st = ev && c.net_bound ? GP_OK : events_no_memory(&c);
+    uint32_t threads = opt->threads ? opt->threads : parts_online_cores();
     if (st == GP_OK) {
-        vcd_options vo = {.scope = opt->scope, .bar = opt->bar};
+        vcd_options vo = {.scope = opt->scope, .bar = opt->bar, .threads = threads,
+                          .part_size = opt->part_size};
         vcd_sink sink = {.ctx = &c, .var = on_var, .start = on_start, .changes = on_changes,
                          .finish = on_finish};
+        if (threads > 1 && dg->n_nets <= EVENTS_PART_MAX_NETS) {
+            events_parts_init(&c, threads);
+            sink.parts = events_on_parts;
+            sink.part_changes = events_on_part_changes;
+        }
         st = vcd_read(path, &vo, &sink, d);
     }
     if (st == GP_OK)
-        st = build_store(&c, ev);
+        st = c.bucket ? events_parts_store(&c, ev) : build_store(&c, ev);
+    stats->parts = c.bucket ? c.n_parts : 1;
+    events_parts_free(&c);
     vec_binding_free(&c.bindings);
     vec_raw_event_free(&c.raw);
     mem_free(c.net_bound);

@@ -45,6 +45,7 @@ typedef struct events_stats {
     uint64_t signals_unmatched; /* bits naming none */
     uint64_t signals_duplicate; /* matched bits of a net an earlier bit already gave */
     uint32_t nets_with_activity;
+    uint32_t parts;             /* parts read at once on threads; 1: in file order */
 } events_stats;
 
 typedef struct events_options {
@@ -53,6 +54,8 @@ typedef struct events_options {
      * 7102, not capped); otherwise they are only counted. */
     bool list_unmatched;
     progress *bar;         /* advanced while the file is read; NULL: none */
+    uint32_t threads;      /* reading a plain VCD and building the store (0: one per core) */
+    size_t part_size;      /* vcd_options.part_size (0: its default); for tests */
 } events_options;
 
 /* Reads the VCD or FST file `path` into the events of `dg`'s nets. */

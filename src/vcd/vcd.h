@@ -17,6 +17,19 @@
  * A callback may be NULL; one that returns other than GP_OK stops the read,
  * and vcd_read returns that status (the sink reports its own diagnostic).
  *
+ * A plain (not gzip) VCD is read on several threads when the sink has
+ * `parts` and `part_changes` and vcd_options.threads allows: the value
+ * changes are cut into parts at line starts of `#time` lines, and each part
+ * is read on its own, in any order and at once, its changes going to
+ * part_changes with the part's number.  Inside a part the rules above hold
+ * but one: the first change of a bit in a part is always delivered (the
+ * part does not know the bit's value before it), so the sink drops it when
+ * it equals the bit's value at the end of the parts before.  Whatever a
+ * part meets that only a reading in file order handles ($dumpoff, $dumpon,
+ * an error, a section cut by a part's edge), the reader calls parts with 0
+ * (forget the parts' changes) and reads the changes again in file order
+ * through `changes`, so that results and messages are those of one thread.
+ *
  * Values: 0, 1 and X; the file's x and z both become X (power analysis has
  * no use for high impedance).  Times are int64 femtoseconds: every VCD/FST
  * timescale from 1 fs to 100 s converts exactly; 2^63 fs is 2.56 hours of
@@ -75,6 +88,14 @@ typedef struct vcd_sink {
     gp_status (*changes)(void *ctx, int64_t time_fs, const vcd_change *c, size_t n);
     /* The last time stamp of the file (0 when it has none). */
     gp_status (*finish)(void *ctx, int64_t end_time_fs);
+    /* Reading in parts (see above): `n` parts numbered from 0 in file order
+     * follow, before any part_changes; n == 0 drops what the parts gave. */
+    gp_status (*parts)(void *ctx, uint32_t n);
+    /* Called from the reading threads, for one part at a time; a status
+     * other than GP_OK makes the reader drop the parts and read in file
+     * order, so it needs no diagnostic of its own. */
+    gp_status (*part_changes)(void *ctx, uint32_t part, int64_t time_fs, const vcd_change *c,
+                              size_t n);
 } vcd_sink;
 
 typedef struct vcd_options {
@@ -87,6 +108,12 @@ typedef struct vcd_options {
     /* A progress bar to advance by the bytes of the file read (NULL: none;
      * VCD only: fstapi reports no progress). */
     progress *bar;
+    /* Threads reading a plain VCD's value changes (0: one per core; 1: in
+     * file order on the calling thread). */
+    uint32_t threads;
+    /* Bytes of value changes a part holds at least (0: 8 MiB); tests use
+     * tiny ones to cut many parts. */
+    size_t part_size;
 } vcd_options;
 
 /* Reads the VCD (plain or gzip) or FST file `path` into `sink` (not NULL;

@@ -344,6 +344,11 @@ static gp_status vcd_keyword(vcd_text *r)
     return GP_ERR_PARSE;
 }
 
+void vcd_warn_unterminated(diag_ctx *d, diag_loc end)
+{
+    diag_warn(d, 6023, end, "the file does not end with a newline: it may be truncated");
+}
+
 gp_status vcd_text_changes(vcd_text *r)
 {
     gp_status st;
@@ -367,7 +372,6 @@ gp_status vcd_text_changes(vcd_text *r)
         return GP_ERR_PARSE;
     }
     if (r->last_byte != '\n')
-        diag_warn(r->st.d, 6023, vcd_text_loc(r, end),
-                  "the file does not end with a newline: it may be truncated");
+        vcd_warn_unterminated(r->st.d, vcd_text_loc(r, end));
     return vcd_state_finish(&r->st, r->ticks * r->scale);
 }

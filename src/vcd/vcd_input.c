@@ -1,7 +1,9 @@
 /* vcd_input.c: the VCD reader's input: a buffer refilled in big chunks from
  * a file (plain or gzip, through infile) or from memory, words for the
  * header, lazy line counting for locations, and vcd_read itself. */
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fst/fst_reader.h"
 #include "util/mem.h"
@@ -51,7 +53,7 @@ void vcd_text_free(vcd_text *r)
  * complement has 0x80 in each newline byte.  Those bytes are summed as
  * 0/1 byte lanes (at most 255 words at a time, so that no lane overflows),
  * then the lanes pairwise into 16-bit ones and those by a multiply. */
-static size_t vcd_count_newlines(const char *p, const char *e)
+size_t vcd_count_newlines(const char *p, const char *e)
 {
     const uint64_t ones = 0x0101010101010101ULL, low7 = 0x7f7f7f7f7f7f7f7fULL;
     size_t n = 0;
@@ -97,11 +99,32 @@ diag_loc vcd_text_loc(vcd_text *r, const char *p)
     return (diag_loc){r->st.file, r->line, col};
 }
 
+/* A part's bytes (vcd_parts.c).  A failure has no message of its own: the
+ * parts are dropped and the file read again in order, through infile,
+ * which reports it. */
+static gp_status vcd_text_pread(vcd_text *r, char *dst, size_t n, size_t *got)
+{
+    size_t want = r->fd_end - r->fd_pos < n ? (size_t)(r->fd_end - r->fd_pos) : n, k = 0;
+    while (k < want) {
+        ssize_t m = pread(r->fd, dst + k, want - k, (off_t)(r->fd_pos + k));
+        if (m < 0 && errno == EINTR)
+            continue;
+        if (m <= 0)
+            return GP_ERR_IO;
+        k += (size_t)m;
+    }
+    r->fd_pos += k;
+    *got = k;
+    return GP_OK;
+}
+
 /* Up to n bytes from the source; fewer only at its end. */
 static gp_status vcd_text_source_read(vcd_text *r, char *dst, size_t n, size_t *got)
 {
     if (r->f)
         return infile_read(r->f, dst, n, got);
+    if (r->from_fd)
+        return vcd_text_pread(r, dst, n, got);
     size_t k = r->mem_len - r->mem_pos < n ? r->mem_len - r->mem_pos : n;
     memcpy(dst, r->mem + r->mem_pos, k);
     r->mem_pos += k;
@@ -197,6 +220,18 @@ static gp_status vcd_text_run(vcd_text *r)
     return st;
 }
 
+/* A file's header, then its changes in parts on threads where they can be. */
+static gp_status vcd_file_run(vcd_text *r, const char *path, const vcd_options *opt)
+{
+    gp_status st = vcd_text_header(r);
+    bool done = false;
+    if (st == GP_OK && !infile_is_gzip(r->f))
+        st = vcd_parts_read(r, path, opt, &done);
+    if (st == GP_OK && !done)
+        st = vcd_text_changes(r);
+    return st;
+}
+
 gp_status vcd_read_memory(const char *name, const char *data, size_t len, const vcd_options *opt,
                           const vcd_sink *sink, diag_ctx *d)
 {
@@ -236,7 +271,7 @@ gp_status vcd_read(const char *path, const vcd_options *opt, const vcd_sink *sin
         return fst_read(path, opt, sink, d);
     }
     if (st == GP_OK)
-        st = vcd_text_run(&r);
+        st = vcd_file_run(&r, path, opt);
     if (r.bar)
         progress_end(r.bar);
     vcd_text_free(&r);

@@ -66,6 +66,8 @@ typedef struct vcd_state {
 
     int64_t time;  /* of the changes in the batch, fs */
     bool dump_off; /* between $dumpoff and $dumpon: bits are delivered as X */
+    bool in_part;  /* reading one part of the changes (vcd_parts.c): $dumpoff and
+                      $dumpon need the file order, so they stop the part */
     vcd_change *batch;
     size_t batch_n;
 } vcd_state;
@@ -173,10 +175,15 @@ typedef enum vcd_code_table {
 
 typedef struct vcd_text {
     vcd_state st;
-    /* The input: a file, or memory read in chunks like one. */
+    /* The input: a file, memory read in chunks like one, or (a part of the
+     * value changes, vcd_parts.c) the byte range [fd_pos, fd_end) of a file
+     * read with pread. */
     infile *f;
     const char *mem;
     size_t mem_len, mem_pos;
+    bool from_fd;
+    int fd;
+    uint64_t fd_pos, fd_end;
     size_t chunk;
     progress *bar;          /* NULL: no progress bar */
     /* buf[pos, len) is unread; buf[len] is a NUL sentinel, so a scan for the
@@ -297,5 +304,19 @@ gp_status vcd_text_nomem(vcd_text *r);
 
 gp_status vcd_text_header(vcd_text *r);
 gp_status vcd_text_changes(vcd_text *r);
+
+/* The warning of a file whose last byte is not a newline, at `end`, just
+ * past that byte. */
+void vcd_warn_unterminated(diag_ctx *d, diag_loc end);
+
+/* Newlines in [p, e). */
+size_t vcd_count_newlines(const char *p, const char *e);
+
+/* After the header of the plain file r reads: the value changes read in
+ * parts on threads (vcd.h), when the sink, the options and the file allow.
+ * *done is false when they were not (r is then where the header left it,
+ * for vcd_text_changes); an error status only for what the sink or the
+ * end of the read return. */
+gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, bool *done);
 
 #endif

@@ -304,6 +304,8 @@ gp_status vcd_state_finish(vcd_state *s, int64_t end_fs)
  * the dump off, as its value when switching it on again. */
 gp_status vcd_state_dump(vcd_state *s, bool on)
 {
+    if (s->in_part)
+        return GP_ERR_UNSUPPORTED;
     if (on == !s->dump_off)
         return GP_OK;
     s->dump_off = false;

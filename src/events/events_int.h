@@ -1,0 +1,79 @@
+/* events_int.h: what events.c (binding the dump's signals to nets, the
+ * store from changes in file order) and events_parts.c (the store from
+ * changes read in parts on threads) share: the collector the VCD/FST
+ * reader's sink works on. */
+#ifndef GP_EVENTS_EVENTS_INT_H
+#define GP_EVENTS_EVENTS_INT_H
+
+#include "events/events.h"
+#include "util/vec.h"
+#include "vcd/vcd.h"
+
+typedef struct raw_event {
+    int64_t time_fs;
+    uint32_t net;
+    uint8_t value;
+} raw_event;
+
+typedef struct binding {
+    uint32_t id, bit, net;
+} binding;
+
+/* Records [first, the next run's first) of a bucket have the time time_fs. */
+typedef struct time_run {
+    uint64_t first;
+    int64_t time_fs;
+} time_run;
+
+VEC_DECLARE(vec_raw_event, raw_event)
+VEC_DECLARE(vec_binding, binding)
+VEC_DECLARE(vec_time_run, time_run)
+
+/* One part's changes of the nets of one range, in file order: each record
+ * is net << 2 | value (EVENTS_PART_DROPPED once found to repeat the value
+ * before it). */
+typedef struct part_bucket {
+    vec_u32 rec;
+    vec_time_run runs;
+} part_bucket;
+
+#define EVENTS_PART_DROPPED 3u
+#define EVENTS_PART_MAX_NETS ((uint32_t)1 << 30) /* a net number fits a record */
+
+typedef struct collector {
+    const design *dg;
+    const events_options *opt;
+    events_stats *stats;
+    diag_ctx *d;
+    vec_binding bindings;     /* during the header, in declaration order */
+    uint8_t *net_bound;       /* per net: an earlier bit gave it */
+    uint32_t *slot0;          /* [id_count + 1]: id's bit b is slot slot0[id] + b */
+    uint32_t *slot_net;       /* per slot: the net, DESIGN_NONE if unbound */
+    vec_raw_event raw;        /* the changes read in file order */
+    int64_t end_fs;
+    /* The changes read in parts: bucket[part * n_ranges + range], range
+     * r holding the nets n with n >> range_shift == r. */
+    part_bucket *bucket;
+    uint32_t n_parts, n_ranges, range_shift;
+} collector;
+
+/* The net of bit `bit` of id `id`, or DESIGN_NONE. */
+static inline uint32_t events_slot_net(const collector *c, uint32_t id, uint32_t bit)
+{
+    uint32_t slot = c->slot0[id] + bit;
+    return slot < c->slot0[id + 1] ? c->slot_net[slot] : DESIGN_NONE;
+}
+
+gp_status events_no_memory(collector *c);
+
+/* The sink's parts and part_changes (vcd.h). */
+gp_status events_on_parts(void *ctx, uint32_t n);
+gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, const vcd_change *ch,
+                                 size_t n);
+/* Sets the ranges for a design's nets on `threads` threads. */
+void events_parts_init(collector *c, uint32_t threads);
+/* The store from the parts' buckets, which it frees. */
+gp_status events_parts_store(collector *c, events *ev);
+void events_parts_free(collector *c);
+
+#endif

@@ -1,0 +1,198 @@
+/* events_parts.c: the event store from a dump read in parts on threads.
+ *
+ * Each part's changes go, as they are read, into one bucket per range of
+ * nets (4 bytes a change, plus a time run where the time moves on).  The
+ * store is then built on one thread per range: a first pass walks the
+ * range's buckets in part order and drops each change that repeats its
+ * net's value before it (the first change of a bit in a part, vcd.h),
+ * counting what is left per net; after the offsets, a second pass writes
+ * the changes left to their nets' places.  Both keep the file order within
+ * a net, so the store is the one a reading in file order builds. */
+#include <string.h>
+
+#include "events/events_int.h"
+#include "util/mem.h"
+#include "util/parts.h"
+
+void events_parts_init(collector *c, uint32_t threads)
+{
+    uint32_t last = c->dg->n_nets ? c->dg->n_nets - 1 : 0;
+    c->range_shift = 0;
+    while ((last >> c->range_shift) + 1 > threads)
+        c->range_shift++;
+    c->n_ranges = (last >> c->range_shift) + 1;
+}
+
+void events_parts_free(collector *c)
+{
+    for (size_t k = 0; c->bucket && k < (size_t)c->n_parts * c->n_ranges; k++) {
+        vec_u32_free(&c->bucket[k].rec);
+        vec_time_run_free(&c->bucket[k].runs);
+    }
+    mem_free(c->bucket);
+    c->bucket = NULL;
+    c->n_parts = 0;
+}
+
+gp_status events_on_parts(void *ctx, uint32_t n)
+{
+    collector *c = ctx;
+    events_parts_free(c);
+    if (n == 0)
+        return GP_OK;
+    c->bucket = mem_calloc((size_t)n * c->n_ranges, sizeof *c->bucket);
+    if (!c->bucket)
+        return events_no_memory(c);
+    c->n_parts = n;
+    return GP_OK;
+}
+
+/* Called on the reading threads: no message (the reader falls back to one
+ * thread, whose reading reports a lack of memory). */
+gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, const vcd_change *ch,
+                                 size_t n)
+{
+    collector *c = ctx;
+    part_bucket *row = c->bucket + (size_t)part * c->n_ranges;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t net = events_slot_net(c, ch[k].id, ch[k].bit);
+        if (net == DESIGN_NONE)
+            continue;
+        part_bucket *b = &row[net >> c->range_shift];
+        if ((b->runs.len == 0 || b->runs.data[b->runs.len - 1].time_fs != time_fs) &&
+            !vec_time_run_push(&b->runs, (time_run){b->rec.len, time_fs}))
+            return GP_ERR_NOMEM;
+        if (!vec_u32_push(&b->rec, net << 2 | ch[k].value))
+            return GP_ERR_NOMEM;
+    }
+    return GP_OK;
+}
+
+typedef struct parts_build {
+    collector *c;
+    events *ev;
+    uint8_t *last;           /* per net: its value so far (first pass) */
+    uint64_t *fill;          /* per net: where its next event goes (second pass) */
+    uint64_t *range_events;  /* per range: events kept, then the range's first event */
+    uint32_t *range_active;  /* per range: nets with events */
+} parts_build;
+
+static uint32_t range_begin(const collector *c, uint32_t range)
+{
+    return range << c->range_shift;
+}
+
+static uint32_t range_end(const collector *c, uint32_t range)
+{
+    uint64_t end = (uint64_t)(range + 1) << c->range_shift;
+    return end < c->dg->n_nets ? (uint32_t)end : c->dg->n_nets;
+}
+
+/* First pass: marks the repeated changes and counts the rest, per net into
+ * net_ev0[n + 1]. */
+static void count_range(void *ctx, uint32_t range, uint32_t ranges)
+{
+    (void)ranges;
+    parts_build *pb = ctx;
+    collector *c = pb->c;
+    uint64_t *count = pb->ev->net_ev0 + 1, kept = 0;
+    for (uint32_t n = range_begin(c, range); n < range_end(c, range); n++)
+        pb->last[n] = EVENTS_X, count[n] = 0;
+    for (uint32_t p = 0; p < c->n_parts; p++) {
+        vec_u32 *rec = &c->bucket[(size_t)p * c->n_ranges + range].rec;
+        for (size_t k = 0; k < rec->len; k++) {
+            uint32_t net = rec->data[k] >> 2;
+            uint8_t v = rec->data[k] & 3;
+            if (v == pb->last[net]) {
+                rec->data[k] |= EVENTS_PART_DROPPED;
+                continue;
+            }
+            pb->last[net] = v;
+            count[net]++;
+            kept++;
+        }
+    }
+    pb->range_events[range] = kept;
+}
+
+/* Second pass: the range's offsets, then its events in their places. */
+static void fill_range(void *ctx, uint32_t range, uint32_t ranges)
+{
+    (void)ranges;
+    parts_build *pb = ctx;
+    collector *c = pb->c;
+    events *ev = pb->ev;
+    uint64_t at = pb->range_events[range];
+    uint32_t active = 0;
+    for (uint32_t n = range_begin(c, range); n < range_end(c, range); n++) {
+        uint64_t count = ev->net_ev0[n + 1];
+        active += count > 0;
+        pb->fill[n] = at;
+        at += count;
+        ev->net_ev0[n + 1] = at;
+    }
+    pb->range_active[range] = active;
+    for (uint32_t p = 0; p < c->n_parts; p++) {
+        part_bucket *b = &c->bucket[(size_t)p * c->n_ranges + range];
+        for (size_t j = 0; j < b->runs.len; j++) {
+            size_t end = j + 1 < b->runs.len ? b->runs.data[j + 1].first : b->rec.len;
+            int64_t t = b->runs.data[j].time_fs;
+            for (size_t k = b->runs.data[j].first; k < end; k++) {
+                uint32_t r = b->rec.data[k];
+                if ((r & 3) == EVENTS_PART_DROPPED)
+                    continue;
+                uint64_t i = pb->fill[r >> 2]++;
+                ev->time_fs[i] = t;
+                ev->value[i] = (uint8_t)(r & 3);
+            }
+        }
+        vec_u32_free(&b->rec);
+        vec_time_run_free(&b->runs);
+    }
+}
+
+static gp_status parts_store_alloc(parts_build *pb)
+{
+    events *ev = pb->ev;
+    uint64_t total = 0;
+    for (uint32_t r = 0; r < pb->c->n_ranges; r++) {
+        uint64_t kept = pb->range_events[r];
+        pb->range_events[r] = total;
+        total += kept;
+    }
+    ev->n_events = total;
+    ev->time_fs = mem_alloc((total ? total : 1) * sizeof *ev->time_fs);
+    ev->value = mem_alloc(total ? total : 1);
+    pb->fill = mem_alloc((ev->n_nets ? ev->n_nets : 1) * sizeof *pb->fill);
+    return ev->time_fs && ev->value && pb->fill ? GP_OK : events_no_memory(pb->c);
+}
+
+gp_status events_parts_store(collector *c, events *ev)
+{
+    ev->n_nets = c->dg->n_nets;
+    ev->end_fs = c->end_fs;
+    parts_build pb = {.c = c, .ev = ev};
+    ev->net_ev0 = mem_calloc((size_t)ev->n_nets + 1, sizeof *ev->net_ev0);
+    pb.last = mem_alloc(ev->n_nets ? ev->n_nets : 1);
+    pb.range_events = mem_calloc(c->n_ranges, sizeof *pb.range_events);
+    pb.range_active = mem_calloc(c->n_ranges, sizeof *pb.range_active);
+    gp_status st = ev->net_ev0 && pb.last && pb.range_events && pb.range_active
+                       ? GP_OK
+                       : events_no_memory(c);
+    if (st == GP_OK) {
+        parts_run(count_range, &pb, c->n_ranges);
+        mem_free(pb.last);
+        pb.last = NULL;
+        st = parts_store_alloc(&pb);
+    }
+    if (st == GP_OK) {
+        parts_run(fill_range, &pb, c->n_ranges);
+        for (uint32_t r = 0; r < c->n_ranges; r++)
+            c->stats->nets_with_activity += pb.range_active[r];
+    }
+    mem_free(pb.last);
+    mem_free(pb.fill);
+    mem_free(pb.range_events);
+    mem_free(pb.range_active);
+    return st;
+}

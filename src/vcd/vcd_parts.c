@@ -1,0 +1,296 @@
+/* vcd_parts.c: a plain VCD's value changes read on several threads.
+ *
+ * After the header (read in file order) the changes are cut into parts,
+ * each but the first starting at a line that starts with '#': a time
+ * command, so a part knows its time from its first bytes.  Each part is
+ * read by a vcd_text of its own over its byte range of the file (pread),
+ * with the header's code tables shared (read only) and bit values of its
+ * own that start unknown, so that a bit's first change in a part is always
+ * delivered (vcd.h says what the sink does with it).  A part that meets
+ * anything that needs the file order ($dumpoff/$dumpon, an error, a
+ * $comment or $dumpvars block cut by a part's edge, which then fails as a
+ * truncated section or a stray $end) or times that decrease across an
+ * edge makes the whole read fall back to one thread, which gives the
+ * messages of that reading exactly. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/mem.h"
+#include "util/parts.h"
+#include "vcd/vcd_int.h"
+
+#define VCD_PART_MIN ((size_t)8 << 20) /* bytes of changes a part holds at least */
+#define VCD_PARTS_PER_THREAD 4         /* parts shared out a thread: evens the load */
+#define VCD_MAX_PARTS 4096
+#define VCD_UNSEEN 3                   /* a bit's value in a part before the part sets it */
+#define VCD_WINDOW 65536               /* bytes read at once looking for a part's start */
+
+typedef struct vcd_part {
+    uint64_t begin, end;  /* its bytes in the file */
+    int64_t first_ticks;  /* the time it starts with (part 0: 0; -1: not a number) */
+    int64_t last_ticks;   /* the time after its last command */
+    bool ok;
+} vcd_part;
+
+typedef struct vcd_parts {
+    const vcd_text *head; /* the header's reader: its tables, scale and sink */
+    int fd;
+    vcd_part *part;
+    uint32_t n;
+    _Atomic uint32_t next;      /* the next part to hand out */
+    _Atomic uint64_t bytes_read;
+    atomic_bool failed;
+} vcd_parts;
+
+/* What a part's reader hands its batches to: the sink's part_changes. */
+typedef struct vcd_part_sink {
+    const vcd_sink *sink;
+    uint32_t part;
+} vcd_part_sink;
+
+static gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *c, size_t n)
+{
+    const vcd_part_sink *ps = ctx;
+    return ps->sink->part_changes(ps->sink->ctx, ps->part, time_fs, c, n);
+}
+
+/* The time of "#digits" at p[0..n), or -1. */
+static int64_t vcd_parse_ticks(const char *p, size_t n)
+{
+    int64_t t = 0;
+    size_t i = 1;
+    for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
+        if (t > (INT64_MAX - 9) / 10)
+            return -1;
+        t = t * 10 + (p[i] - '0');
+    }
+    return i > 1 && i < n && vcd_is_space((unsigned char)p[i]) ? t : -1;
+}
+
+/* The offset of the first '#' at or after `from` that starts a line, and
+ * the time it gives; `size` when there is none. */
+static uint64_t vcd_next_time_line(int fd, uint64_t from, uint64_t size, int64_t *ticks)
+{
+    static const size_t digits = 24; /* kept past a window's end: "#" and a time */
+    char win[VCD_WINDOW];
+    for (uint64_t at = from - 1; at < size; at += VCD_WINDOW - 1 - digits) {
+        ssize_t got = pread(fd, win, sizeof win, (off_t)at);
+        if (got <= 1)
+            return size;
+        for (ssize_t i = 1; i < got; i++) {
+            if (win[i] != '#' || win[i - 1] != '\n')
+                continue;
+            if ((size_t)(got - i) <= digits && at + (uint64_t)got < size)
+                break; /* the time may go on past the window: read on from here */
+            *ticks = vcd_parse_ticks(win + i, (size_t)(got - i));
+            return at + (uint64_t)i;
+        }
+    }
+    return size;
+}
+
+/* Cuts [begin, size) into at most `want` parts. */
+static bool vcd_parts_plan(vcd_parts *ps, uint64_t begin, uint64_t size, uint32_t want)
+{
+    ps->part = mem_calloc(want, sizeof *ps->part);
+    if (!ps->part)
+        return false;
+    ps->part[0] = (vcd_part){.begin = begin, .first_ticks = 0};
+    ps->n = 1;
+    uint64_t at = begin;
+    for (uint32_t k = 1; k < want; k++) {
+        uint64_t target = begin + (size - begin) * k / want;
+        int64_t ticks = -1;
+        at = vcd_next_time_line(ps->fd, target > at ? target : at + 1, size, &ticks);
+        if (at >= size)
+            break;
+        ps->part[ps->n - 1].end = at;
+        ps->part[ps->n++] = (vcd_part){.begin = at, .first_ticks = ticks};
+    }
+    ps->part[ps->n - 1].end = size;
+    return ps->n > 1;
+}
+
+/* A reader of one part, sharing the header reader's tables: a copy of it
+ * with the input, the bit values, the batch and the diagnostics its own. */
+static void vcd_part_reader(vcd_text *w, const vcd_parts *ps, const vcd_part *part,
+                            const vcd_sink *sink, diag_ctx *d)
+{
+    const vcd_text *head = ps->head;
+    char *buf = w->buf;
+    size_t cap = w->cap;
+    uint8_t *vals = w->st.vals;
+    vcd_change *batch = w->st.batch;
+    *w = *head; /* the tables are only read; vcd_part_reader_free frees none of them */
+    w->f = NULL;
+    w->bar = NULL;
+    w->mem = NULL;
+    w->from_fd = true;
+    w->fd = ps->fd;
+    w->fd_pos = part->begin;
+    w->fd_end = part->end;
+    w->buf = buf;
+    w->cap = cap;
+    w->buf[0] = '\0';
+    w->pos = w->len = 0;
+    w->eof = false;
+    w->last_byte = '\n';
+    w->base = part->begin;
+    w->counted = 0;
+    w->line = 1;
+    w->line_start = part->begin;
+    w->scratch = (vec_char){0};
+    w->ticks = 0;
+    w->block = NULL;
+    w->st = (vcd_state){.d = d, .sink = sink, .file = head->st.file, .vals = vals,
+                        .vals_len = head->st.vals_len, .batch = batch, .in_part = true};
+    memset(vals, VCD_UNSEEN, w->st.vals_len);
+}
+
+static void vcd_part_reader_free(vcd_text *w)
+{
+    mem_free(w->buf);
+    mem_free(w->st.vals);
+    mem_free(w->st.batch);
+}
+
+static bool vcd_part_run(vcd_parts *ps, uint32_t k, vcd_text *w, diag_ctx *d)
+{
+    vcd_part *part = &ps->part[k];
+    vcd_part_sink fwd = {ps->head->st.sink, k};
+    vcd_sink sink = {.ctx = &fwd, .changes = vcd_part_forward};
+    vcd_part_reader(w, ps, part, &sink, d);
+    gp_status st = vcd_text_refill(w);
+    if (st == GP_OK)
+        st = vcd_text_changes(w);
+    part->last_ticks = w->ticks;
+    part->ok = st == GP_OK && diag_error_count(d) == 0;
+    return part->ok;
+}
+
+/* A thread: reads the parts it is handed until none is left or one failed.
+ * Thread 0, the caller's, keeps the progress bar. */
+static void vcd_parts_thread(void *ctx, uint32_t thread, uint32_t threads)
+{
+    (void)threads;
+    vcd_parts *ps = ctx;
+    const vcd_text *head = ps->head;
+    diag_ctx *d = diag_new(NULL);
+    vcd_text w = {.cap = 1};
+    w.buf = mem_alloc(1);
+    w.st.vals = mem_alloc(head->st.vals_len ? head->st.vals_len : 1);
+    w.st.batch = mem_alloc(VCD_BATCH * sizeof *w.st.batch);
+    if (!d || !w.buf || !w.st.vals || !w.st.batch)
+        atomic_store(&ps->failed, true);
+    while (!atomic_load(&ps->failed)) {
+        uint32_t k = atomic_fetch_add(&ps->next, 1);
+        if (k >= ps->n)
+            break;
+        if (!vcd_part_run(ps, k, &w, d))
+            atomic_store(&ps->failed, true);
+        uint64_t done = atomic_fetch_add(&ps->bytes_read, ps->part[k].end - ps->part[k].begin);
+        if (thread == 0 && head->bar)
+            progress_update(head->bar, ps->part[0].begin + done);
+    }
+    vcd_part_reader_free(&w);
+    diag_free(d);
+}
+
+/* Whether the parts read as one reading would: each read whole, and no
+ * part's first time before the time its predecessor ended at. */
+static bool vcd_parts_agree(const vcd_parts *ps)
+{
+    if (atomic_load(&ps->failed))
+        return false;
+    for (uint32_t k = 0; k < ps->n; k++)
+        if (!ps->part[k].ok ||
+            (k > 0 && ps->part[k].first_ticks < ps->part[k - 1].last_ticks))
+            return false;
+    return true;
+}
+
+/* The warning of a file whose last byte is not a newline, where the reading
+ * in file order gives it: just past that byte. */
+static void vcd_parts_warn_unterminated(const vcd_parts *ps, uint64_t size)
+{
+    char win[VCD_WINDOW];
+    uint64_t lines = 0, line_start = 0;
+    for (uint64_t at = 0; at < size;) {
+        ssize_t got = pread(ps->fd, win, sizeof win, (off_t)at);
+        if (got <= 0)
+            return;
+        lines += vcd_count_newlines(win, win + got);
+        for (ssize_t i = got - 1; i >= 0; i--)
+            if (win[i] == '\n') {
+                line_start = at + (uint64_t)i + 1;
+                break;
+            }
+        at += (uint64_t)got;
+    }
+    diag_loc loc = {ps->head->st.file, (int)(lines + 1), (int)(size - line_start + 1)};
+    vcd_warn_unterminated(ps->head->st.d, loc);
+}
+
+/* The end of a read whose parts agree: as vcd_text_changes ends. */
+static gp_status vcd_parts_finish(vcd_parts *ps, uint64_t size)
+{
+    char last = '\n';
+    if (pread(ps->fd, &last, 1, (off_t)(size - 1)) == 1 && last != '\n')
+        vcd_parts_warn_unterminated(ps, size);
+    const vcd_sink *sink = ps->head->st.sink;
+    int64_t end_fs = ps->part[ps->n - 1].last_ticks * ps->head->scale;
+    return sink->finish ? sink->finish(sink->ctx, end_fs) : GP_OK;
+}
+
+/* The parts for a body of `bytes` on `threads` threads: 0 or 1 when they
+ * would not pay. */
+static uint32_t vcd_parts_wanted(const vcd_options *opt, uint32_t threads, uint64_t bytes)
+{
+    size_t min = opt && opt->part_size ? opt->part_size : VCD_PART_MIN;
+    uint64_t by_size = bytes / min, want = (uint64_t)threads * VCD_PARTS_PER_THREAD;
+    want = want < by_size ? want : by_size;
+    return threads < 2 ? 1 : want < VCD_MAX_PARTS ? (uint32_t)want : VCD_MAX_PARTS;
+}
+
+/* Reads the parts once planned; false when the read must run in file order. */
+static bool vcd_parts_run(vcd_parts *ps, uint32_t threads, gp_status *st)
+{
+    const vcd_sink *sink = ps->head->st.sink;
+    if ((*st = sink->parts(sink->ctx, ps->n)) != GP_OK)
+        return false;
+    parts_run(vcd_parts_thread, ps, threads < ps->n ? threads : ps->n);
+    if (vcd_parts_agree(ps))
+        return true;
+    *st = sink->parts(sink->ctx, 0);
+    return false;
+}
+
+gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, bool *done)
+{
+    *done = false;
+    const vcd_sink *sink = r->st.sink;
+    uint32_t threads = opt && opt->threads ? opt->threads : parts_online_cores();
+    if (!sink->parts || !sink->part_changes || threads < 2)
+        return GP_OK;
+    vcd_parts ps = {.head = r, .fd = open(path, O_RDONLY | O_CLOEXEC)};
+    atomic_init(&ps.next, 0);
+    atomic_init(&ps.bytes_read, 0);
+    atomic_init(&ps.failed, false);
+    struct stat sb;
+    uint64_t begin = r->base + r->pos;
+    gp_status st = GP_OK;
+    if (ps.fd >= 0 && fstat(ps.fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (uint64_t)sb.st_size > begin) {
+        uint64_t size = (uint64_t)sb.st_size;
+        uint32_t want = vcd_parts_wanted(opt, threads, size - begin);
+        if (want > 1 && vcd_parts_plan(&ps, begin, size, want) && vcd_parts_run(&ps, threads, &st))
+            *done = true, st = vcd_parts_finish(&ps, size);
+    }
+    mem_free(ps.part);
+    if (ps.fd >= 0)
+        close(ps.fd);
+    return st;
+}

@@ -1,0 +1,256 @@
+/* test_events_parts.c: a VCD read in parts on threads gives the store, the
+ * statistics and the messages of the reading in file order, on random
+ * dumps cut into many parts (vectors, x and z, aliases, zero-width pulses,
+ * repeated values, $dumpall, skipped real and integer variables) and on
+ * the inputs that make the parts fall back to one thread ($dumpoff, a
+ * comment cut by a part's edge, errors, a missing last newline). */
+#include "check.h"
+#include "scratch.h"
+#include "design/design.h"
+#include "events/events.h"
+
+static const char lib_text[] =
+    "library (tiny) {\n"
+    "  time_unit : \"1ns\" ; capacitive_load_unit (1, pf) ; voltage_unit : \"1V\" ;\n"
+    "  leakage_power_unit : \"1nW\" ; nom_voltage : 1.8 ;\n"
+    "  cell (INV) {\n"
+    "    pin (A) { direction : input ; capacitance : 0.02 ; }\n"
+    "    pin (Y) { direction : output ; function : \"!A\" ; } }\n"
+    "}\n";
+
+/* Nets a, b[3:0] and n0..n11, a chain of inverters. */
+static const char netlist_text[] =
+    "module top (a, b, y);\n"
+    "  input a; input [3:0] b; output y;\n"
+    "  wire n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11;\n"
+    "  INV u0 (.A(a), .Y(n0));\n  INV u1 (.A(n0), .Y(n1));\n  INV u2 (.A(n1), .Y(n2));\n"
+    "  INV u3 (.A(b[0]), .Y(n3));\n  INV u4 (.A(b[1]), .Y(n4));\n  INV u5 (.A(b[2]), .Y(n5));\n"
+    "  INV u6 (.A(b[3]), .Y(n6));\n  INV u7 (.A(n6), .Y(n7));\n  INV u8 (.A(n7), .Y(n8));\n"
+    "  INV u9 (.A(n8), .Y(n9));\n  INV u10 (.A(n9), .Y(n10));\n  INV u11 (.A(n10), .Y(n11));\n"
+    "  INV u12 (.A(n11), .Y(y));\n"
+    "endmodule\n";
+
+#define N_SCALARS 13 /* a, n0..n11: codes '!' + i; n11 also aliased as "y2" */
+
+static const char header[] =
+    "$date today $end\n$timescale 10ps $end\n$scope module tb $end\n$scope module dut $end\n"
+    "$var wire 1 ! a $end\n$var wire 1 \" n0 $end\n$var wire 1 # n1 $end\n"
+    "$var wire 1 $ n2 $end\n$var wire 1 % n3 $end\n$var wire 1 & n4 $end\n"
+    "$var wire 1 ' n5 $end\n$var wire 1 ( n6 $end\n$var wire 1 ) n7 $end\n"
+    "$var wire 1 * n8 $end\n$var wire 1 + n9 $end\n$var wire 1 , n10 $end\n"
+    "$var wire 1 - n11 $end\n$var wire 1 - y2 $end\n$var wire 1 ab y $end\n"
+    "$var wire 4 bus b [3:0] $end\n$var integer 32 cnt count $end\n"
+    "$var real 64 rr level $end\n"
+    "$upscope $end\n$upscope $end\n$enddefinitions $end\n";
+
+static char dir[] = "/tmp/gp_test_events_parts_XXXXXX";
+static lib_set *libs;
+static design *dg;
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* One random command of the body into f. */
+static void random_change(FILE *f, uint64_t *s)
+{
+    uint64_t r = rng_next(s);
+    switch (r % 8) {
+    case 0: case 1: case 2: case 3:
+        fprintf(f, "%c%c", "01xzX0Z1"[(r >> 8) % 8], (char)('!' + (r >> 16) % N_SCALARS));
+        break;
+    case 4: {
+        int bits = 1 + (int)((r >> 8) % 4);
+        fputc('b', f);
+        for (int i = 0; i < bits; i++)
+            fputc("01xz"[(r >> (12 + 2 * i)) % 4], f);
+        fputs(" bus", f);
+        break;
+    }
+    case 5:
+        fprintf(f, "%c%s", "01x"[(r >> 8) % 3], "ab");
+        break;
+    case 6:
+        fprintf(f, "b%u cnt", (unsigned)((r >> 8) % 2));
+        break;
+    default:
+        fprintf(f, "r%g rr", (double)((r >> 8) % 100) / 8);
+    }
+    fputc((r >> 40) % 5 == 0 ? ' ' : '\n', f); /* now and then two commands on a line */
+}
+
+/* A random dump of about `steps` time steps; `extra` is written after the
+ * step numbered `at`. */
+static void write_random_vcd(const char *path, uint64_t seed, int steps, int at,
+                             const char *extra)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    uint64_t s = seed;
+    fputs(header, f);
+    fputs("#0\n$dumpvars\n0!\n1\"\nb0000 bus\nb0 cnt\nr0 rr\n$end\n", f);
+    uint64_t t = 0;
+    for (int step = 0; step < steps; step++) {
+        t += (rng_next(&s) % 4) * 3; /* a step of 0 repeats a time */
+        fprintf(f, "#%llu\n", (unsigned long long)t);
+        for (int k = (int)(rng_next(&s) % 6); k > 0; k--)
+            random_change(f, &s);
+        if (rng_next(&s) % 50 == 0)
+            fputs("$dumpall\n1!\nb1111 bus\n$end\n", f);
+        if (step == at)
+            fputs(extra, f);
+    }
+    fprintf(f, "#%llu\n", (unsigned long long)t + 7);
+    fclose(f);
+}
+
+typedef struct reading {
+    gp_status st;
+    events *ev;
+    events_stats stats;
+    char *messages;
+    size_t messages_len;
+} reading;
+
+static reading read_with(const char *path, uint32_t threads)
+{
+    reading r = {0};
+    FILE *out = open_memstream(&r.messages, &r.messages_len);
+    diag_ctx *d = diag_new(out);
+    events_options opt = {.scope = "tb/dut", .threads = threads, .part_size = 1};
+    r.st = events_read(dg, path, &opt, &r.ev, &r.stats, d);
+    diag_free(d);
+    fclose(out);
+    return r;
+}
+
+static void reading_free(reading *r)
+{
+    events_free(r->ev);
+    free(r->messages);
+}
+
+static bool same_store(const events *a, const events *b)
+{
+    if (!a || !b)
+        return a == b;
+    return a->n_nets == b->n_nets && a->n_events == b->n_events && a->end_fs == b->end_fs &&
+           memcmp(a->net_ev0, b->net_ev0, (a->n_nets + 1) * sizeof *a->net_ev0) == 0 &&
+           memcmp(a->time_fs, b->time_fs, a->n_events * sizeof *a->time_fs) == 0 &&
+           memcmp(a->value, b->value, a->n_events) == 0;
+}
+
+/* Reads `path` in file order and in parts on 3 threads; checks they agree
+ * and returns the parts the second reading used. */
+static uint32_t check_same_reading(const char *path)
+{
+    reading one = read_with(path, 1), many = read_with(path, 3);
+    CHECK_EQ_INT(one.st, many.st);
+    CHECK_EQ_INT(one.stats.parts, 1);
+    CHECK(same_store(one.ev, many.ev));
+    CHECK_EQ_STR(one.messages, many.messages);
+    CHECK_EQ_INT(one.stats.vars, many.stats.vars);
+    CHECK_EQ_INT(one.stats.signals_matched, many.stats.signals_matched);
+    CHECK_EQ_INT(one.stats.signals_duplicate, many.stats.signals_duplicate);
+    CHECK_EQ_INT(one.stats.nets_with_activity, many.stats.nets_with_activity);
+    uint32_t parts = many.stats.parts;
+    reading_free(&one);
+    reading_free(&many);
+    return parts;
+}
+
+static void test_random_dumps_read_alike(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/random.vcd", dir);
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        write_random_vcd(path, seed * 0x9e3779b97f4a7c15ULL, 400 * (int)seed, -1, "");
+        CHECK(check_same_reading(path) > 1);
+    }
+}
+
+static void test_dumpoff_falls_back(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/dumpoff.vcd", dir);
+    write_random_vcd(path, 77, 2000, 900, "$dumpoff\nx!\n$end\n#99999\n$dumpon\n1!\n$end\n");
+    CHECK_EQ_INT(check_same_reading(path), 1);
+}
+
+static void test_comment_with_times_reads_alike(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/comment.vcd", dir);
+    char comment[4096] = "$comment\n";
+    for (int i = 0; i < 100; i++)
+        snprintf(comment + strlen(comment), sizeof comment - strlen(comment), "#%d\n1!\n", i);
+    strcat(comment, "$end\n");
+    for (int at = 100; at < 2000; at += 450) {
+        write_random_vcd(path, 5 + (uint64_t)at, 2000, at, comment);
+        check_same_reading(path);
+    }
+}
+
+static void test_errors_read_alike(void)
+{
+    static const char *const bad[] = {
+        "1?\n",           /* a code no $var declares */
+        "bq1 bus\n",      /* a bad value character */
+        "#1\n",           /* a time before the one before (steps end later) */
+        "$end\n",         /* an $end without a block */
+        "$dumpvars\n1!\n", /* a block whose $end is missing: a #time inside it */
+    };
+    char path[256];
+    snprintf(path, sizeof path, "%s/bad.vcd", dir);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_random_vcd(path, 11 + i, 3000, 1500, bad[i]);
+        reading one = read_with(path, 1);
+        CHECK(one.st != GP_OK);
+        reading_free(&one);
+        CHECK_EQ_INT(check_same_reading(path), 1);
+    }
+}
+
+static void test_missing_last_newline_warns_alike(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/cut.vcd", dir);
+    write_random_vcd(path, 3, 2000, -1, "");
+    FILE *f = fopen(path, "a");
+    if (f) {
+        fputs("#999999 1!", f);
+        fclose(f);
+    }
+    CHECK(check_same_reading(path) > 1);
+    reading one = read_with(path, 1);
+    CHECK(strstr(one.messages, "warning 6023") != NULL);
+    reading_free(&one);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return 1;
+    diag_ctx *d = diag_new(stderr);
+    char path[256];
+    libs = scratch_libs(dir, "tiny.lib", lib_text, d);
+    const char *netlists[] = {scratch_write(dir, "top.v", netlist_text, path, sizeof path)};
+    CHECK_EQ_INT(design_read_netlist(&dg, libs, netlists, 1, "top", d), GP_OK);
+    if (dg) {
+        RUN(test_random_dumps_read_alike);
+        RUN(test_dumpoff_falls_back);
+        RUN(test_comment_with_times_reads_alike);
+        RUN(test_errors_read_alike);
+        RUN(test_missing_last_newline_warns_alike);
+    }
+    design_free(dg);
+    lib_set_free(libs);
+    diag_free(d);
+    scratch_remove(dir);
+    return check_exit_code();
+}
