@@ -255,13 +255,19 @@ bool bench_read_case(bench_case *bc, const char *lib, const char *netlist, const
            events_read(bc->dg, vcd, &eo, &bc->ev, &st, d) == GP_OK;
 }
 
-/* The library and a netlist of `gates` gates, read from temporary files. */
+/* The library and a netlist of `gates` gates, read from files in keep_dir
+ * (NULL: temporary ones). */
 static bool make_design(bench_case *bc, const char *stem, uint32_t gates, uint64_t *rng,
-                        diag_ctx *d)
+                        const char *keep_dir, diag_ctx *d)
 {
-    char lib[64], net[64];
-    snprintf(lib, sizeof lib, "/tmp/%s_%d.lib", stem, (int)getpid());
-    snprintf(net, sizeof net, "/tmp/%s_%d.v", stem, (int)getpid());
+    char lib[4096], net[4096];
+    if (keep_dir) {
+        snprintf(lib, sizeof lib, "%s/cells.lib", keep_dir);
+        snprintf(net, sizeof net, "%s/netlist.v", keep_dir);
+    } else {
+        snprintf(lib, sizeof lib, "/tmp/%s_%d.lib", stem, (int)getpid());
+        snprintf(net, sizeof net, "/tmp/%s_%d.v", stem, (int)getpid());
+    }
     FILE *f = fopen(lib, "w");
     bool ok = f && fputs(bench_lib, f) >= 0;
     ok = (f && fclose(f) == 0) && ok;
@@ -269,8 +275,10 @@ static bool make_design(bench_case *bc, const char *stem, uint32_t gates, uint64
     const char *paths[] = {net};
     ok = ok && (bc->libs = lib_set_new()) != NULL && lib_read(bc->libs, lib, d) == GP_OK &&
          design_read_netlist(&bc->dg, bc->libs, paths, 1, "top", d) == GP_OK;
-    remove(lib);
-    remove(net);
+    if (!keep_dir) {
+        remove(lib);
+        remove(net);
+    }
     bc->period_fs = (int64_t)BENCH_PERIOD_PS * 1000;
     return ok;
 }
@@ -280,7 +288,7 @@ bool bench_gen_small(bench_case *bc, uint32_t gates, uint32_t cycles, diag_ctx *
     char vcd[64];
     snprintf(vcd, sizeof vcd, "/tmp/bench_power_%d.vcd", (int)getpid());
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
-    bool ok = make_design(bc, "bench_power", gates, &rng, d) && write_vcd(vcd, gates, cycles, &rng);
+    bool ok = make_design(bc, "bench_power", gates, &rng, NULL, d) && write_vcd(vcd, gates, cycles, &rng);
     events_options eo = {.scope = "top"};
     events_stats st;
     ok = ok && events_read(bc->dg, vcd, &eo, &bc->ev, &st, d) == GP_OK;
@@ -586,7 +594,7 @@ bool bench_gen_large(bench_case *bc, const bench_gen_options *opt, bench_gen_sta
     int threads = opt->threads > 0 ? opt->threads : cores > 0 ? (int)cores : 1;
     st->threads = threads = threads < GEN_MAX_THREADS ? threads : GEN_MAX_THREADS;
     double start = progress_now_seconds();
-    if (opt->gates == 0 || !make_design(bc, "bench_gen", opt->gates, &rng, d))
+    if (opt->gates == 0 || !make_design(bc, "bench_gen", opt->gates, &rng, opt->keep_dir, d))
         return false;
     st->netlist_s = progress_now_seconds() - start;
     start = progress_now_seconds();

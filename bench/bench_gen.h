@@ -50,6 +50,8 @@ typedef struct bench_gen_options {
     double pin_events;     /* with cycles 0: the pin events aimed at (about 2% over) */
     int threads;           /* <= 0: one per online core */
     uint64_t seed;         /* 0: the default */
+    const char *keep_dir;  /* the Liberty and Verilog files stay there (cells.lib,
+                              netlist.v); NULL: written to /tmp and deleted */
 } bench_gen_options;
 
 /* What bench_gen_large made. */

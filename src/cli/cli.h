@@ -11,6 +11,7 @@
 #include "events/events.h"
 #include "liberty/liberty.h"
 #include "power/power.h"
+#include "report/report.h"
 #include "util/diag.h"
 
 /* Exit statuses: 1 the inputs are wrong (the message says what to fix),
@@ -32,6 +33,8 @@ typedef struct cli_inputs {
     const char *netlists[CLI_MAX_FILES];
     int n_netlists;
     const char *top, *sdf, *spef, *activity, *scope;
+    bool timing;   /* --timing: seconds per phase on stderr and in report.json */
+    int threads;   /* reading the activity (0: every core): the command's --threads */
 } cli_inputs;
 
 /* The help text of the options above, for a command's --help. */
@@ -44,6 +47,21 @@ int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d);
 /* Reports what a command cannot run without; false if something is missing. */
 bool cli_inputs_complete(const cli_inputs *in, diag_ctx *d);
 
+/* Wall seconds per phase of a run, in the order they ran. */
+#define CLI_MAX_PHASES 12
+typedef struct cli_timing {
+    report_phase phase[CLI_MAX_PHASES];
+    int n;
+    double mark; /* when the phase now running began */
+} cli_timing;
+
+void cli_timing_start(cli_timing *t);
+/* Ends the phase now running as `name` and starts the next. */
+void cli_timing_lap(cli_timing *t, const char *name);
+/* "timing: libraries 0.12 s, netlist 1.30 s, ...; total 3.1 s; peak memory
+ * 2.1 GB" (the process's peak resident memory). */
+void cli_timing_print(const cli_timing *t, FILE *out);
+
 /* Everything read from the inputs, and what matched what. */
 typedef struct cli_design {
     lib_set *libs;
@@ -52,6 +70,7 @@ typedef struct cli_design {
     design_sdf_stats sdf;
     design_spef_stats spef;
     events_stats activity;
+    cli_timing timing; /* the reading's phases, then the command's own */
 } cli_design;
 
 /* Reads libraries, netlist, SPEF, SDF and activity, in that order (SPEF
@@ -89,7 +108,7 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
 /* Runs the power analysis of `ev` and prints and writes its results; returns
  * the exit status. */
 int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
-                  const events *ev, diag_ctx *d);
+                  const events *ev, cli_timing *timing, diag_ctx *d);
 
 /* How a command's arguments read: the design inputs, its own options and,
  * for commands that analyse power, the power options. */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 const char cli_inputs_help[] =
     "design inputs:\n"
@@ -14,7 +15,10 @@ const char cli_inputs_help[] =
     "  --spef FILE       parasitics: each D_NET's total capacitance is its net's wire cap\n"
     "  --sdf FILE        delays (SDF 3.0); without it delays come from the NLDM tables\n"
     "  --activity FILE   switching activity, VCD (.vcd, .vcd.gz) or FST\n"
-    "  --scope PATH      the design's instance in the dump, e.g. tb/dut (or tb.dut)\n";
+    "  --scope PATH      the design's instance in the dump, e.g. tb/dut (or tb.dut)\n"
+    "  --timing          print the wall seconds of each phase (libraries, netlist,\n"
+    "                    SPEF, SDF, activity, engine, writing) on stderr; report.json\n"
+    "                    gets them as its \"timing\" object\n";
 
 /* Appends `value` to a file list, reporting overflow. */
 static int add_file(const char **list, int *n, const char *option, const char *value, diag_ctx *d)
@@ -33,6 +37,10 @@ int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
     static const char *const single[] = {"--top", "--sdf", "--spef", "--activity", "--scope"};
     const char **single_field[] = {&in->top, &in->sdf, &in->spef, &in->activity, &in->scope};
     const char *option = argv[*i];
+    if (strcmp(option, "--timing") == 0) {
+        in->timing = true;
+        return 1;
+    }
     bool known = strcmp(option, "--lib") == 0 || strcmp(option, "--netlist") == 0;
     for (size_t k = 0; k < sizeof single / sizeof single[0]; k++)
         known |= strcmp(option, single[k]) == 0;
@@ -79,21 +87,30 @@ gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design 
         return GP_ERR_NOMEM;
     }
     gp_status st = GP_OK;
+    cli_timing *t = &out->timing;
+    cli_timing_start(t);
     for (int k = 0; st == GP_OK && k < in->n_libs; k++)
         st = lib_read(out->libs, in->libs[k], d);
+    cli_timing_lap(t, "libraries");
     if (st == GP_OK)
         st = design_read_netlist(&out->dg, out->libs, in->netlists, in->n_netlists, in->top, d);
+    cli_timing_lap(t, "netlist");
     if (st == GP_OK && in->spef) {
         design_timing_options opt = design_timing_defaults();
         st = design_read_spef(out->dg, in->spef, &opt, &out->spef, d);
+        cli_timing_lap(t, "spef");
     }
-    if (st == GP_OK && in->sdf)
+    if (st == GP_OK && in->sdf) {
         st = design_read_sdf(out->dg, in->sdf, &out->sdf, d);
+        cli_timing_lap(t, "sdf");
+    }
     if (st == GP_OK && in->activity) {
         progress bar;
         progress_init(&bar, stderr, !ctx->quiet);
-        events_options opt = {.scope = in->scope, .list_unmatched = list_unmatched, .bar = &bar};
+        events_options opt = {.scope = in->scope, .list_unmatched = list_unmatched, .bar = &bar,
+                              .threads = (uint32_t)in->threads};
         st = events_read(out->dg, in->activity, &opt, &out->ev, &out->activity, d);
+        cli_timing_lap(t, "activity");
     }
     return st;
 }
@@ -104,6 +121,33 @@ void cli_design_free(cli_design *cd)
     design_free(cd->dg);
     lib_set_free(cd->libs);
     memset(cd, 0, sizeof *cd);
+}
+
+void cli_timing_start(cli_timing *t)
+{
+    t->n = 0;
+    t->mark = progress_now_seconds();
+}
+
+void cli_timing_lap(cli_timing *t, const char *name)
+{
+    double now = progress_now_seconds();
+    if (t->n < CLI_MAX_PHASES)
+        t->phase[t->n++] = (report_phase){name, now - t->mark};
+    t->mark = now;
+}
+
+void cli_timing_print(const cli_timing *t, FILE *out)
+{
+    double total = 0;
+    fprintf(out, "timing:");
+    for (int k = 0; k < t->n; k++) {
+        fprintf(out, "%s %s %.3f s", k ? "," : "", t->phase[k].name, t->phase[k].seconds);
+        total += t->phase[k].seconds;
+    }
+    struct rusage ru;
+    double peak_gb = getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_maxrss / (1 << 20) : 0.0;
+    fprintf(out, "; total %.3f s; peak memory %.2f GB\n", total, peak_gb);
 }
 
 bool cli_parse_count(const char *text, int max, int *out)

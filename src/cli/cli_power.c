@@ -18,7 +18,8 @@ const char cli_power_help[] =
     "                    ref within 1e-6 and identical for any --threads; ref: the\n"
     "                    float64 single-thread reference engine (the specification);\n"
     "                    cuda: the GPU engine (builds with CUDA), ref within 1e-6\n"
-    "  --threads N       threads of the cpu engine (default 0: every core)\n"
+    "  --threads N       threads of the cpu engine and of reading a VCD (default 0:\n"
+    "                    every core)\n"
     "  --cuda-variant V  the GPU kernels: a '+'-list of sipl (state-indexed power\n"
     "                    lookup), part (per-gate windows by event density), fusion\n"
     "                    (one kernel walks each window), memo (per-instance group\n"
@@ -121,10 +122,14 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
 
 /* Prints the report (or the JSON) and writes the files asked for. */
 static int write_outputs(const cli_power_args *a, const char *design_name, const design *dg,
-                         const power_result *r, diag_ctx *d)
+                         const power_result *r, const cli_timing *timing, diag_ctx *d)
 {
     report_options ro = report_defaults();
     ro.design_name = design_name;
+    if (timing) {
+        ro.timing = timing->phase;
+        ro.n_timing = timing->n;
+    }
     ro.glitch = a->opt.glitch;
     ro.hotspots = a->hotspots;
     bool json_on_stdout = a->json && strcmp(a->json, "-") == 0;
@@ -148,7 +153,7 @@ static int write_outputs(const cli_power_args *a, const char *design_name, const
 }
 
 int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
-                  const events *ev, diag_ctx *d)
+                  const events *ev, cli_timing *timing, diag_ctx *d)
 {
     power_result *r = NULL;
     int status = CLI_EXIT_INPUT;
@@ -156,8 +161,12 @@ int cli_power_run(const cli_power_args *a, const char *design_name, const design
                    : a->engine == CLI_ENGINE_CUDA
                        ? cuda_power_analyze(dg, ev, &a->opt, &a->cuda, &r, d)
                        : power_analyze_cpu(dg, ev, &a->opt, a->threads, &r, d);
+    if (timing)
+        cli_timing_lap(timing, "engine");
     if (st == GP_OK)
-        status = write_outputs(a, design_name, dg, r, d);
+        status = write_outputs(a, design_name, dg, r, timing, d);
+    if (timing)
+        cli_timing_lap(timing, "writing");
     power_result_free(r);
     return status;
 }

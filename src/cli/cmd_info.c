@@ -12,7 +12,7 @@
 static const char info_help[] =
     "usage: gatepower info --lib FILE --netlist FILE [--top MODULE] [--spef FILE]\n"
     "                      [--sdf FILE] [--activity FILE --scope PATH]\n"
-    "                      [--json FILE|-] [--list-unmatched]\n"
+    "                      [--json FILE|-] [--list-unmatched] [--threads N] [--timing]\n"
     "\n"
     "Reads the inputs and reports what they hold and what matched what: cells used,\n"
     "instances, nets, connected pins, logic levels, SDF arcs annotated, SPEF nets\n"
@@ -27,6 +27,8 @@ static const char info_help[] =
     "                    signals_unmatched, events, cells) to FILE, or to stdout\n"
     "                    instead of the text with -\n"
     "  --list-unmatched  name every activity signal that matches no net\n"
+    "  --threads N       threads reading a VCD (default 0: every core; 1: in file\n"
+    "                    order on one)\n"
     "\n"
     "example:\n"
     "  gatepower info --lib osu018_stdcells.lib --netlist netlist.v --top mult16 \\\n"
@@ -129,6 +131,7 @@ static void write_json(FILE *out, const cli_design *cd, const cell_count *cells,
 typedef struct info_args {
     const char *json;
     bool list_unmatched;
+    int threads;
 } info_args;
 
 static int parse_info_option(void *args, int argc, char **argv, int *i)
@@ -140,6 +143,11 @@ static int parse_info_option(void *args, int argc, char **argv, int *i)
     }
     if (strcmp(argv[*i], "--list-unmatched") == 0) {
         a->list_unmatched = true;
+        return 1;
+    }
+    if (strcmp(argv[*i], "--threads") == 0 && *i + 1 < argc &&
+        cli_parse_count(argv[*i + 1], 1024, &a->threads)) {
+        ++*i;
         return 1;
     }
     return 0;
@@ -184,10 +192,15 @@ int cli_info(int argc, char **argv, const cli_context *ctx)
     if (status)
         return status < 0 ? 0 : status;
     cli_design cd;
+    in.threads = a.threads;
     if (cli_read_design(&in, a.list_unmatched, &cd, ctx) != GP_OK)
         status = CLI_EXIT_INPUT;
     else
         status = report(&in, &cd, a.json, ctx->diag);
+    if (in.timing) {
+        cli_timing_lap(&cd.timing, "report");
+        cli_timing_print(&cd.timing, stderr);
+    }
     cli_design_free(&cd);
     return status;
 }

@@ -52,8 +52,12 @@ int cli_power(int argc, char **argv, const cli_context *ctx)
         return status < 0 ? 0 : status;
     cli_design cd;
     status = CLI_EXIT_INPUT;
+    a.in.threads = a.power.threads;
     if (cli_read_design(&a.in, false, &cd, ctx) == GP_OK)
-        status = cli_power_run(&a.power, a.in.top, cd.dg, cd.ev, ctx->diag);
+        status = cli_power_run(&a.power, a.in.top, cd.dg, cd.ev,
+                               a.in.timing ? &cd.timing : NULL, ctx->diag);
+    if (a.in.timing)
+        cli_timing_print(&cd.timing, stderr);
     cli_design_free(&cd);
     return status;
 }

@@ -91,7 +91,7 @@ static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
 }
 
 /* Writes the files asked for, then the power analysis; the exit status. */
-static int write_outputs(const resim_args *a, const cli_design *cd, const events *full,
+static int write_outputs(const resim_args *a, cli_design *cd, const events *full,
                          diag_ctx *d)
 {
     resim_saif_info info = {.design = a->in.top, .scope = a->in.scope, .program = "gatepower"};
@@ -102,7 +102,10 @@ static int write_outputs(const resim_args *a, const cli_design *cd, const events
         st = resim_write_vcd(a->vcd, cd->dg, full, a->in.scope, d);
     if (st != GP_OK)
         return CLI_EXIT_INPUT;
-    return a->want_power ? cli_power_run(&a->power, a->in.top, cd->dg, full, d) : 0;
+    cli_timing *timing = a->in.timing ? &cd->timing : NULL;
+    if (timing)
+        cli_timing_lap(timing, "resim outputs");
+    return a->want_power ? cli_power_run(&a->power, a->in.top, cd->dg, full, timing, d) : 0;
 }
 
 static void print_stats(const resim_stats *s)
@@ -121,16 +124,20 @@ int cli_resim(int argc, char **argv, const cli_context *ctx)
     if (status)
         return status < 0 ? 0 : status;
     a.opt.threads = (uint32_t)a.power.threads;
+    a.in.threads = a.power.threads;
     cli_design cd;
     events *full = NULL;
     resim_stats stats;
     status = CLI_EXIT_INPUT;
     if (cli_read_design(&a.in, false, &cd, ctx) == GP_OK &&
         resim_run(cd.dg, cd.ev, &a.opt, &full, &stats, ctx->diag) == GP_OK) {
+        cli_timing_lap(&cd.timing, "resim");
         if (!ctx->quiet)
             print_stats(&stats);
         status = write_outputs(&a, &cd, full, ctx->diag);
     }
+    if (a.in.timing)
+        cli_timing_print(&cd.timing, stderr);
     events_free(full);
     cli_design_free(&cd);
     return status;

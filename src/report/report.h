@@ -25,11 +25,19 @@
  * merged, each column keeping the largest value of its cycles. */
 #define REPORT_SVG_MAX_POINTS 2000
 
+/* Wall seconds of one phase of the run (reading the netlist, the engine...). */
+typedef struct report_phase {
+    const char *name;
+    double seconds;
+} report_phase;
+
 /* What the result itself does not record. */
 typedef struct report_options {
     const char *design_name; /* in titles; NULL: "design" */
     bool glitch;             /* glitch analysis was on (power_options.glitch) */
     int hotspots;            /* instances in hotspots.txt; <= 0: REPORT_DEFAULT_HOTSPOTS */
+    const report_phase *timing; /* report.json's "timing" object; NULL: none */
+    int n_timing;
 } report_options;
 
 /* design_name NULL, glitch on, REPORT_DEFAULT_HOTSPOTS hotspots. */

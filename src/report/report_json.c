@@ -75,6 +75,20 @@ static void json_window(json_writer *w, const power_result *r)
     json_uint(w, r->n_cycles);
 }
 
+/* Seconds per phase, when the run was timed. */
+static void json_timing(json_writer *w, const report_options *o)
+{
+    if (!o->timing)
+        return;
+    json_key(w, "timing");
+    json_begin_object(w);
+    for (int k = 0; k < o->n_timing; k++) {
+        json_key(w, o->timing[k].name);
+        json_number(w, o->timing[k].seconds);
+    }
+    json_end(w);
+}
+
 void report_write_json(FILE *out, const design *dg, const power_result *r,
                        const report_options *opt)
 {
@@ -92,6 +106,7 @@ void report_write_json(FILE *out, const design *dg, const power_result *r,
     json_bool(&w, r->include_io);
     json_key(&w, "events_used");
     json_uint(&w, r->events_used);
+    json_timing(&w, &o);
     json_window(&w, r);
     json_totals(&w, r);
     json_groups(&w, r);

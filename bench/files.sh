@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# bench/files.sh: files in, report out, in one device call (issue 18).  Run
+# from the repository root on the machine with the GPU:
+#
+#   bash bench/files.sh
+#
+# 1. builds a Release tree with CUDA in build-cuda/ (all cores);
+# 2. writes the generated case (bench_files: GATES gates x CYCLES cycles,
+#    library, netlist, full-net VCD) to $CASE_DIR, and reads its VCD back,
+#    comparing the store with the generated one bit for bit;
+# 3. times `gatepower info` reading it on 1 thread and on every core, then
+#    `gatepower power` with the cpu engine (every core) and the cuda engine,
+#    REPEAT times each in turns, every run with --timing (seconds per phase,
+#    peak memory);
+# 4. checks the cpu and cuda engines' report.json totals agree (1e-6);
+# 5. prints a table last: the median wall seconds of each phase per command.
+#
+# Logs go to $OUT (the device tool's folder) or build-cuda/files-out.
+# Knobs: GATES (1000000), CYCLES (500), REPEAT (3), CASE_DIR (/tmp/gp-case),
+# SKIP_BUILD=1, BUILD (build-cuda).
+set -uo pipefail
+start=$SECONDS
+build=${BUILD:-build-cuda}
+out=${OUT:-$build/files-out}
+gates=${GATES:-1000000}
+cycles=${CYCLES:-500}
+repeat=${REPEAT:-3}
+case_dir=${CASE_DIR:-/tmp/gp-case}
+mkdir -p "$out" "$case_dir"
+log=$out/files.log
+: >"$log"
+say() { echo "[$((SECONDS - start)) s] $*" | tee -a "$log"; }
+
+say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
+    "$(free -g | awk '/Mem:/ {print $2}') GB"
+say "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' +changes')"
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,driver_version \
+    --format=csv,noheader | tee -a "$log"
+if [ -z "${SKIP_BUILD:-}" ]; then
+  say "build"
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGATEPOWER_CUDA=ON >"$out/build.log" 2>&1 &&
+    cmake --build "$build" -j"$(nproc)" --target gatepower bench_files >>"$out/build.log" 2>&1 ||
+    { say "FAIL: build (see build.log)"; tail -20 "$out/build.log"; exit 1; }
+fi
+gp=$build/gatepower
+say "case: $gates gates x $cycles cycles into $case_dir"
+"$build/bench/bench_files" "$case_dir" --gates "$gates" --cycles "$cycles" --check 2>&1 | tee -a "$log"
+[ "${PIPESTATUS[0]}" = 0 ] || { say "FAIL: bench_files"; exit 1; }
+ls -l "$case_dir" | tee -a "$log"
+vcd_bytes=$(stat -c %s "$case_dir/full.vcd")
+inputs=(--lib "$case_dir/cells.lib" --netlist "$case_dir/netlist.v" --activity "$case_dir/full.vcd"
+        --scope top)
+cat "$case_dir/full.vcd" >/dev/null # in the page cache, as for every run after the first
+
+# name: the command's label; the rest: its arguments.  Appends the timing line.
+run() {
+  local name=$1; shift
+  local t0=$SECONDS
+  "$gp" --quiet "$@" >"$out/$name.stdout" 2>"$out/$name.err"
+  local rc=$?
+  local line; line=$(grep '^timing:' "$out/$name.err")
+  echo "$name rc=$rc $line" >>"$out/timings.txt"
+  say "$name: rc=$rc $line"
+  [ $rc = 0 ] || { tail -5 "$out/$name.err"; }
+}
+: >"$out/timings.txt"
+for r in $(seq 1 "$repeat"); do
+  run info-1 info "${inputs[@]}" --timing --threads 1
+  run info-all info "${inputs[@]}" --timing
+  run power-cpu power "${inputs[@]}" --period 10ns --engine cpu --timing --json "$out/cpu.json"
+  run power-cuda power "${inputs[@]}" --period 10ns --engine cuda --timing --json "$out/cuda.json"
+done
+[ -f "$out/cuda.json" ] && python3 - "$out/cpu.json" "$out/cuda.json" <<'PY' | tee -a "$log"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+pairs = [(a["total"], b["total"])] + [(a["groups"][g], b["groups"][g]) for g in a["groups"]]
+worst = max(abs(x[k] - y[k]) / max(abs(x[k]), abs(y[k]), 1e-300) for x, y in pairs for k in x)
+print(f"cpu vs cuda report.json totals and groups: worst relative difference {worst:.2e}",
+      "(ok)" if worst <= 1e-6 else "FAIL")
+PY
+say "summary (median of $repeat; VCD $vcd_bytes bytes)"
+python3 - "$out/timings.txt" "$vcd_bytes" <<'PY' | tee "$out/summary.txt" | tee -a "$log"
+import re, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name = line.split()[0]
+    phases = dict((m[0], float(m[1])) for m in re.findall(r"(\w[\w ]*?) (\d+\.\d+) s", line))
+    peak = re.search(r"peak memory (\d+\.\d+) GB", line)
+    phases["peak GB"] = float(peak.group(1)) if peak else float("nan")
+    rows.setdefault(name, []).append(phases)
+cols = ["netlist", "activity", "engine", "writing", "total", "peak GB"]
+print("| command | " + " | ".join(cols) + " | VCD GB/s |")
+print("|---|" + "---:|" * (len(cols) + 1))
+for name, runs in rows.items():
+    med = {c: statistics.median(r.get(c, float("nan")) for r in runs) for c in cols}
+    rate = int(sys.argv[2]) / med["activity"] / 1e9 if med["activity"] > 0 else float("nan")
+    print(f"| {name} | " + " | ".join(f"{med[c]:.3f}" for c in cols) + f" | {rate:.2f} |")
+PY
+say "done"
