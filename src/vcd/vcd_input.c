@@ -134,7 +134,8 @@ static gp_status vcd_text_source_read(vcd_text *r, char *dst, size_t n, size_t *
 
 gp_status vcd_text_refill(vcd_text *r)
 {
-    vcd_text_count_to(r, r->pos);
+    if (!r->from_fd) /* a part's messages are never shown: its lines need no count */
+        vcd_text_count_to(r, r->pos);
     size_t keep = r->len - r->pos;
     memmove(r->buf, r->buf + r->pos, keep);
     r->base += r->pos;
