@@ -54,17 +54,6 @@ static void out_text(dump_out *o, const char *s, size_t n)
     o->len += n;
 }
 
-static size_t code_of(uint32_t id, char *p) /* bijective base 94 */
-{
-    size_t n = 0;
-    for (;;) {
-        p[n++] = (char)('!' + id % 94);
-        if (id < 94)
-            return n;
-        id = id / 94 - 1;
-    }
-}
-
 static void out_str(dump_out *o, const char *s) { out_text(o, s, strlen(s)); }
 
 static void out_time(dump_out *o, uint64_t ps)
@@ -91,7 +80,7 @@ static void out_change(dump_out *o, uint32_t net, uint8_t value)
 #endif
     char line[16];
     line[0] = digit[value];
-    size_t n = 1 + code_of(net, line + 1);
+    size_t n = 1 + bench_vcd_code(net, line + 1);
     line[n++] = '\n';
     out_text(o, line, n);
 }
@@ -115,7 +104,7 @@ static void out_header(dump_out *o, const design *dg, const bool *dumped)
     for (uint32_t n = 0; n < dg->n_nets; n++) {
         if (!dumped[n])
             continue;
-        code[code_of(n, code)] = '\0';
+        code[bench_vcd_code(n, code)] = '\0';
         int k = snprintf(line, sizeof line, "$var wire 1 %s %s $end\n", code,
                          design_net_name(dg, n));
         out_text(o, line, (size_t)k);

@@ -132,8 +132,7 @@ static bool write_netlist(const char *path, uint32_t gates, uint64_t *rng)
     return fclose(f) == 0;
 }
 
-/* VCD identifier code of net id: bijective base 94. */
-static size_t code_of(uint32_t id, char *p)
+size_t bench_vcd_code(uint32_t id, char *p)
 {
     size_t n = 0;
     for (;;) {
@@ -196,7 +195,7 @@ static void write_cycle(FILE *f, cycle_buf *c, uint64_t start_ps, uint8_t *state
         bool to_x = net != 0 && (rng_next(rng) & 63) == 0; /* never on the clock */
         state[net] = to_x ? 2 : state[net] == 1 ? 0 : 1;
         line[0] = "01x"[state[net]];
-        size_t n = 1 + code_of(net, line + 1);
+        size_t n = 1 + bench_vcd_code(net, line + 1);
         line[n++] = '\n';
         fwrite(line, 1, n, f);
     }
@@ -216,12 +215,12 @@ static bool write_vcd(const char *path, uint32_t gates, uint32_t cycles, uint64_
     char name[32], code[8];
     for (uint32_t n = 0; n < n_nets; n++) {
         net_name(n, name, sizeof name);
-        code[code_of(n, code)] = '\0';
+        code[bench_vcd_code(n, code)] = '\0';
         fprintf(f, "$var wire 1 %s %s $end\n", code, name);
     }
     fputs("$upscope $end\n$enddefinitions $end\n#0\n", f);
     for (uint32_t n = 0; n < n_nets; n++) {
-        code[code_of(n, code)] = '\0';
+        code[bench_vcd_code(n, code)] = '\0';
         fprintf(f, "0%s\n", code);
     }
     uint64_t n_events = n_nets;

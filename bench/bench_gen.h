@@ -73,6 +73,10 @@ typedef struct bench_gen_stats {
 bool bench_gen_large(bench_case *bc, const bench_gen_options *opt, bench_gen_stats *stats,
                      diag_ctx *d);
 
+/* Writes the VCD identifier code of number id (bijective base 94 over '!'..'~',
+ * at most 5 characters, no NUL) to p; returns its length. */
+size_t bench_vcd_code(uint32_t id, char *p);
+
 /* Prints a generated case's stats in a few lines. */
 void bench_gen_print_stats(const bench_gen_stats *s);
 
