@@ -3,10 +3,9 @@
  *
  * While the header is read, each bit of each variable is looked up among the
  * nets' names and aliases; at `start` the bindings become a table from
- * (variable id, bit) to nets.  Changes are appended to one array of
- * (time, net, value) records in file order, which a stable counting sort by
- * net turns into the CSR store: time order within a net is kept.  A plain
- * VCD read in parts on threads fills events_parts.c's buckets instead. */
+ * (variable id, bit) to nets.  The changes go to events_parts.c's buckets:
+ * a dump read in file order is one part, a plain VCD read on threads as
+ * many as the reader cut (vcd.h); the store is built from them. */
 #include <string.h>
 
 #include "events/events_int.h"
@@ -72,54 +71,19 @@ static gp_status on_start(void *ctx, const vcd_info *info)
         c->slot_net[c->slot0[b.id] + b.bit] = b.net;
     }
     vec_binding_free(&c->bindings);
-    return GP_OK;
+    return events_parts_reset(c, 1);
 }
 
+/* The changes in file order: the one part of a reading on one thread. */
 static gp_status on_changes(void *ctx, int64_t time_fs, const vcd_change *ch, size_t n)
 {
-    collector *c = ctx;
-    for (size_t k = 0; k < n; k++) {
-        uint32_t net = events_slot_net(c, ch[k].id, ch[k].bit);
-        if (net != DESIGN_NONE && !vec_raw_event_push(&c->raw, (raw_event){time_fs, net,
-                                                                           ch[k].value}))
-            return events_no_memory(c);
-    }
-    return GP_OK;
+    gp_status st = events_on_part_changes(ctx, 0, time_fs, ch, n);
+    return st == GP_ERR_NOMEM ? events_no_memory(ctx) : st;
 }
 
 static gp_status on_finish(void *ctx, int64_t end_time_fs)
 {
     ((collector *)ctx)->end_fs = end_time_fs;
-    return GP_OK;
-}
-
-/* The stable counting sort of the raw records by net into the CSR store. */
-static gp_status build_store(collector *c, events *ev)
-{
-    ev->n_nets = c->dg->n_nets;
-    ev->n_events = c->raw.len;
-    ev->end_fs = c->end_fs;
-    ev->net_ev0 = mem_calloc((size_t)ev->n_nets + 1, sizeof *ev->net_ev0);
-    ev->time_fs = mem_alloc((c->raw.len ? c->raw.len : 1) * sizeof *ev->time_fs);
-    ev->value = mem_alloc(c->raw.len ? c->raw.len : 1);
-    uint64_t *fill = mem_calloc(ev->n_nets ? ev->n_nets : 1, sizeof *fill);
-    if (!ev->net_ev0 || !ev->time_fs || !ev->value || !fill) {
-        mem_free(fill);
-        return events_no_memory(c);
-    }
-    for (size_t k = 0; k < c->raw.len; k++)
-        ev->net_ev0[c->raw.data[k].net + 1]++;
-    for (uint32_t n = 0; n < ev->n_nets; n++) {
-        c->stats->nets_with_activity += ev->net_ev0[n + 1] > 0;
-        ev->net_ev0[n + 1] += ev->net_ev0[n];
-    }
-    for (size_t k = 0; k < c->raw.len; k++) {
-        const raw_event *r = &c->raw.data[k];
-        uint64_t at = ev->net_ev0[r->net] + fill[r->net]++;
-        ev->time_fs[at] = r->time_fs;
-        ev->value[at] = r->value;
-    }
-    mem_free(fill);
     return GP_OK;
 }
 
@@ -132,25 +96,26 @@ gp_status events_read(const design *dg, const char *path, const events_options *
     events *ev = mem_calloc(1, sizeof *ev);
     c.net_bound = mem_calloc(dg->n_nets ? dg->n_nets : 1, 1);
     gp_status st = ev && c.net_bound ? GP_OK : events_no_memory(&c);
+    if (st == GP_OK && dg->n_nets > EVENTS_PART_MAX_NETS) {
+        diag_error(d, 7103, DIAG_NOWHERE, "the design has %u nets: activity is read for at most "
+                   "2^30 nets", dg->n_nets);
+        st = GP_ERR_UNSUPPORTED;
+    }
     uint32_t threads = opt->threads ? opt->threads : parts_online_cores();
     if (st == GP_OK) {
         vcd_options vo = {.scope = opt->scope, .bar = opt->bar, .threads = threads,
                           .part_size = opt->part_size};
         vcd_sink sink = {.ctx = &c, .var = on_var, .start = on_start, .changes = on_changes,
-                         .finish = on_finish};
-        if (threads > 1 && dg->n_nets <= EVENTS_PART_MAX_NETS) {
-            events_parts_init(&c, threads);
-            sink.parts = events_on_parts;
-            sink.part_changes = events_on_part_changes;
-        }
+                         .finish = on_finish, .parts = events_on_parts,
+                         .part_changes = events_on_part_changes};
+        events_parts_init(&c, threads);
         st = vcd_read(path, &vo, &sink, d);
     }
     if (st == GP_OK)
-        st = c.bucket ? events_parts_store(&c, ev) : build_store(&c, ev);
-    stats->parts = c.bucket ? c.n_parts : 1;
+        st = events_parts_store(&c, ev);
+    stats->parts = c.n_parts;
     events_parts_free(&c);
     vec_binding_free(&c.bindings);
-    vec_raw_event_free(&c.raw);
     mem_free(c.net_bound);
     mem_free(c.slot0);
     mem_free(c.slot_net);

@@ -1,19 +1,13 @@
 /* events_int.h: what events.c (binding the dump's signals to nets, the
  * store from changes in file order) and events_parts.c (the store from
- * changes read in parts on threads) share: the collector the VCD/FST
- * reader's sink works on. */
+ * changes read in parts, on threads or in file order) share: the
+ * collector the VCD/FST reader's sink works on. */
 #ifndef GP_EVENTS_EVENTS_INT_H
 #define GP_EVENTS_EVENTS_INT_H
 
 #include "events/events.h"
 #include "util/vec.h"
 #include "vcd/vcd.h"
-
-typedef struct raw_event {
-    int64_t time_fs;
-    uint32_t net;
-    uint8_t value;
-} raw_event;
 
 typedef struct binding {
     uint32_t id, bit, net;
@@ -25,7 +19,6 @@ typedef struct time_run {
     int64_t time_fs;
 } time_run;
 
-VEC_DECLARE(vec_raw_event, raw_event)
 VEC_DECLARE(vec_binding, binding)
 VEC_DECLARE(vec_time_run, time_run)
 
@@ -38,6 +31,11 @@ typedef struct part_bucket {
 } part_bucket;
 
 #define EVENTS_PART_DROPPED 3u
+/* Ranges of nets a thread builds in turn: each range's part of the store
+ * then stays small enough for the caches while its events are written. */
+#ifndef EVENTS_RANGES_PER_THREAD
+#define EVENTS_RANGES_PER_THREAD 16
+#endif
 #define EVENTS_PART_MAX_NETS ((uint32_t)1 << 30) /* a net number fits a record */
 
 typedef struct collector {
@@ -49,12 +47,12 @@ typedef struct collector {
     uint8_t *net_bound;       /* per net: an earlier bit gave it */
     uint32_t *slot0;          /* [id_count + 1]: id's bit b is slot slot0[id] + b */
     uint32_t *slot_net;       /* per slot: the net, DESIGN_NONE if unbound */
-    vec_raw_event raw;        /* the changes read in file order */
     int64_t end_fs;
-    /* The changes read in parts: bucket[part * n_ranges + range], range
+    /* The changes, by part: bucket[part * n_ranges + range], range
      * r holding the nets n with n >> range_shift == r. */
     part_bucket *bucket;
     uint32_t n_parts, n_ranges, range_shift;
+    uint32_t threads; /* building the store from the parts */
 } collector;
 
 /* The net of bit `bit` of id `id`, or DESIGN_NONE. */
@@ -66,7 +64,10 @@ static inline uint32_t events_slot_net(const collector *c, uint32_t id, uint32_t
 
 gp_status events_no_memory(collector *c);
 
-/* The sink's parts and part_changes (vcd.h). */
+/* Buckets for n parts (n >= 1), what the buckets held dropped. */
+gp_status events_parts_reset(collector *c, uint32_t n);
+/* The sink's parts and part_changes (vcd.h): parts(0) leaves one part, for
+ * the reading in file order that follows. */
 gp_status events_on_parts(void *ctx, uint32_t n);
 gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, const vcd_change *ch,
                                  size_t n);

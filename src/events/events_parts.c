@@ -1,4 +1,5 @@
-/* events_parts.c: the event store from a dump read in parts on threads.
+/* events_parts.c: the event store from a dump read in parts: on threads
+ * (a plain VCD, vcd.h), or one part in file order (every other dump).
  *
  * Each part's changes go, as they are read, into one bucket per range of
  * nets (4 bytes a change, plus a time run where the time moves on).  The
@@ -8,17 +9,21 @@
  * counting what is left per net; after the offsets, a second pass writes
  * the changes left to their nets' places.  Both keep the file order within
  * a net, so the store is the one a reading in file order builds. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "events/events_int.h"
 #include "util/mem.h"
 #include "util/parts.h"
 
+#define EVENTS_AHEAD 16 /* changes whose table lines are fetched ahead */
+
 void events_parts_init(collector *c, uint32_t threads)
 {
     uint32_t last = c->dg->n_nets ? c->dg->n_nets - 1 : 0;
+    c->threads = threads;
     c->range_shift = 0;
-    while ((last >> c->range_shift) + 1 > threads)
+    while ((last >> c->range_shift) + 1 > (uint64_t)threads * EVENTS_RANGES_PER_THREAD)
         c->range_shift++;
     c->n_ranges = (last >> c->range_shift) + 1;
 }
@@ -34,17 +39,26 @@ void events_parts_free(collector *c)
     c->n_parts = 0;
 }
 
-gp_status events_on_parts(void *ctx, uint32_t n)
+gp_status events_parts_reset(collector *c, uint32_t n)
 {
-    collector *c = ctx;
     events_parts_free(c);
-    if (n == 0)
-        return GP_OK;
     c->bucket = mem_calloc((size_t)n * c->n_ranges, sizeof *c->bucket);
     if (!c->bucket)
         return events_no_memory(c);
     c->n_parts = n;
     return GP_OK;
+}
+
+gp_status events_on_parts(void *ctx, uint32_t n)
+{
+    return events_parts_reset(ctx, n ? n : 1);
+}
+
+static void prefetch_slot_net(const collector *c, const vcd_change *ch)
+{
+    uint32_t slot = c->slot0[ch->id] + ch->bit;
+    if (slot < c->slot0[ch->id + 1])
+        __builtin_prefetch(&c->slot_net[slot]);
 }
 
 /* Called on the reading threads: no message (the reader falls back to one
@@ -55,6 +69,12 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
     collector *c = ctx;
     part_bucket *row = c->bucket + (size_t)part * c->n_ranges;
     for (size_t k = 0; k < n; k++) {
+        /* Consecutive changes hit ids far apart: the tables' lines are
+         * fetched ahead, the id's row first and then its slot's net. */
+        if (k + EVENTS_AHEAD < n)
+            __builtin_prefetch(&c->slot0[ch[k + EVENTS_AHEAD].id]);
+        if (k + EVENTS_AHEAD / 2 < n)
+            prefetch_slot_net(c, &ch[k + EVENTS_AHEAD / 2]);
         uint32_t net = events_slot_net(c, ch[k].id, ch[k].bit);
         if (net == DESIGN_NONE)
             continue;
@@ -71,6 +91,7 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
 typedef struct parts_build {
     collector *c;
     events *ev;
+    _Atomic uint32_t next_range; /* the next range a thread takes */
     uint8_t *last;           /* per net: its value so far (first pass) */
     uint64_t *fill;          /* per net: where its next event goes (second pass) */
     uint64_t *range_events;  /* per range: events kept, then the range's first event */
@@ -90,10 +111,8 @@ static uint32_t range_end(const collector *c, uint32_t range)
 
 /* First pass: marks the repeated changes and counts the rest, per net into
  * net_ev0[n + 1]. */
-static void count_range(void *ctx, uint32_t range, uint32_t ranges)
+static void count_range(parts_build *pb, uint32_t range)
 {
-    (void)ranges;
-    parts_build *pb = ctx;
     collector *c = pb->c;
     uint64_t *count = pb->ev->net_ev0 + 1, kept = 0;
     for (uint32_t n = range_begin(c, range); n < range_end(c, range); n++)
@@ -116,10 +135,8 @@ static void count_range(void *ctx, uint32_t range, uint32_t ranges)
 }
 
 /* Second pass: the range's offsets, then its events in their places. */
-static void fill_range(void *ctx, uint32_t range, uint32_t ranges)
+static void fill_range(parts_build *pb, uint32_t range)
 {
-    (void)ranges;
-    parts_build *pb = ctx;
     collector *c = pb->c;
     events *ev = pb->ev;
     uint64_t at = pb->range_events[range];
@@ -151,6 +168,31 @@ static void fill_range(void *ctx, uint32_t range, uint32_t ranges)
     }
 }
 
+/* A thread of a pass: takes ranges until none is left. */
+static void count_ranges(void *ctx, uint32_t thread, uint32_t threads)
+{
+    (void)thread, (void)threads;
+    parts_build *pb = ctx;
+    for (uint32_t r; (r = atomic_fetch_add(&pb->next_range, 1)) < pb->c->n_ranges;)
+        count_range(pb, r);
+}
+
+static void fill_ranges(void *ctx, uint32_t thread, uint32_t threads)
+{
+    (void)thread, (void)threads;
+    parts_build *pb = ctx;
+    for (uint32_t r; (r = atomic_fetch_add(&pb->next_range, 1)) < pb->c->n_ranges;)
+        fill_range(pb, r);
+}
+
+/* Runs a pass on the reading's threads. */
+static void run_pass(parts_build *pb, parts_fn *fn)
+{
+    atomic_store(&pb->next_range, 0);
+    uint32_t threads = pb->c->threads < pb->c->n_ranges ? pb->c->threads : pb->c->n_ranges;
+    parts_run(fn, pb, threads);
+}
+
 static gp_status parts_store_alloc(parts_build *pb)
 {
     events *ev = pb->ev;
@@ -172,6 +214,7 @@ gp_status events_parts_store(collector *c, events *ev)
     ev->n_nets = c->dg->n_nets;
     ev->end_fs = c->end_fs;
     parts_build pb = {.c = c, .ev = ev};
+    atomic_init(&pb.next_range, 0);
     ev->net_ev0 = mem_calloc((size_t)ev->n_nets + 1, sizeof *ev->net_ev0);
     pb.last = mem_alloc(ev->n_nets ? ev->n_nets : 1);
     pb.range_events = mem_calloc(c->n_ranges, sizeof *pb.range_events);
@@ -180,13 +223,13 @@ gp_status events_parts_store(collector *c, events *ev)
                        ? GP_OK
                        : events_no_memory(c);
     if (st == GP_OK) {
-        parts_run(count_range, &pb, c->n_ranges);
+        run_pass(&pb, count_ranges);
         mem_free(pb.last);
         pb.last = NULL;
         st = parts_store_alloc(&pb);
     }
     if (st == GP_OK) {
-        parts_run(fill_range, &pb, c->n_ranges);
+        run_pass(&pb, fill_ranges);
         for (uint32_t r = 0; r < c->n_ranges; r++)
             c->stats->nets_with_activity += pb.range_active[r];
     }
