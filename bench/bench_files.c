@@ -3,13 +3,13 @@
  * that the from-files benchmarks can be rebuilt by anyone from a seed.
  *
  * usage: bench_files DIR [--gates N] [--cycles C] [--seed S] [--fst] [--check]
- *                         [--threads T]
+ *                         [--no-regs] [--threads T]
  *
  * writes DIR/cells.lib   the generator's library (10 ns clock on `clk`)
  *        DIR/netlist.v   module top: N random gates, 10% flip-flops
  *        DIR/full.vcd    every net's activity (scope top, timescale 1 ps)
  *        DIR/regs.vcd    only the primary inputs' and the flip-flops' outputs
- *                        (the dump re-simulation starts from)
+ *                        (the dump re-simulation starts from; not with --no-regs)
  *        DIR/full.fst    with --fst: full.vcd as FST, through fstapi's writer
  * and prints the case's size and skew; with --check, reads full.vcd (and
  * full.fst) back through events_read and compares the store with the one
@@ -264,7 +264,7 @@ static bool check_dump(const char *path, const bench_case *bc, diag_ctx *d)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_files DIR [--gates N] [--cycles C] [--seed S] [--fst] "
-                    "[--check] [--threads T]\n");
+                    "[--check] [--no-regs] [--threads T]\n");
     return 2;
 }
 
@@ -273,12 +273,14 @@ int main(int argc, char **argv)
     if (argc < 2 || argv[1][0] == '-')
         return usage();
     bench_gen_options opt = {.gates = 1000000, .cycles = 500, .keep_dir = argv[1]};
-    bool fst = false, check = false;
+    bool fst = false, check = false, regs_dump = true;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--fst") == 0)
             fst = true;
         else if (strcmp(argv[i], "--check") == 0)
             check = true;
+        else if (strcmp(argv[i], "--no-regs") == 0)
+            regs_dump = false;
         else if (i + 1 < argc && strcmp(argv[i], "--gates") == 0)
             opt.gates = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (i + 1 < argc && strcmp(argv[i], "--cycles") == 0)
@@ -307,6 +309,8 @@ int main(int argc, char **argv)
         memset(all, 1, bc.dg->n_nets);
     const char *const names[] = {"full.vcd", "regs.vcd", "full.fst"};
     for (int k = 0; ok && k < (fst ? 3 : 2); k++) {
+        if (k == 1 && !regs_dump)
+            continue;
         double t0 = progress_now_seconds();
         snprintf(path, sizeof path, "%s/%s", argv[1], names[k]);
         ok = write_dump(path, k == 2, &bc, k == 1 ? regs : all, st.cycles);

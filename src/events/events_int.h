@@ -67,7 +67,8 @@ gp_status events_no_memory(collector *c);
 /* Buckets for n parts (n >= 1), what the buckets held dropped. */
 gp_status events_parts_reset(collector *c, uint32_t n);
 /* The sink's parts and part_changes (vcd.h): parts(0) leaves one part, for
- * the reading in file order that follows. */
+ * the reading in file order that follows; a larger n than before adds
+ * parts. */
 gp_status events_on_parts(void *ctx, uint32_t n);
 gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, const vcd_change *ch,
                                  size_t n);

@@ -49,9 +49,25 @@ gp_status events_parts_reset(collector *c, uint32_t n)
     return GP_OK;
 }
 
+/* Room for parts [c->n_parts, n), what the first ones hold kept. */
+static gp_status parts_grow(collector *c, uint32_t n)
+{
+    size_t had = (size_t)c->n_parts * c->n_ranges, want = (size_t)n * c->n_ranges;
+    part_bucket *b = mem_realloc(c->bucket, want * sizeof *b);
+    if (!b)
+        return events_no_memory(c);
+    memset(b + had, 0, (want - had) * sizeof *b);
+    c->bucket = b;
+    c->n_parts = n;
+    return GP_OK;
+}
+
 gp_status events_on_parts(void *ctx, uint32_t n)
 {
-    return events_parts_reset(ctx, n ? n : 1);
+    collector *c = ctx;
+    if (c->bucket && n > c->n_parts)
+        return parts_grow(c, n);
+    return events_parts_reset(c, n ? n : 1);
 }
 
 static void prefetch_slot_net(const collector *c, const vcd_change *ch)

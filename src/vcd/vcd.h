@@ -17,11 +17,11 @@
  * A callback may be NULL; one that returns other than GP_OK stops the read,
  * and vcd_read returns that status (the sink reports its own diagnostic).
  *
- * A plain (not gzip) VCD is read on several threads when the sink has
- * `parts` and `part_changes` and vcd_options.threads allows: the value
- * changes are cut into parts at line starts of `#time` lines, and each part
- * is read on its own, in any order and at once, its changes going to
- * part_changes with the part's number.  Inside a part the rules above hold
+ * A VCD file is read on several threads when the sink has `parts` and
+ * `part_changes` and vcd_options.threads allows: the value changes are cut
+ * into parts at line starts of `#time` lines (a gzip file's as its stream
+ * is decompressed), and each part is read on its own, in any order and at
+ * once, its changes going to part_changes with the part's number.  Inside a part the rules above hold
  * but one: the first change of a bit in a part is always delivered (the
  * part does not know the bit's value before it), so the sink drops it when
  * it equals the bit's value at the end of the parts before.  Whatever a
@@ -89,7 +89,9 @@ typedef struct vcd_sink {
     /* The last time stamp of the file (0 when it has none). */
     gp_status (*finish)(void *ctx, int64_t end_time_fs);
     /* Reading in parts (see above): `n` parts numbered from 0 in file order
-     * follow, before any part_changes; n == 0 drops what the parts gave. */
+     * follow, before any part_changes; a later call with a larger n (made
+     * while no part_changes runs) adds parts, keeping what the first ones
+     * gave; n == 0 drops what the parts gave. */
     gp_status (*parts)(void *ctx, uint32_t n);
     /* Called from the reading threads, for one part at a time; a status
      * other than GP_OK makes the reader drop the parts and read in file

@@ -226,7 +226,7 @@ static gp_status vcd_file_run(vcd_text *r, const char *path, const vcd_options *
 {
     gp_status st = vcd_text_header(r);
     bool done = false;
-    if (st == GP_OK && !infile_is_gzip(r->f))
+    if (st == GP_OK)
         st = vcd_parts_read(r, path, opt, &done);
     if (st == GP_OK && !done)
         st = vcd_text_changes(r);

@@ -312,11 +312,44 @@ void vcd_warn_unterminated(diag_ctx *d, diag_loc end);
 /* Newlines in [p, e). */
 size_t vcd_count_newlines(const char *p, const char *e);
 
-/* After the header of the plain file r reads: the value changes read in
- * parts on threads (vcd.h), when the sink, the options and the file allow.
- * *done is false when they were not (r is then where the header left it,
- * for vcd_text_changes); an error status only for what the sink or the
- * end of the read return. */
+/* ---- the value changes read in parts (vcd_parts.c, vcd_stream.c) ---- */
+
+#define VCD_UNSEEN 3 /* a bit's value in a part before the part sets it */
+
+/* A part's bytes: [begin, end) of the file fd, or text[0 .. end - begin). */
+typedef struct vcd_part_input {
+    int fd;
+    const char *text;
+    uint64_t begin, end;
+} vcd_part_input;
+
+/* The reader of one part after another on one thread: a copy of the
+ * header's reader sharing its code tables (read only), with its own input,
+ * bit values (VCD_UNSEEN at a part's start), batch and a diagnostics
+ * context that prints nothing. */
+typedef struct vcd_part_reader {
+    const vcd_text *head;
+    vcd_text w;
+    diag_ctx *d;
+} vcd_part_reader;
+
+bool vcd_part_reader_init(vcd_part_reader *pr, const vcd_text *head);
+void vcd_part_reader_free(vcd_part_reader *pr);
+/* Reads part number `part` into the head's sink (part_changes); true when it
+ * was read whole without a message, *last_ticks then its last time. */
+bool vcd_part_read(vcd_part_reader *pr, uint32_t part, const vcd_part_input *in,
+                   int64_t *last_ticks);
+/* The time of "#digits" at p[0..n) followed by a blank, or -1. */
+int64_t vcd_parse_ticks(const char *p, size_t n);
+
+/* After the header r read: the value changes read in parts on threads
+ * (vcd.h), when the sink, the options and the file allow; a plain file by
+ * byte ranges, a gzip one (vcd_stream_read) by parts cut from the stream as
+ * it is decompressed, through an infile of its own.  *done is false when
+ * they were not: r is then where the header left it, for vcd_text_changes.
+ * An error status only for what the sink or the end of the read return. */
 gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, bool *done);
+gp_status vcd_stream_read(vcd_text *r, const char *path, const vcd_options *opt, uint32_t threads,
+                          bool *done);
 
 #endif

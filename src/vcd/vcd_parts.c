@@ -25,7 +25,6 @@
 #define VCD_PART_MIN ((size_t)8 << 20) /* bytes of changes a part holds at least */
 #define VCD_PARTS_PER_THREAD 4         /* parts shared out a thread: evens the load */
 #define VCD_MAX_PARTS 4096
-#define VCD_UNSEEN 3                   /* a bit's value in a part before the part sets it */
 #define VCD_WINDOW 65536               /* bytes read at once looking for a part's start */
 
 typedef struct vcd_part {
@@ -57,8 +56,7 @@ static gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *
     return ps->sink->part_changes(ps->sink->ctx, ps->part, time_fs, c, n);
 }
 
-/* The time of "#digits" at p[0..n), or -1. */
-static int64_t vcd_parse_ticks(const char *p, size_t n)
+int64_t vcd_parse_ticks(const char *p, size_t n)
 {
     int64_t t = 0;
     size_t i = 1;
@@ -68,6 +66,77 @@ static int64_t vcd_parse_ticks(const char *p, size_t n)
         t = t * 10 + (p[i] - '0');
     }
     return i > 1 && i < n && vcd_is_space((unsigned char)p[i]) ? t : -1;
+}
+
+bool vcd_part_reader_init(vcd_part_reader *pr, const vcd_text *head)
+{
+    memset(pr, 0, sizeof *pr);
+    pr->head = head;
+    pr->d = diag_new(NULL);
+    pr->w.cap = 1;
+    pr->w.buf = mem_alloc(1);
+    pr->w.st.vals = mem_alloc(head->st.vals_len ? head->st.vals_len : 1);
+    pr->w.st.batch = mem_alloc(VCD_BATCH * sizeof *pr->w.st.batch);
+    return pr->d && pr->w.buf && pr->w.st.vals && pr->w.st.batch;
+}
+
+void vcd_part_reader_free(vcd_part_reader *pr)
+{
+    mem_free(pr->w.buf);
+    mem_free(pr->w.st.vals);
+    mem_free(pr->w.st.batch);
+    diag_free(pr->d);
+}
+
+/* The part's reader: a copy of the header's reader, sharing its tables,
+ * with the input, the bit values, the batch and the diagnostics its own. */
+static void vcd_part_setup(vcd_part_reader *pr, const vcd_part_input *in, const vcd_sink *sink)
+{
+    vcd_text *w = &pr->w;
+    const vcd_text *head = pr->head;
+    char *buf = w->buf;
+    size_t cap = w->cap;
+    uint8_t *vals = w->st.vals;
+    vcd_change *batch = w->st.batch;
+    *w = *head; /* the tables are only read; vcd_part_reader_free frees none of them */
+    w->f = NULL;
+    w->bar = NULL;
+    w->from_fd = in->text == NULL;
+    w->fd = in->fd;
+    w->fd_pos = in->begin;
+    w->fd_end = in->end;
+    w->mem = in->text;
+    w->mem_len = in->text ? (size_t)(in->end - in->begin) : 0;
+    w->mem_pos = 0;
+    w->buf = buf;
+    w->cap = cap;
+    w->buf[0] = '\0';
+    w->pos = w->len = 0;
+    w->eof = false;
+    w->last_byte = '\n';
+    w->base = in->begin;
+    w->counted = 0;
+    w->line = 1;
+    w->line_start = in->begin;
+    w->scratch = (vec_char){0};
+    w->ticks = 0;
+    w->block = NULL;
+    w->st = (vcd_state){.d = pr->d, .sink = sink, .file = head->st.file, .vals = vals,
+                        .vals_len = head->st.vals_len, .batch = batch, .in_part = true};
+    memset(vals, VCD_UNSEEN, w->st.vals_len);
+}
+
+bool vcd_part_read(vcd_part_reader *pr, uint32_t part, const vcd_part_input *in,
+                   int64_t *last_ticks)
+{
+    vcd_part_sink fwd = {pr->head->st.sink, part};
+    vcd_sink sink = {.ctx = &fwd, .changes = vcd_part_forward};
+    vcd_part_setup(pr, in, &sink);
+    gp_status st = vcd_text_refill(&pr->w);
+    if (st == GP_OK)
+        st = vcd_text_changes(&pr->w);
+    *last_ticks = pr->w.ticks;
+    return st == GP_OK && diag_error_count(pr->d) == 0;
 }
 
 /* The offset of the first '#' at or after `from` that starts a line, and
@@ -114,89 +183,29 @@ static bool vcd_parts_plan(vcd_parts *ps, uint64_t begin, uint64_t size, uint32_
     return ps->n > 1;
 }
 
-/* A reader of one part, sharing the header reader's tables: a copy of it
- * with the input, the bit values, the batch and the diagnostics its own. */
-static void vcd_part_reader(vcd_text *w, const vcd_parts *ps, const vcd_part *part,
-                            const vcd_sink *sink, diag_ctx *d)
-{
-    const vcd_text *head = ps->head;
-    char *buf = w->buf;
-    size_t cap = w->cap;
-    uint8_t *vals = w->st.vals;
-    vcd_change *batch = w->st.batch;
-    *w = *head; /* the tables are only read; vcd_part_reader_free frees none of them */
-    w->f = NULL;
-    w->bar = NULL;
-    w->mem = NULL;
-    w->from_fd = true;
-    w->fd = ps->fd;
-    w->fd_pos = part->begin;
-    w->fd_end = part->end;
-    w->buf = buf;
-    w->cap = cap;
-    w->buf[0] = '\0';
-    w->pos = w->len = 0;
-    w->eof = false;
-    w->last_byte = '\n';
-    w->base = part->begin;
-    w->counted = 0;
-    w->line = 1;
-    w->line_start = part->begin;
-    w->scratch = (vec_char){0};
-    w->ticks = 0;
-    w->block = NULL;
-    w->st = (vcd_state){.d = d, .sink = sink, .file = head->st.file, .vals = vals,
-                        .vals_len = head->st.vals_len, .batch = batch, .in_part = true};
-    memset(vals, VCD_UNSEEN, w->st.vals_len);
-}
-
-static void vcd_part_reader_free(vcd_text *w)
-{
-    mem_free(w->buf);
-    mem_free(w->st.vals);
-    mem_free(w->st.batch);
-}
-
-static bool vcd_part_run(vcd_parts *ps, uint32_t k, vcd_text *w, diag_ctx *d)
-{
-    vcd_part *part = &ps->part[k];
-    vcd_part_sink fwd = {ps->head->st.sink, k};
-    vcd_sink sink = {.ctx = &fwd, .changes = vcd_part_forward};
-    vcd_part_reader(w, ps, part, &sink, d);
-    gp_status st = vcd_text_refill(w);
-    if (st == GP_OK)
-        st = vcd_text_changes(w);
-    part->last_ticks = w->ticks;
-    part->ok = st == GP_OK && diag_error_count(d) == 0;
-    return part->ok;
-}
-
 /* A thread: reads the parts it is handed until none is left or one failed.
  * Thread 0, the caller's, keeps the progress bar. */
 static void vcd_parts_thread(void *ctx, uint32_t thread, uint32_t threads)
 {
     (void)threads;
     vcd_parts *ps = ctx;
-    const vcd_text *head = ps->head;
-    diag_ctx *d = diag_new(NULL);
-    vcd_text w = {.cap = 1};
-    w.buf = mem_alloc(1);
-    w.st.vals = mem_alloc(head->st.vals_len ? head->st.vals_len : 1);
-    w.st.batch = mem_alloc(VCD_BATCH * sizeof *w.st.batch);
-    if (!d || !w.buf || !w.st.vals || !w.st.batch)
+    vcd_part_reader pr;
+    if (!vcd_part_reader_init(&pr, ps->head))
         atomic_store(&ps->failed, true);
     while (!atomic_load(&ps->failed)) {
         uint32_t k = atomic_fetch_add(&ps->next, 1);
         if (k >= ps->n)
             break;
-        if (!vcd_part_run(ps, k, &w, d))
+        vcd_part *part = &ps->part[k];
+        vcd_part_input in = {.fd = ps->fd, .begin = part->begin, .end = part->end};
+        part->ok = vcd_part_read(&pr, k, &in, &part->last_ticks);
+        if (!part->ok)
             atomic_store(&ps->failed, true);
-        uint64_t done = atomic_fetch_add(&ps->bytes_read, ps->part[k].end - ps->part[k].begin);
-        if (thread == 0 && head->bar)
-            progress_update(head->bar, ps->part[0].begin + done);
+        uint64_t done = atomic_fetch_add(&ps->bytes_read, part->end - part->begin);
+        if (thread == 0 && ps->head->bar)
+            progress_update(ps->head->bar, ps->part[0].begin + done);
     }
-    vcd_part_reader_free(&w);
-    diag_free(d);
+    vcd_part_reader_free(&pr);
 }
 
 /* Whether the parts read as one reading would: each read whole, and no
@@ -275,6 +284,8 @@ gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, 
     uint32_t threads = opt && opt->threads ? opt->threads : parts_online_cores();
     if (!sink->parts || !sink->part_changes || threads < 2)
         return GP_OK;
+    if (infile_is_gzip(r->f))
+        return vcd_stream_read(r, path, opt, threads, done);
     vcd_parts ps = {.head = r, .fd = open(path, O_RDONLY | O_CLOEXEC)};
     atomic_init(&ps.next, 0);
     atomic_init(&ps.bytes_read, 0);
