@@ -29,6 +29,8 @@
 #define OUT_BUF ((size_t)1 << 22)
 #define SLOTS_PER_CYCLE 1000 /* bench_gen's event times: 10 ps apart */
 #define SLOT_FS 10000
+#define FST_BLOCK_CYCLES 32  /* cycles an FST value-change block holds, as a simulator
+                                that flushes its trace now and then writes them */
 
 typedef struct dump_out {
     FILE *f;
@@ -179,6 +181,10 @@ static bool out_body(dump_out *o, const bench_case *bc, const bool *dumped, uint
     for (uint32_t c = 0; ok && c < cycles && !o->failed; c++) {
         int64_t start = (int64_t)c * bc->period_fs, end = start + bc->period_fs;
         l.n = 0;
+#ifdef GATEPOWER_HAVE_FST
+        if (o->fst && c > 0 && c % FST_BLOCK_CYCLES == 0)
+            fstWriterFlushContext(o->fst);
+#endif
         for (uint32_t net = 0; ok && net < ev->n_nets; net++)
             for (uint64_t *k = &next[net]; *k < ev->net_ev0[net + 1] && ev->time_fs[*k] < end; ++*k)
                 if (dumped[net])

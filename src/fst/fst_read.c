@@ -2,27 +2,15 @@
  * vcd.h: the hierarchy from fstReaderIterateHier, values from
  * fstReaderIterBlocks2 (only for the handles delivered), times converted to
  * fs with the file's timescale, dump on/off changes applied like VCD's
- * $dumpoff/$dumpon.  Messages carry the file name only: FST has no lines. */
+ * $dumpoff/$dumpon.  Messages carry the file name only: FST has no lines.
+ * The value changes may be read in parts on threads (fst_parts.c). */
 #include "fst/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST
 #include <string.h>
 
-#include "fstapi.h"
+#include "fst/fst_int.h"
 #include "util/mem.h"
-#include "vcd/vcd_int.h"
-
-typedef struct fst_reader {
-    vcd_state st;
-    void *fst;
-    diag_loc loc;        /* the file, no line */
-    int64_t scale;       /* fs per time unit */
-    uint64_t last_ticks; /* the time of the last change seen, in file units */
-    uint32_t activity_n, activity_next; /* dump on/off changes, the next to apply */
-    gp_status status;    /* the first failure inside a callback; the rest are ignored */
-    char *name;          /* a var's reference, copied to be parsed */
-    size_t name_cap;
-} fst_reader;
 
 static const struct fst_type {
     const char *name;
@@ -85,7 +73,7 @@ static gp_status fst_timescale(fst_reader *f)
     return GP_OK;
 }
 
-static gp_status fst_to_fs(fst_reader *f, uint64_t ticks, int64_t *fs)
+gp_status fst_to_fs(fst_reader *f, uint64_t ticks, int64_t *fs)
 {
     if (ticks > INT64_MAX || __builtin_mul_overflow((int64_t)ticks, f->scale, fs)) {
         diag_error(f->st.d, 6103, f->loc,
@@ -208,19 +196,24 @@ static gp_status fst_change(fst_reader *f, uint64_t ticks, fstHandle h, const un
     return GP_OK;
 }
 
-static void fst_on_change(void *user, uint64_t ticks, fstHandle h, const unsigned char *value)
+void fst_on_change(void *user, uint64_t ticks, fstHandle h, const unsigned char *value)
 {
     fst_reader *f = user;
-    if (f->status == GP_OK)
+    if (f->status == GP_OK && ticks >= f->from && ticks <= f->to)
         f->status = fst_change(f, ticks, h, value);
+}
+
+void fst_select_delivered(const fst_reader *f, void *fst)
+{
+    fstReaderClrFacProcessMaskAll(fst);
+    for (uint32_t id = 0; id < f->st.slot_count; id++)
+        if (f->st.slots[id].deliver)
+            fstReaderSetFacProcessMask(fst, id + 1);
 }
 
 static gp_status fst_read_changes(fst_reader *f)
 {
-    fstReaderClrFacProcessMaskAll(f->fst);
-    for (uint32_t id = 0; id < f->st.slot_count; id++)
-        if (f->st.slots[id].deliver)
-            fstReaderSetFacProcessMask(f->fst, id + 1);
+    fst_select_delivered(f, f->fst);
     f->activity_n = fstReaderGetNumberDumpActivityChanges(f->fst);
     f->last_ticks = UINT64_MAX;
     fstReaderIterBlocks2(f->fst, fst_on_change, NULL, f, NULL);
@@ -236,7 +229,7 @@ static gp_status fst_read_changes(fst_reader *f)
 
 gp_status fst_read(const char *path, const vcd_options *opt, const vcd_sink *sink, diag_ctx *d)
 {
-    fst_reader f = {.loc = {path, 0, 0}};
+    fst_reader f = {.loc = {path, 0, 0}, .to = UINT64_MAX};
     gp_status st = vcd_state_init(&f.st, path, opt, sink, d);
     if (st == GP_OK && (f.fst = fstReaderOpen(path)) == NULL) {
         diag_error(d, 6108, f.loc,
@@ -250,7 +243,10 @@ gp_status fst_read(const char *path, const vcd_options *opt, const vcd_sink *sin
         st = fst_read_hierarchy(&f);
     if (st == GP_OK)
         st = vcd_state_start(&f.st, "FST", f.scale, f.loc);
+    bool done = false;
     if (st == GP_OK)
+        st = fst_parts_read(&f, path, opt, &done);
+    if (st == GP_OK && !done)
         st = fst_read_changes(&f);
     if (f.fst)
         fstReaderClose(f.fst);

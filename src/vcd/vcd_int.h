@@ -316,6 +316,15 @@ size_t vcd_count_newlines(const char *p, const char *e);
 
 #define VCD_UNSEEN 3 /* a bit's value in a part before the part sets it */
 
+/* What a part's reader hands its batches to: the sink's part_changes, as a
+ * vcd_sink's `changes` with a vcd_part_sink as its ctx. */
+typedef struct vcd_part_sink {
+    const vcd_sink *sink;
+    uint32_t part;
+} vcd_part_sink;
+
+gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *c, size_t n);
+
 /* A part's bytes: [begin, end) of the file fd, or text[0 .. end - begin). */
 typedef struct vcd_part_input {
     int fd;

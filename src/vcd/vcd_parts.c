@@ -44,13 +44,7 @@ typedef struct vcd_parts {
     atomic_bool failed;
 } vcd_parts;
 
-/* What a part's reader hands its batches to: the sink's part_changes. */
-typedef struct vcd_part_sink {
-    const vcd_sink *sink;
-    uint32_t part;
-} vcd_part_sink;
-
-static gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *c, size_t n)
+gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *c, size_t n)
 {
     const vcd_part_sink *ps = ctx;
     return ps->sink->part_changes(ps->sink->ctx, ps->part, time_fs, c, n);

@@ -9,6 +9,9 @@
 #include "scratch.h"
 #include "design/design.h"
 #include "events/events.h"
+#ifdef GATEPOWER_HAVE_FST
+#include "fstapi.h"
+#endif
 
 static const char lib_text[] =
     "library (tiny) {\n"
@@ -265,6 +268,66 @@ static void test_missing_last_newline_warns_alike(void)
     reading_free(&one);
 }
 
+#ifdef GATEPOWER_HAVE_FST
+/* A random FST of the netlist's nets in `blocks` value-change blocks or
+ * so: scalars with x and z, the bus, repeated values and zero-width
+ * pulses; dump on/off changes when `dump_off`. */
+static void write_random_fst(const char *path, uint64_t seed, int steps, int blocks, bool dump_off)
+{
+    void *w = fstWriterCreate(path, 1);
+    if (!w)
+        return;
+    static const char *const names[N_SCALARS] = {"a", "n0", "n1", "n2", "n3", "n4", "n5",
+                                                 "n6", "n7", "n8", "n9", "n10", "n11"};
+    fstHandle h[N_SCALARS + 1];
+    fstWriterSetTimescale(w, -12);
+    fstWriterSetScope(w, FST_ST_VCD_MODULE, "tb", NULL);
+    fstWriterSetScope(w, FST_ST_VCD_MODULE, "dut", NULL);
+    for (int i = 0; i < N_SCALARS; i++)
+        h[i] = fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, 1, names[i], 0);
+    h[N_SCALARS] = fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, 4, "b [3:0]", 0);
+    fstWriterSetUpscope(w);
+    fstWriterSetUpscope(w);
+    uint64_t s = seed, t = 0;
+    for (int step = 0; step < steps; step++) {
+        fstWriterEmitTimeChange(w, t);
+        for (int k = (int)(rng_next(&s) % 6); k > 0; k--) {
+            uint64_t r = rng_next(&s);
+            char v[5] = {"01xz"[(r >> 8) % 4], "01xz"[(r >> 10) % 4], "01xz"[(r >> 12) % 4],
+                         "01xz"[(r >> 14) % 4], '\0'};
+            uint32_t which = (uint32_t)((r >> 16) % (N_SCALARS + 1));
+            if (which < N_SCALARS)
+                v[1] = '\0';
+            fstWriterEmitValueChange(w, h[which], v);
+        }
+        if (dump_off && step % 700 == 350)
+            fstWriterEmitDumpActive(w, step % 1400 != 350);
+        if (rng_next(&s) % (uint64_t)(steps / blocks + 1) == 0)
+            fstWriterFlushContext(w);
+        t += (rng_next(&s) % 4) * 3 + 1;
+    }
+    fstWriterClose(w);
+}
+
+/* An FST read in time ranges on 3 threads gives the store of its reading
+ * in file order; one with dump on/off changes is read in file order. */
+static void test_fst_reads_alike(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/random.fst", dir);
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        bool dump_off = seed == 4;
+        write_random_fst(path, seed * 0x2545f4914f6cdd1dULL, 3000, (int)(1 + 5 * seed), dump_off);
+        reading one = read_with(path, 1), many = read_with(path, 3);
+        check_alike(&one, &many);
+        CHECK(dump_off ? many.stats.parts == 1 : many.stats.parts > 1);
+        CHECK(one.ev && one.ev->n_events > 1000);
+        reading_free(&one);
+        reading_free(&many);
+    }
+}
+#endif
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -280,6 +343,9 @@ int main(void)
         RUN(test_comment_with_times_reads_alike);
         RUN(test_errors_read_alike);
         RUN(test_missing_last_newline_warns_alike);
+#ifdef GATEPOWER_HAVE_FST
+        RUN(test_fst_reads_alike);
+#endif
     }
     design_free(dg);
     lib_set_free(libs);

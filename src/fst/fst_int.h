@@ -1,0 +1,36 @@
+/* fst_int.h: what the FST reader's files share: the reader of one FST
+ * file (or of a time range of it, fst_parts.c) into vcd_state's sink. */
+#ifndef GP_FST_FST_INT_H
+#define GP_FST_FST_INT_H
+
+#include "fst/fst_reader.h"
+#include "fstapi.h"
+#include "vcd/vcd_int.h"
+
+typedef struct fst_reader {
+    vcd_state st;
+    void *fst;
+    diag_loc loc;        /* the file, no line */
+    int64_t scale;       /* fs per time unit */
+    uint64_t last_ticks; /* the time of the last change seen, in file units */
+    uint64_t from, to;   /* changes outside [from, to] are left out (a part's range) */
+    uint32_t activity_n, activity_next; /* dump on/off changes, the next to apply */
+    gp_status status;    /* the first failure inside a callback; the rest are ignored */
+    char *name;          /* a var's reference, copied to be parsed */
+    size_t name_cap;
+} fst_reader;
+
+/* fstapi's value change callback: the change into f->st if it lies in
+ * [f->from, f->to]. */
+void fst_on_change(void *user, uint64_t ticks, fstHandle h, const unsigned char *value);
+/* Sets fst's process mask to the handles f delivers. */
+void fst_select_delivered(const fst_reader *f, void *fst);
+gp_status fst_to_fs(fst_reader *f, uint64_t ticks, int64_t *fs);
+
+/* After f's header: the value changes read in time ranges on threads, one
+ * fstapi reader each, when the sink, the options and the file allow (no
+ * dump on/off changes).  *done is false when they were not, or when a part
+ * failed (the sink's parts dropped): f then reads them in file order. */
+gp_status fst_parts_read(fst_reader *f, const char *path, const vcd_options *opt, bool *done);
+
+#endif

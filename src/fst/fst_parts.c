@@ -1,0 +1,143 @@
+/* fst_parts.c: an FST file's value changes read in time ranges on several
+ * threads, each with an fstapi reader of its own limited to its ranges
+ * (fstReaderSetLimitTimeRange).  fstapi reads whole value-change blocks:
+ * a limited read starts at the block holding the range's start, with the
+ * block's initial values, and hands over every change of the blocks it
+ * reads, so a part leaves out what lies outside its range; what is left
+ * are the changes of [from, to], and the sink's rule for a part's first
+ * change of a bit (vcd.h) drops the block's initial values that repeat a
+ * bit's value.  A file with dump on/off changes is read in file order; a
+ * part that fails makes the whole read go back to it, for its messages. */
+#include "fst/fst_reader.h"
+
+#ifdef GATEPOWER_HAVE_FST
+#include <stdatomic.h>
+#include <string.h>
+
+#include "fst/fst_int.h"
+#include "util/mem.h"
+#include "util/parts.h"
+
+#define FST_PARTS_PER_THREAD 4
+
+typedef struct fst_parts {
+    const fst_reader *head;
+    const char *path;
+    uint64_t start, end;   /* the file's time span, in its units */
+    uint32_t n;
+    _Atomic uint32_t next; /* the next part to hand out */
+    atomic_bool failed;
+} fst_parts;
+
+/* Part k's first time. */
+static uint64_t fst_part_from(const fst_parts *ps, uint32_t k)
+{
+    unsigned __int128 span = (unsigned __int128)(ps->end - ps->start) + 1;
+    return ps->start + (uint64_t)(span * k / ps->n);
+}
+
+/* Reads part k with w, whose reader is open; false if it failed. */
+static bool fst_part_run(fst_parts *ps, fst_reader *w, uint32_t k)
+{
+    uint64_t from = fst_part_from(ps, k);
+    uint64_t to = k + 1 < ps->n ? fst_part_from(ps, k + 1) - 1 : ps->end;
+    vcd_part_sink fwd = {ps->head->st.sink, k};
+    vcd_sink sink = {.ctx = &fwd, .changes = vcd_part_forward};
+    w->st.sink = &sink;
+    w->st.batch_n = 0;
+    w->st.time = 0;
+    memset(w->st.vals, VCD_UNSEEN, w->st.vals_len);
+    w->from = from;
+    w->to = to;
+    w->last_ticks = UINT64_MAX;
+    w->status = GP_OK;
+    fstReaderSetLimitTimeRange(w->fst, from, to);
+    fstReaderIterBlocks2(w->fst, fst_on_change, NULL, w, NULL);
+    gp_status st = w->status == GP_OK ? vcd_state_flush(&w->st) : w->status;
+    w->st.sink = NULL;
+    return st == GP_OK && diag_error_count(w->st.d) == 0;
+}
+
+/* A part's reader: the head's delivered slots (read only), its own fstapi
+ * reader, bit values and batch, and messages that go nowhere. */
+static bool fst_part_reader_open(fst_reader *w, const fst_parts *ps)
+{
+    const fst_reader *head = ps->head;
+    *w = (fst_reader){.loc = head->loc, .scale = head->scale};
+    w->st = (vcd_state){.d = diag_new(NULL), .file = head->st.file, .slots = head->st.slots,
+                        .slot_count = head->st.slot_count, .vals_len = head->st.vals_len,
+                        .in_part = true};
+    w->st.vals = mem_alloc(w->st.vals_len ? w->st.vals_len : 1);
+    w->st.batch = mem_alloc(VCD_BATCH * sizeof *w->st.batch);
+    w->fst = fstReaderOpen(ps->path);
+    if (w->fst)
+        fst_select_delivered(head, w->fst);
+    return w->st.d && w->st.vals && w->st.batch && w->fst;
+}
+
+static void fst_part_reader_close(fst_reader *w)
+{
+    if (w->fst)
+        fstReaderClose(w->fst);
+    mem_free(w->st.vals);
+    mem_free(w->st.batch);
+    diag_free(w->st.d);
+}
+
+static void fst_parts_thread(void *ctx, uint32_t thread, uint32_t threads)
+{
+    (void)thread, (void)threads;
+    fst_parts *ps = ctx;
+    fst_reader w;
+    if (!fst_part_reader_open(&w, ps))
+        atomic_store(&ps->failed, true);
+    while (!atomic_load(&ps->failed)) {
+        uint32_t k = atomic_fetch_add(&ps->next, 1);
+        if (k >= ps->n)
+            break;
+        if (!fst_part_run(ps, &w, k))
+            atomic_store(&ps->failed, true);
+    }
+    fst_part_reader_close(&w);
+}
+
+/* The parts for the file on `threads` threads: 0 or 1 when they would not
+ * pay (one value-change block each at least, unless a test asks for
+ * parts with vcd_options.part_size). */
+static uint32_t fst_parts_wanted(const fst_reader *f, const vcd_options *opt, uint32_t threads,
+                                 uint64_t start, uint64_t end)
+{
+    uint64_t want = (uint64_t)threads * FST_PARTS_PER_THREAD;
+    uint64_t blocks = fstReaderGetValueChangeSectionCount(f->fst);
+    if (!(opt && opt->part_size) && blocks < want)
+        want = blocks;
+    if (end - start < want)
+        want = end - start + 1;
+    return threads < 2 || end <= start ? 1 : (uint32_t)want;
+}
+
+gp_status fst_parts_read(fst_reader *f, const char *path, const vcd_options *opt, bool *done)
+{
+    *done = false;
+    const vcd_sink *sink = f->st.sink;
+    uint32_t threads = opt && opt->threads ? opt->threads : parts_online_cores();
+    if (!sink->parts || !sink->part_changes || fstReaderGetNumberDumpActivityChanges(f->fst) > 0)
+        return GP_OK;
+    fst_parts ps = {.head = f, .path = path, .start = fstReaderGetStartTime(f->fst),
+                    .end = fstReaderGetEndTime(f->fst)};
+    atomic_init(&ps.next, 0);
+    atomic_init(&ps.failed, false);
+    ps.n = fst_parts_wanted(f, opt, threads, ps.start, ps.end);
+    int64_t end_fs;
+    if (ps.n < 2 || ps.end > INT64_MAX || __builtin_mul_overflow((int64_t)ps.end, f->scale, &end_fs))
+        return GP_OK;
+    gp_status st = sink->parts(sink->ctx, ps.n);
+    if (st != GP_OK)
+        return st;
+    parts_run(fst_parts_thread, &ps, threads < ps.n ? threads : ps.n);
+    if (atomic_load(&ps.failed))
+        return sink->parts(sink->ctx, 0);
+    *done = true;
+    return sink->finish ? sink->finish(sink->ctx, end_fs) : GP_OK;
+}
+#endif
