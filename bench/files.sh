@@ -17,7 +17,8 @@
 #
 # Logs go to $OUT (the device tool's folder) or build-cuda/files-out.
 # Knobs: GATES (1000000), CYCLES (500), REPEAT (3), CASE_DIR (/tmp/gp-case),
-# GZ=LEVEL (also full.vcd.gz, written by gzip -LEVEL, read by info),
+# GZ=LEVEL (also full.vcd.gz, written by gzip -LEVEL, read by info), FST=1 (also
+# full.fst, written by bench_files and checked, read by info),
 # SKIP_BUILD=1, BUILD (build-cuda).
 set -uo pipefail
 start=$SECONDS
@@ -45,7 +46,8 @@ if [ -z "${SKIP_BUILD:-}" ]; then
 fi
 gp=$build/gatepower
 say "case: $gates gates x $cycles cycles into $case_dir"
-"$build/bench/bench_files" "$case_dir" --gates "$gates" --cycles "$cycles" --check --no-regs 2>&1 |
+"$build/bench/bench_files" "$case_dir" --gates "$gates" --cycles "$cycles" --check --no-regs \
+  ${FST:+--fst} 2>&1 |
   tee -a "$log"
 [ "${PIPESTATUS[0]}" = 0 ] || { say "FAIL: bench_files"; exit 1; }
 if [ -n "${GZ:-}" ]; then
@@ -76,6 +78,7 @@ for r in $(seq 1 "$repeat"); do
   run power-cpu power "${inputs[@]}" --period 10ns --engine cpu --timing --json "$out/cpu.json"
   run power-cuda power "${inputs[@]}" --period 10ns --engine cuda --timing --json "$out/cuda.json"
   [ -n "${GZ:-}" ] && run info-gz info "${inputs[@]/%full.vcd/full.vcd.gz}" --timing
+  [ -n "${FST:-}" ] && run info-fst info "${inputs[@]/%full.vcd/full.fst}" --timing
 done
 [ -f "$out/cuda.json" ] && python3 - "$out/cpu.json" "$out/cuda.json" <<'PY' | tee -a "$log"
 import json, sys
