@@ -19,7 +19,8 @@
 # Knobs: GATES (1000000), CYCLES (500), REPEAT (3), CASE_DIR (/tmp/gp-case),
 # GZ=LEVEL (also full.vcd.gz, written by gzip -LEVEL, read by info), FST=1 (also
 # full.fst, written by bench_files and checked, read by info),
-# SKIP_BUILD=1, BUILD (build-cuda).
+# SKIP_BUILD=1, SKIP_CASE=1 (keep the case already in CASE_DIR), BUILD
+# (build-cuda).  FST needs a build with fstapi (the device machine has none).
 set -uo pipefail
 start=$SECONDS
 build=${BUILD:-build-cuda}
@@ -45,11 +46,14 @@ if [ -z "${SKIP_BUILD:-}" ]; then
     { say "FAIL: build (see build.log)"; tail -20 "$out/build.log"; exit 1; }
 fi
 gp=$build/gatepower
-say "case: $gates gates x $cycles cycles into $case_dir"
-"$build/bench/bench_files" "$case_dir" --gates "$gates" --cycles "$cycles" --check --no-regs \
-  ${FST:+--fst} 2>&1 |
-  tee -a "$log"
-[ "${PIPESTATUS[0]}" = 0 ] || { say "FAIL: bench_files"; exit 1; }
+if [ -n "${SKIP_CASE:-}" ] && [ -f "$case_dir/full.vcd" ]; then
+  say "case: the one already in $case_dir"
+else
+  say "case: $gates gates x $cycles cycles into $case_dir"
+  "$build/bench/bench_files" "$case_dir" --gates "$gates" --cycles "$cycles" --check --no-regs \
+    ${FST:+--fst} 2>&1 | tee -a "$log"
+  [ "${PIPESTATUS[0]}" = 0 ] || { say "FAIL: bench_files"; exit 1; }
+fi
 if [ -n "${GZ:-}" ]; then
   say "gzip -$GZ of full.vcd"
   gzip -"$GZ" -c "$case_dir/full.vcd" >"$case_dir/full.vcd.gz"

@@ -13,10 +13,11 @@ typedef struct binding {
     uint32_t id, bit, net;
 } binding;
 
-/* Records [first, the next run's first) of a bucket have the time time_fs. */
+/* `count` records of a bucket, following the run before, at the time
+ * times[time] of their part. */
 typedef struct time_run {
-    uint64_t first;
-    int64_t time_fs;
+    uint32_t count;
+    uint32_t time;
 } time_run;
 
 VEC_DECLARE(vec_binding, binding)
@@ -34,7 +35,7 @@ typedef struct part_bucket {
 /* Ranges of nets a thread builds in turn: each range's part of the store
  * then stays small enough for the caches while its events are written. */
 #ifndef EVENTS_RANGES_PER_THREAD
-#define EVENTS_RANGES_PER_THREAD 16
+#define EVENTS_RANGES_PER_THREAD 8
 #endif
 #define EVENTS_PART_MAX_NETS ((uint32_t)1 << 30) /* a net number fits a record */
 
@@ -51,6 +52,7 @@ typedef struct collector {
     /* The changes, by part: bucket[part * n_ranges + range], range
      * r holding the nets n with n >> range_shift == r. */
     part_bucket *bucket;
+    vec_i64 *part_times; /* [n_parts]: each part's distinct times, increasing */
     uint32_t n_parts, n_ranges, range_shift;
     uint32_t threads; /* building the store from the parts */
 } collector;

@@ -2,7 +2,8 @@
  * (a plain VCD, vcd.h), or one part in file order (every other dump).
  *
  * Each part's changes go, as they are read, into one bucket per range of
- * nets (4 bytes a change, plus a time run where the time moves on).  The
+ * nets (4 bytes a change, plus an 8-byte run for each of the part's times
+ * the bucket sees; the times themselves once per part).  The
  * store is then built on one thread per range: a first pass walks the
  * range's buckets in part order and drops each change that repeats its
  * net's value before it (the first change of a bit in a part, vcd.h),
@@ -34,19 +35,13 @@ void events_parts_free(collector *c)
         vec_u32_free(&c->bucket[k].rec);
         vec_time_run_free(&c->bucket[k].runs);
     }
+    for (uint32_t p = 0; c->part_times && p < c->n_parts; p++)
+        vec_i64_free(&c->part_times[p]);
     mem_free(c->bucket);
+    mem_free(c->part_times);
     c->bucket = NULL;
+    c->part_times = NULL;
     c->n_parts = 0;
-}
-
-gp_status events_parts_reset(collector *c, uint32_t n)
-{
-    events_parts_free(c);
-    c->bucket = mem_calloc((size_t)n * c->n_ranges, sizeof *c->bucket);
-    if (!c->bucket)
-        return events_no_memory(c);
-    c->n_parts = n;
-    return GP_OK;
 }
 
 /* Room for parts [c->n_parts, n), what the first ones hold kept. */
@@ -54,12 +49,22 @@ static gp_status parts_grow(collector *c, uint32_t n)
 {
     size_t had = (size_t)c->n_parts * c->n_ranges, want = (size_t)n * c->n_ranges;
     part_bucket *b = mem_realloc(c->bucket, want * sizeof *b);
-    if (!b)
+    if (b)
+        c->bucket = b;
+    vec_i64 *t = b ? mem_realloc(c->part_times, n * sizeof *t) : NULL;
+    if (!t)
         return events_no_memory(c);
     memset(b + had, 0, (want - had) * sizeof *b);
-    c->bucket = b;
+    memset(t + c->n_parts, 0, (n - c->n_parts) * sizeof *t);
+    c->part_times = t;
     c->n_parts = n;
     return GP_OK;
+}
+
+gp_status events_parts_reset(collector *c, uint32_t n)
+{
+    events_parts_free(c);
+    return parts_grow(c, n);
 }
 
 gp_status events_on_parts(void *ctx, uint32_t n)
@@ -84,6 +89,11 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
 {
     collector *c = ctx;
     part_bucket *row = c->bucket + (size_t)part * c->n_ranges;
+    vec_i64 *times = &c->part_times[part];
+    if ((times->len == 0 || times->data[times->len - 1] != time_fs) &&
+        (times->len == UINT32_MAX || !vec_i64_push(times, time_fs)))
+        return GP_ERR_NOMEM;
+    uint32_t tix = (uint32_t)(times->len - 1);
     for (size_t k = 0; k < n; k++) {
         /* Consecutive changes hit ids far apart: the tables' lines are
          * fetched ahead, the id's row first and then its slot's net. */
@@ -95,8 +105,10 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
         if (net == DESIGN_NONE)
             continue;
         part_bucket *b = &row[net >> c->range_shift];
-        if ((b->runs.len == 0 || b->runs.data[b->runs.len - 1].time_fs != time_fs) &&
-            !vec_time_run_push(&b->runs, (time_run){b->rec.len, time_fs}))
+        time_run *last = b->runs.len ? &b->runs.data[b->runs.len - 1] : NULL;
+        if (last && last->time == tix && last->count < UINT32_MAX)
+            last->count++;
+        else if (!vec_time_run_push(&b->runs, (time_run){1, tix}))
             return GP_ERR_NOMEM;
         if (!vec_u32_push(&b->rec, net << 2 | ch[k].value))
             return GP_ERR_NOMEM;
@@ -167,10 +179,10 @@ static void fill_range(parts_build *pb, uint32_t range)
     pb->range_active[range] = active;
     for (uint32_t p = 0; p < c->n_parts; p++) {
         part_bucket *b = &c->bucket[(size_t)p * c->n_ranges + range];
-        for (size_t j = 0; j < b->runs.len; j++) {
-            size_t end = j + 1 < b->runs.len ? b->runs.data[j + 1].first : b->rec.len;
-            int64_t t = b->runs.data[j].time_fs;
-            for (size_t k = b->runs.data[j].first; k < end; k++) {
+        const int64_t *times = c->part_times[p].data;
+        for (size_t j = 0, k = 0; j < b->runs.len; j++) {
+            int64_t t = times[b->runs.data[j].time];
+            for (size_t end = k + b->runs.data[j].count; k < end; k++) {
                 uint32_t r = b->rec.data[k];
                 if ((r & 3) == EVENTS_PART_DROPPED)
                     continue;
