@@ -34,9 +34,7 @@ typedef struct part_bucket {
 #define EVENTS_PART_DROPPED 3u
 /* Ranges of nets a thread builds in turn: each range's part of the store
  * then stays small enough for the caches while its events are written. */
-#ifndef EVENTS_RANGES_PER_THREAD
 #define EVENTS_RANGES_PER_THREAD 8
-#endif
 #define EVENTS_PART_MAX_NETS ((uint32_t)1 << 30) /* a net number fits a record */
 
 typedef struct collector {

@@ -1,10 +1,11 @@
 /* events_parts.c: the event store from a dump read in parts: on threads
- * (a plain VCD, vcd.h), or one part in file order (every other dump).
+ * (VCD, .vcd.gz and FST files, vcd.h), or one part in file order.
  *
  * Each part's changes go, as they are read, into one bucket per range of
  * nets (4 bytes a change, plus an 8-byte run for each of the part's times
- * the bucket sees; the times themselves once per part).  The
- * store is then built on one thread per range: a first pass walks the
+ * the bucket sees; the times themselves once per part).  The store is
+ * then built range by range, the ranges shared out to the threads: a first
+ * pass walks the
  * range's buckets in part order and drops each change that repeats its
  * net's value before it (the first change of a bit in a part, vcd.h),
  * counting what is left per net; after the offsets, a second pass writes
