@@ -91,11 +91,16 @@ static void print_text(const cli_inputs *in, const cli_design *cd, const cell_co
                " entries unmatched\n",
                cd->sdf.arcs_annotated, cd->sdf.iopaths_matched, cd->sdf.iopaths,
                cd->sdf.interconnects_matched, cd->sdf.interconnects, cd->sdf.unmatched);
-    if (cd->ev)
+    if (cd->ev) {
         printf("activity    %s, %" PRIu64 " signals matched, %" PRIu64 " unmatched; %" PRIu64
                " events on %" PRIu32 " nets, last time %.6g s\n",
                cd->activity.format, cd->activity.signals_matched, cd->activity.signals_unmatched,
                cd->ev->n_events, cd->activity.nets_with_activity, (double)cd->ev->end_fs * 1e-15);
+        if (cd->activity.parts > 1)
+            printf("            read in %" PRIu32 " parts at once\n", cd->activity.parts);
+        else
+            printf("            read in file order\n");
+    }
     printf("cells used:\n");
     for (size_t k = 0; k < n_cells; k++)
         printf("  %-20s %8" PRIu32 "\n", cells[k].cell->name, cells[k].count);
