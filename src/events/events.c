@@ -45,7 +45,39 @@ static gp_status on_var(void *ctx, const vcd_var *v)
     return GP_OK;
 }
 
-/* Builds the (id, bit) -> net table from the bindings. */
+static uint32_t binding_slot(const collector *c, binding b) { return c->slot0[b.id] + b.bit; }
+
+/* The nets of the slots several bindings share, in declaration order;
+ * `count` holds each slot's bindings and becomes each aliased slot's fill. */
+static gp_status bind_aliases(collector *c, uint32_t slots, uint32_t *count)
+{
+    uint32_t aliased = 0, nets = 0;
+    for (uint32_t s = 0; s < slots; s++)
+        if (count[s] > 1)
+            c->slot_net[s] = EVENTS_ALIASED | aliased++, nets += count[s];
+    c->alias0 = mem_calloc((size_t)aliased + 1, sizeof *c->alias0);
+    c->alias_nets = mem_alloc((nets ? nets : 1) * sizeof *c->alias_nets);
+    if (!c->alias0 || !c->alias_nets)
+        return events_no_memory(c);
+    for (uint32_t s = 0; s < slots; s++)
+        if (count[s] > 1)
+            c->alias0[(c->slot_net[s] & ~EVENTS_ALIASED) + 1] = count[s];
+    for (uint32_t k = 0; k < aliased; k++)
+        c->alias0[k + 1] += c->alias0[k];
+    memset(count, 0, slots * sizeof *count);
+    for (size_t k = 0; k < c->bindings.len; k++) {
+        uint32_t s = binding_slot(c, c->bindings.data[k]);
+        if (c->slot_net[s] != DESIGN_NONE && (c->slot_net[s] & EVENTS_ALIASED)) {
+            uint32_t a = c->slot_net[s] & ~EVENTS_ALIASED;
+            c->alias_nets[c->alias0[a] + count[s]++] = c->bindings.data[k].net;
+        } else {
+            c->slot_net[s] = c->bindings.data[k].net;
+        }
+    }
+    return GP_OK;
+}
+
+/* Builds the (id, bit) -> nets table from the bindings. */
 static gp_status on_start(void *ctx, const vcd_info *info)
 {
     collector *c = ctx;
@@ -62,16 +94,17 @@ static gp_status on_start(void *ctx, const vcd_info *info)
         c->slot0[id + 1] += c->slot0[id];
     uint32_t slots = c->slot0[info->id_count];
     c->slot_net = mem_alloc((slots ? slots : 1) * sizeof *c->slot_net);
-    if (!c->slot_net)
-        return events_no_memory(c);
-    for (uint32_t s = 0; s < slots; s++)
+    uint32_t *count = mem_calloc(slots ? slots : 1, sizeof *count);
+    gp_status st = c->slot_net && count ? GP_OK : events_no_memory(c);
+    for (uint32_t s = 0; st == GP_OK && s < slots; s++)
         c->slot_net[s] = DESIGN_NONE;
-    for (size_t k = 0; k < c->bindings.len; k++) {
-        binding b = c->bindings.data[k];
-        c->slot_net[c->slot0[b.id] + b.bit] = b.net;
-    }
+    for (size_t k = 0; st == GP_OK && k < c->bindings.len; k++)
+        count[binding_slot(c, c->bindings.data[k])]++;
+    if (st == GP_OK)
+        st = bind_aliases(c, slots, count);
+    mem_free(count);
     vec_binding_free(&c->bindings);
-    return events_parts_reset(c, 1);
+    return st == GP_OK ? events_parts_reset(c, 1) : st;
 }
 
 /* The changes in file order: the one part of a reading on one thread. */
@@ -119,6 +152,8 @@ gp_status events_read(const design *dg, const char *path, const events_options *
     mem_free(c.net_bound);
     mem_free(c.slot0);
     mem_free(c.slot_net);
+    mem_free(c.alias0);
+    mem_free(c.alias_nets);
     if (st != GP_OK) {
         events_free(ev);
         return st;

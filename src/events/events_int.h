@@ -36,6 +36,9 @@ typedef struct part_bucket {
  * then stays small enough for the caches while its events are written. */
 #define EVENTS_RANGES_PER_THREAD 8
 #define EVENTS_PART_MAX_NETS ((uint32_t)1 << 30) /* a net number fits a record */
+/* The flag of slot_net's alias entries: no net number has it; DESIGN_NONE,
+ * which has it too, is told apart first. */
+#define EVENTS_ALIASED ((uint32_t)1 << 31)
 
 typedef struct collector {
     const design *dg;
@@ -45,7 +48,11 @@ typedef struct collector {
     vec_binding bindings;     /* during the header, in declaration order */
     uint8_t *net_bound;       /* per net: an earlier bit gave it */
     uint32_t *slot0;          /* [id_count + 1]: id's bit b is slot slot0[id] + b */
-    uint32_t *slot_net;       /* per slot: the net, DESIGN_NONE if unbound */
+    /* Per slot: DESIGN_NONE if unbound, its net, or EVENTS_ALIASED | k for a
+     * slot several nets are bound to (aliases: one code or handle declared
+     * under several names): nets alias_nets[alias0[k] .. alias0[k + 1]). */
+    uint32_t *slot_net;
+    uint32_t *alias0, *alias_nets;
     int64_t end_fs;
     /* The changes, by part: bucket[part * n_ranges + range], range
      * r holding the nets n with n >> range_shift == r. */
@@ -55,7 +62,7 @@ typedef struct collector {
     uint32_t threads; /* building the store from the parts */
 } collector;
 
-/* The net of bit `bit` of id `id`, or DESIGN_NONE. */
+/* The slot_net entry of bit `bit` of id `id` (DESIGN_NONE: no net). */
 static inline uint32_t events_slot_net(const collector *c, uint32_t id, uint32_t bit)
 {
     uint32_t slot = c->slot0[id] + bit;

@@ -75,6 +75,19 @@ gp_status events_on_parts(void *ctx, uint32_t n)
     return events_parts_reset(c, n ? n : 1);
 }
 
+/* One change of `net` at the part's time `tix` into its bucket of `row`. */
+static inline bool bucket_push(const collector *c, part_bucket *row, uint32_t net,
+                               uint8_t value, uint32_t tix)
+{
+    part_bucket *b = &row[net >> c->range_shift];
+    time_run *last = b->runs.len ? &b->runs.data[b->runs.len - 1] : NULL;
+    if (last && last->time == tix && last->count < UINT32_MAX)
+        last->count++;
+    else if (!vec_time_run_push(&b->runs, (time_run){1, tix}))
+        return false;
+    return vec_u32_push(&b->rec, net << 2 | value);
+}
+
 static void prefetch_slot_net(const collector *c, const vcd_change *ch)
 {
     uint32_t slot = c->slot0[ch->id] + ch->bit;
@@ -104,14 +117,15 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
         uint32_t net = events_slot_net(c, ch[k].id, ch[k].bit);
         if (net == DESIGN_NONE)
             continue;
-        part_bucket *b = &row[net >> c->range_shift];
-        time_run *last = b->runs.len ? &b->runs.data[b->runs.len - 1] : NULL;
-        if (last && last->time == tix && last->count < UINT32_MAX)
-            last->count++;
-        else if (!vec_time_run_push(&b->runs, (time_run){1, tix}))
-            return GP_ERR_NOMEM;
-        if (!vec_u32_push(&b->rec, net << 2 | ch[k].value))
-            return GP_ERR_NOMEM;
+        if (!(net & EVENTS_ALIASED)) {
+            if (!bucket_push(c, row, net, ch[k].value, tix))
+                return GP_ERR_NOMEM;
+            continue;
+        }
+        uint32_t a = net & ~EVENTS_ALIASED;
+        for (uint32_t j = c->alias0[a]; j < c->alias0[a + 1]; j++)
+            if (!bucket_push(c, row, c->alias_nets[j], ch[k].value, tix))
+                return GP_ERR_NOMEM;
     }
     return GP_OK;
 }

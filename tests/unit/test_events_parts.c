@@ -272,6 +272,38 @@ static void test_missing_last_newline_warns_alike(void)
     reading_free(&one);
 }
 
+/* One identifier code declared under three names (the aliases simulators
+ * write for nets joined by ports or assigns) gives each of those nets its
+ * changes, in file order and on threads alike. */
+static void test_aliases_give_every_net_the_changes(void)
+{
+    static const char vcd[] =
+        "$timescale 1ps $end\n$scope module tb $end\n$scope module dut $end\n"
+        "$var wire 1 ! a $end\n$var wire 1 ! n0 $end\n$var wire 1 \" n2 $end\n"
+        "$var wire 1 ! n1 $end\n$upscope $end\n$upscope $end\n$enddefinitions $end\n"
+        "#0\n0!\n1\"\n#5\n1!\n#10\n0!\n0\"\n";
+    char path[256];
+    snprintf(path, sizeof path, "%s/alias.vcd", dir);
+    scratch_write_text(path, vcd);
+    for (uint32_t threads = 1; threads <= 3; threads += 2) {
+        reading r = read_with(path, threads);
+        CHECK_EQ_INT(r.st, GP_OK);
+        CHECK_EQ_INT(r.stats.nets_with_activity, 4);
+        for (int k = 0; r.ev && k < 3; k++) {
+            uint32_t net = design_find_net(dg, (const char *[]){"a", "n0", "n1"}[k]);
+            uint64_t e = r.ev->net_ev0[net];
+            CHECK_EQ_INT(r.ev->net_ev0[net + 1] - e, 3);
+            CHECK_EQ_INT(r.ev->time_fs[e + 1], 5000);
+            CHECK_EQ_INT(r.ev->value[e + 1], 1);
+            CHECK_EQ_INT(r.ev->time_fs[e + 2], 10000);
+            CHECK_EQ_INT(r.ev->value[e + 2], 0);
+        }
+        uint32_t n2 = design_find_net(dg, "n2");
+        CHECK(r.ev && r.ev->net_ev0[n2 + 1] - r.ev->net_ev0[n2] == 2);
+        reading_free(&r);
+    }
+}
+
 #ifdef GATEPOWER_HAVE_FST
 /* A random FST of the netlist's nets in `blocks` value-change blocks or
  * so: scalars with x and z, the bus, repeated values and zero-width
@@ -347,6 +379,7 @@ int main(void)
         RUN(test_comment_with_times_reads_alike);
         RUN(test_errors_read_alike);
         RUN(test_missing_last_newline_warns_alike);
+        RUN(test_aliases_give_every_net_the_changes);
 #ifdef GATEPOWER_HAVE_FST
         RUN(test_fst_reads_alike);
 #endif
