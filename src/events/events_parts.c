@@ -24,7 +24,9 @@ void events_parts_init(collector *c, uint32_t threads)
     uint32_t last = c->dg->n_nets ? c->dg->n_nets - 1 : 0;
     c->threads = threads;
     c->range_shift = 0;
-    while ((last >> c->range_shift) + 1 > (uint64_t)threads * EVENTS_RANGES_PER_THREAD)
+    uint64_t want = (uint64_t)threads * EVENTS_RANGES_PER_THREAD;
+    want = want < EVENTS_MAX_RANGES ? want : EVENTS_MAX_RANGES;
+    while ((last >> c->range_shift) + 1 > want)
         c->range_shift++;
     c->n_ranges = (last >> c->range_shift) + 1;
 }
