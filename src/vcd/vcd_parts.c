@@ -1,4 +1,6 @@
-/* vcd_parts.c: a plain VCD's value changes read on several threads.
+/* vcd_parts.c: a plain VCD's value changes read on several threads, and
+ * the reader of one part that a gzip file's parts (vcd_stream.c) and an
+ * FST file's (fst_parts.c, its sink) use too.
  *
  * After the header (read in file order) the changes are cut into parts,
  * each but the first starting at a line that starts with '#': a time
@@ -12,7 +14,6 @@
  * truncated section or a stray $end) or times that decrease across an
  * edge makes the whole read fall back to one thread, which gives the
  * messages of that reading exactly. */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <sys/stat.h>
