@@ -202,6 +202,11 @@ gp_status design_compute_timing(design *dg, const design_timing_options *opt, di
             input_slews(dg, order[k], opt);
             instance_timing(dg, order[k]);
         }
+        /* The order waits only for timing inputs' drivers: a flop's D, say,
+         * may be driven by an instance computed after it, so every input
+         * takes its driver's final slew once all are known. */
+        for (uint32_t i = 0; i < dg->n_insts; i++)
+            input_slews(dg, i, opt);
         for (uint32_t a = 0; a < dg->n_arcs; a++)
             dg->arc_from_sdf[a] = 0;
     }

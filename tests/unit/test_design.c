@@ -223,6 +223,32 @@ static void test_combinational_loop_is_reported(void)
     diag_free(d);
 }
 
+/* A flop's D driven by logic that its own Q drives: the flop is timed
+ * first (it waits only for its clock), and D still gets its driver's
+ * slew, as every input pin does (docs/model.md). */
+static void test_feedback_input_has_its_driver_slew(void)
+{
+    static const char ring[] = "module ring (clk, y);\n  input clk; output y;\n  wire q;\n"
+                               "  DFF r1 (.CLK(clk), .D(y), .Q(q));\n  INV u1 (.A(q), .Y(y));\n"
+                               "endmodule\n";
+    char path[256];
+    diag_ctx *d = diag_new(NULL);
+    const char *paths[] = {scratch_write(dir, "ring.v", ring, path, sizeof path)};
+    design *rg;
+    CHECK_EQ_INT(design_read_netlist(&rg, libs, paths, 1, "ring", d), GP_OK);
+    if (rg) {
+        uint32_t r1 = design_find_inst(rg, "r1"), u1 = design_find_inst(rg, "u1");
+        uint32_t d_pin = rg->inst_pin0[r1] + (uint32_t)lib_pin_index(rg->inst_cell[r1], "D");
+        uint32_t y_pin = rg->inst_pin0[u1] + (uint32_t)lib_pin_index(rg->inst_cell[u1], "Y");
+        for (int dir = 0; dir < 2; dir++) {
+            CHECK(rg->pin_slew[dir][y_pin] > 0);
+            CHECK(rg->pin_slew[dir][d_pin] == rg->pin_slew[dir][y_pin]);
+        }
+    }
+    design_free(rg);
+    diag_free(d);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -237,6 +263,7 @@ int main(void)
     RUN(test_spef_wire_cap);
     RUN(test_events);
     RUN(test_combinational_loop_is_reported);
+    RUN(test_feedback_input_has_its_driver_slew);
     design_free(dg);
     lib_set_free(libs);
     diag_free(d);
