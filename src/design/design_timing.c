@@ -5,13 +5,17 @@
  * Order: an instance is computed once every instance driving one of its
  * "timing inputs" (pins that are the related pin of a delay arc: all inputs of
  * a gate, the clock and asynchronous pins of a flop) has been, so clock trees
- * are done before the flops they clock.  Instances on combinational loops are
- * computed last, from whatever slews their inputs have by then. */
+ * are done before the flops they clock; the instances of one wave (no path of
+ * timing inputs between them) are computed at once on threads.  Instances on
+ * combinational loops are computed last, from whatever slews their inputs
+ * have by then; then every input pin takes its driver's final slew. */
 #include "design/design_int.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "util/mem.h"
+#include "util/parts.h"
 #include "verilog/verilog.h"
 
 design_timing_options design_timing_defaults(void)
@@ -83,11 +87,13 @@ static void mark_timing_inputs(const design *dg, uint8_t *is_timing_input)
 }
 
 /* The slew an input pin sees: its driver's, the primary input slew for a net
- * driven from outside (a port or nothing), 0 on a constant or no net. */
-static void input_slews(design *dg, uint32_t i, const design_timing_options *opt)
+ * driven from outside (a port or nothing), 0 on a constant or no net; for
+ * instance i's timing inputs only when `only` is not NULL. */
+static void input_slews(design *dg, uint32_t i, const design_timing_options *opt,
+                        const uint8_t *only)
 {
     for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++) {
-        if (!design_dir_loads(design_lib_pin(dg, p)->dir))
+        if (!design_dir_loads(design_lib_pin(dg, p)->dir) || (only && !only[p]))
             continue;
         uint32_t n = dg->pin_net[p];
         for (int dir = 0; dir < 2; dir++) {
@@ -155,10 +161,13 @@ static void instance_timing(design *dg, uint32_t i)
     }
 }
 
-/* Kahn's algorithm over driver -> timing-input edges; instances left over
- * (loops) are appended in index order.  Fills order[0..n_insts). */
-static void timing_order(const design *dg, const uint8_t *is_timing_input, uint32_t *waiting,
-                         uint32_t *order)
+/* Kahn's algorithm over driver -> timing-input edges, with each ordered
+ * instance's wave: 0 when no instance drives its timing inputs, else one
+ * more than the largest of their drivers'.  Fills order[0..n_insts): the
+ * ordered instances, then (loops) the ones left over in index order;
+ * returns how many were ordered. */
+static uint32_t timing_order(const design *dg, const uint8_t *is_timing_input, uint32_t *waiting,
+                             uint32_t *order, uint32_t *wave)
 {
     for (uint32_t p = 0; p < dg->n_pins; p++)
         if (is_timing_input[p] && dg->pin_net[p] != DESIGN_NONE &&
@@ -175,43 +184,120 @@ static void timing_order(const design *dg, const uint8_t *is_timing_input, uint3
             if (n == DESIGN_NONE || dg->net_driver[n] != p)
                 continue;
             for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++) {
-                uint32_t q = dg->net_pins[k];
-                if (is_timing_input[q] && waiting[dg->pin_inst[q]] > 0 &&
-                    --waiting[dg->pin_inst[q]] == 0)
-                    order[tail++] = dg->pin_inst[q];
+                uint32_t q = dg->net_pins[k], qi = dg->pin_inst[q];
+                if (!is_timing_input[q] || waiting[qi] == 0)
+                    continue;
+                wave[qi] = wave[qi] > wave[i] + 1 ? wave[qi] : wave[i] + 1;
+                if (--waiting[qi] == 0)
+                    order[tail++] = qi;
             }
         }
     }
+    uint32_t ordered = tail;
     for (uint32_t i = 0; i < dg->n_insts; i++)
         if (waiting[i] > 0)
             order[tail++] = i;
+    return ordered;
+}
+
+/* The ordered instances sorted by wave (stably), into sorted[0..n), and
+ * each wave's first place, wave0[0..waves] (room for n + 1 entries, and as
+ * many in `cursor`); returns the waves. */
+static uint32_t sort_by_wave(const uint32_t *order, uint32_t n, const uint32_t *wave,
+                             uint32_t *sorted, uint32_t *wave0, uint32_t *cursor)
+{
+    uint32_t waves = 0;
+    for (uint32_t k = 0; k < n; k++)
+        waves = wave[order[k]] + 1 > waves ? wave[order[k]] + 1 : waves;
+    memset(wave0, 0, ((size_t)waves + 1) * sizeof *wave0);
+    for (uint32_t k = 0; k < n; k++)
+        wave0[wave[order[k]] + 1]++;
+    for (uint32_t w = 0; w < waves; w++)
+        wave0[w + 1] += wave0[w];
+    memcpy(cursor, wave0, ((size_t)waves + 1) * sizeof *cursor);
+    for (uint32_t k = 0; k < n; k++)
+        sorted[cursor[wave[order[k]]]++] = order[k];
+    return waves;
+}
+
+/* One wave's instances (or all, for the last pass), timed on threads:
+ * an instance reads only what earlier waves wrote and writes only its
+ * own pins and arcs. */
+typedef struct timing_wave {
+    design *dg;
+    const design_timing_options *opt;
+    const uint8_t *is_timing_input;
+    const uint32_t *inst; /* NULL: every instance, for the inputs' last pass */
+    uint32_t first, count;
+} timing_wave;
+
+static void time_wave_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    const timing_wave *tw = ctx;
+    uint64_t from = parts_begin(tw->count, part, parts), to = parts_begin(tw->count, part + 1, parts);
+    for (uint64_t k = from; k < to; k++) {
+        if (!tw->inst) {
+            input_slews(tw->dg, tw->first + (uint32_t)k, tw->opt, NULL);
+            continue;
+        }
+        uint32_t i = tw->inst[tw->first + k];
+        input_slews(tw->dg, i, tw->opt, tw->is_timing_input);
+        instance_timing(tw->dg, i);
+    }
+}
+
+static void time_wave(timing_wave *tw, uint32_t first, uint32_t count)
+{
+    tw->first = first;
+    tw->count = count;
+    parts_run(time_wave_part, tw, parts_for(count, UINT32_MAX));
+}
+
+/* Times every instance: the ordered ones wave by wave, the ones left over
+ * (loops) after them one by one in index order, from whatever slews their
+ * inputs have by then; then every input takes its driver's final slew (a
+ * flop's D may be driven by an instance timed after it). */
+static void time_instances(design *dg, const design_timing_options *opt,
+                           const uint8_t *is_timing_input, const uint32_t *order,
+                           uint32_t ordered, const uint32_t *sorted, const uint32_t *wave0,
+                           uint32_t waves)
+{
+    timing_wave tw = {dg, opt, is_timing_input, sorted, 0, 0};
+    for (uint32_t w = 0; w < waves; w++)
+        time_wave(&tw, wave0[w], wave0[w + 1] - wave0[w]);
+    for (uint32_t k = ordered; k < dg->n_insts; k++) {
+        input_slews(dg, order[k], opt, NULL);
+        instance_timing(dg, order[k]);
+    }
+    tw.inst = NULL;
+    time_wave(&tw, 0, dg->n_insts);
 }
 
 gp_status design_compute_timing(design *dg, const design_timing_options *opt, diag_ctx *d)
 {
     size_t n = dg->n_insts ? dg->n_insts : 1;
     uint8_t *is_timing_input = mem_calloc(dg->n_pins ? dg->n_pins : 1, 1);
-    uint32_t *waiting = mem_calloc(n, sizeof *waiting);
-    uint32_t *order = mem_calloc(n, sizeof *order);
-    bool ok = is_timing_input && waiting && order && alloc_timing(dg);
+    uint32_t *waiting = mem_calloc(n, sizeof *waiting), *wave = mem_calloc(n, sizeof *wave);
+    uint32_t *order = mem_calloc(n, sizeof *order), *sorted = mem_alloc(n * sizeof *sorted);
+    uint32_t *wave0 = mem_alloc((n + 1) * sizeof *wave0);
+    uint32_t *cursor = mem_alloc((n + 1) * sizeof *cursor);
+    bool ok = is_timing_input && waiting && wave && order && sorted && wave0 && cursor &&
+              alloc_timing(dg);
     if (ok) {
         compute_loads(dg, opt);
         mark_timing_inputs(dg, is_timing_input);
-        timing_order(dg, is_timing_input, waiting, order);
-        for (uint32_t k = 0; k < dg->n_insts; k++) {
-            input_slews(dg, order[k], opt);
-            instance_timing(dg, order[k]);
-        }
-        /* The order waits only for timing inputs' drivers: a flop's D, say,
-         * may be driven by an instance computed after it, so every input
-         * takes its driver's final slew once all are known. */
-        for (uint32_t i = 0; i < dg->n_insts; i++)
-            input_slews(dg, i, opt);
+        uint32_t ordered = timing_order(dg, is_timing_input, waiting, order, wave);
+        uint32_t waves = sort_by_wave(order, ordered, wave, sorted, wave0, cursor);
+        time_instances(dg, opt, is_timing_input, order, ordered, sorted, wave0, waves);
         for (uint32_t a = 0; a < dg->n_arcs; a++)
             dg->arc_from_sdf[a] = 0;
     }
     mem_free(is_timing_input);
     mem_free(waiting);
+    mem_free(wave);
     mem_free(order);
+    mem_free(sorted);
+    mem_free(wave0);
+    mem_free(cursor);
     return ok ? GP_OK : no_memory(d);
 }
