@@ -35,6 +35,7 @@ typedef struct part_bucket {
 /* Ranges of nets a thread builds in turn: each range's part of the store
  * then stays small enough for the caches while its events are written. */
 #define EVENTS_RANGES_PER_THREAD 8
+#define EVENTS_MIN_RANGES 64   /* on few threads too: the store's slices stay small */
 #define EVENTS_MAX_RANGES 1024 /* a bucket per part and range: their count stays small */
 #define EVENTS_PART_MAX_NETS ((uint32_t)1 << 30) /* a net number fits a record */
 /* The flag of slot_net's alias entries: no net number has it; DESIGN_NONE,

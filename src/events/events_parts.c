@@ -25,6 +25,7 @@ void events_parts_init(collector *c, uint32_t threads)
     c->threads = threads;
     c->range_shift = 0;
     uint64_t want = (uint64_t)threads * EVENTS_RANGES_PER_THREAD;
+    want = want > EVENTS_MIN_RANGES ? want : EVENTS_MIN_RANGES;
     want = want < EVENTS_MAX_RANGES ? want : EVENTS_MAX_RANGES;
     while ((last >> c->range_shift) + 1 > want)
         c->range_shift++;
