@@ -153,6 +153,13 @@ static gp_status plan_window(const events *ev, const power_options *opt, power_p
                    (double)last * 1e-15);
         return GP_ERR_INPUT;
     }
+    if (plan->t0 >= last || plan->t1 <= first) {
+        diag_error(d, 8011, DIAG_NOWHERE, "the window [%.6g s, %.6g s) lies outside the dump, "
+                   "which spans %.6g s to %.6g s: it holds no activity; give a --window inside "
+                   "the dump", (double)plan->t0 * 1e-15, (double)plan->t1 * 1e-15,
+                   (double)first * 1e-15, (double)last * 1e-15);
+        return GP_ERR_INPUT;
+    }
     int64_t cycles = (plan->t1 - plan->t0 + plan->period - 1) / plan->period;
     if (cycles > UINT32_MAX / 8) {
         diag_error(d, 8007, DIAG_NOWHERE, "the window holds %lld clock periods; give a longer "

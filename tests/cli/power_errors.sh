@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # power_errors.sh: bad inputs to `gatepower power` give a clear error and exit
 # status 1 (never a report of zeros): no clock and no period, an unknown
-# scope, an empty window, activity with no matching nets, an unknown clock net;
+# scope, an empty window, a window outside the dump, activity with no
+# matching nets, an unknown clock net;
 # a bad --cuda-variant (status 2), and --engine cuda where there is no GPU.
 set -u
 gp=$1
@@ -54,6 +55,11 @@ expect 0 '' "${base[@]}" --scope tb/dut --period 10ns
 expect 1 'error 8004: no clock period' "${base[@]}" --scope tb/dut
 expect 1 "error 6005: mismatched scope: 'tb/nope'" "${base[@]}" --scope tb/nope --period 10ns
 expect 1 'error 8006: the window .* is empty' "${base[@]}" --scope tb/dut --period 10ns --window 5ns:5ns
+expect 1 'error 8011: the window .* lies outside the dump' "${base[@]}" --scope tb/dut --period 10ns \
+       --window 30ns:40ns
+expect 1 'error 8011: the window .* lies outside the dump' "${base[@]}" --scope tb/dut --period 10ns \
+       --window 20ns:30ns
+expect 0 '' "${base[@]}" --scope tb/dut --period 10ns --window 15ns:30ns
 expect 1 'error 8005: the activity has no events on any net' "${base[@]}" --scope tb --period 10ns
 expect 1 "error 8002: --clock: there is no net 'clk'" "${base[@]}" --scope tb/dut --clock clk
 expect 1 "error 8003: --clock: net 'a' has fewer than two rising edges" "${base[@]}" --scope tb/dut --clock a
