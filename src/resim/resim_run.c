@@ -130,13 +130,16 @@ static gp_status load_dump(const design *dg, const events *dump, const resim_opt
 {
     static const uint8_t constant[] = {[VLOG_VALUE_0] = 0, [VLOG_VALUE_1] = 1,
                                        [VLOG_VALUE_X] = EVENTS_X};
+    uint32_t recomputed = 0; /* gate outputs the dump holds too */
     for (uint32_t n = 0; n < dg->n_nets; n++) {
         uint32_t drv = dg->net_driver[n];
         bool is_reg = drv != DESIGN_NONE && dg->inst_level[dg->pin_inst[drv]] == 0;
         bool in_dump = n < dump->n_nets && dump->net_ev0[n + 1] > dump->net_ev0[n];
         int64_t shift[2] = {0, 0};
-        if (drv != DESIGN_NONE && !is_reg)
+        if (drv != DESIGN_NONE && !is_reg) {
+            recomputed += in_dump;
             continue;
+        }
         if (is_reg && !in_dump) {
             diag_error(d, 9001, DIAG_NOWHERE, "register output '%s' (of instance '%s') is not "
                        "in the activity dump: re-simulation needs every register output and "
@@ -170,6 +173,11 @@ static gp_status load_dump(const design *dg, const events *dump, const resim_opt
         if (!copy_dump_net(dump, n, shift, t0, s, w, stats))
             return no_memory(d);
     }
+    if (recomputed > 0)
+        diag_warn(d, 9007, DIAG_NOWHERE, "the activity dump holds %u nets driven by "
+                  "combinational gates: re-simulation computes them anew from the register "
+                  "outputs and primary inputs, and their dumped activity is not used (give "
+                  "`gatepower power` the dump to analyse it as it is)", recomputed);
     return GP_OK;
 }
 
