@@ -54,7 +54,7 @@ int cli_power(int argc, char **argv, const cli_context *ctx)
     status = CLI_EXIT_INPUT;
     a.in.threads = a.power.threads;
     if (cli_read_design(&a.in, false, &cd, ctx) == GP_OK)
-        status = cli_power_run(&a.power, a.in.top, cd.dg, cd.ev,
+        status = cli_power_run(&a.power, cd.dg->name, cd.dg, cd.ev,
                                a.in.timing ? &cd.timing : NULL, ctx->diag);
     if (a.in.timing)
         cli_timing_print(&cd.timing, stderr);

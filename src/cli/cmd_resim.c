@@ -94,7 +94,8 @@ static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
 static int write_outputs(const resim_args *a, cli_design *cd, const events *full,
                          diag_ctx *d)
 {
-    resim_saif_info info = {.design = a->in.top, .scope = a->in.scope, .program = "gatepower"};
+    resim_saif_info info = {.design = cd->dg->name, .scope = a->in.scope, .program = "gatepower",
+                            .version = GATEPOWER_VERSION};
     gp_status st = GP_OK;
     if (a->saif)
         st = resim_write_saif(a->saif, cd->dg, full, &info, d);
@@ -105,7 +106,7 @@ static int write_outputs(const resim_args *a, cli_design *cd, const events *full
     cli_timing *timing = a->in.timing ? &cd->timing : NULL;
     if (timing)
         cli_timing_lap(timing, "resim outputs");
-    return a->want_power ? cli_power_run(&a->power, a->in.top, cd->dg, full, timing, d) : 0;
+    return a->want_power ? cli_power_run(&a->power, cd->dg->name, cd->dg, full, timing, d) : 0;
 }
 
 static void print_stats(const resim_stats *s)

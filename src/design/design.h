@@ -44,6 +44,7 @@ typedef struct design_port {
 
 typedef struct design {
     const lib_set *libs;
+    char *name;                 /* the top module's name */
 
     uint32_t n_insts;
     const lib_cell **inst_cell;

@@ -190,6 +190,19 @@ static void builder_free(builder *b)
     vec_port_free(&b->ports);
 }
 
+/* The top module's name, known before anything is added. */
+static gp_status on_sizes(void *ctx, const vlog_sizes *sizes)
+{
+    builder *b = ctx;
+    size_t n = strlen(sizes->top) + 1;
+    if (!(b->dg->name = mem_alloc(n))) {
+        diag_error(b->d, 7013, DIAG_NOWHERE, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    memcpy(b->dg->name, sizes->top, n);
+    return GP_OK;
+}
+
 gp_status design_read_netlist(design **out, const lib_set *libs, const char *const *paths,
                               int n_paths, const char *top, diag_ctx *d)
 {
@@ -203,7 +216,7 @@ gp_status design_read_netlist(design **out, const lib_set *libs, const char *con
     strtab_init(&dg->inst_names);
     strtab_init(&dg->net_names);
     builder b = {.dg = dg, .d = d};
-    vlog_builder vb = {.ctx = &b, .find_cell = find_cell, .add_net = add_net,
+    vlog_builder vb = {.ctx = &b, .find_cell = find_cell, .reserve = on_sizes, .add_net = add_net,
                        .add_net_alias = add_net_alias, .add_port = add_port,
                        .add_instance = add_instance, .connect = connect};
     gp_status st = vlog_read(paths, n_paths, top, &vb, d);
@@ -240,6 +253,7 @@ void design_free(design *dg)
         mem_free(arrays[i]);
     strtab_free(&dg->inst_names);
     strtab_free(&dg->net_names);
+    mem_free(dg->name);
     mem_free(dg);
 }
 

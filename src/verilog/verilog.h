@@ -84,6 +84,7 @@ typedef struct vlog_sizes {
     uint64_t connections;      /* connect calls */
     uint64_t module_instances; /* instances of netlist modules (flattened away; the
                                   reader's own memory grows with them) */
+    const char *top;           /* the top module's name (valid during the call) */
 } vlog_sizes;
 
 typedef struct vlog_builder {
@@ -91,7 +92,7 @@ typedef struct vlog_builder {
     /* The library cell `name`: false when there is none. */
     bool (*find_cell)(void *ctx, const char *name, vlog_cell_info *out);
     /* Optional (may be NULL): to reserve memory, or to refuse a design that
-     * is too large, before anything is added. */
+     * is too large, before anything is added; it also names the top module. */
     gp_status (*reserve)(void *ctx, const vlog_sizes *sizes);
     /* A net and its canonical flat name; *net is the builder's id for it. */
     gp_status (*add_net)(void *ctx, const char *flat_name, vlog_value value, uint32_t *net);

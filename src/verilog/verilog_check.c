@@ -413,7 +413,8 @@ static gp_status vlog_check_size(vlog_reader *r, const vlog_module *top)
     }
     if (!r->b->reserve)
         return GP_OK;
-    vlog_sizes sizes = {top->flat_bits, top->flat_insts, top->flat_conns, top->flat_nodes - 1};
+    vlog_sizes sizes = {top->flat_bits, top->flat_insts, top->flat_conns, top->flat_nodes - 1,
+                        vlog_sym(r, top->name)};
     for (unsigned v = 0; v < VLOG_LITERAL_BITS; v++)
         sizes.names += r->literal_used[v];
     gp_status st = r->b->reserve(r->b->ctx, &sizes);

@@ -2,7 +2,8 @@
 # timing.sh: --timing prints the wall seconds of every phase that ran, in the
 # order they ran, on stderr, and report.json carries them as "timing"; the
 # numbers of the report do not change with it, nor with the threads that
-# read the activity (--threads 1 against 3).
+# read the activity (--threads 1 against 3).  Without --top the report is
+# named after the top module the netlist gives.
 set -u
 gp=$1
 lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
@@ -35,6 +36,7 @@ done
 grep -q '^timing:' "$tmp/plain.err" && { echo "FAIL: timing printed without --timing"; fail=1; }
 grep -q '"timing"' "$tmp/timed.json" || { echo "FAIL: report.json has no timing object"; fail=1; }
 grep -q '"timing"' "$tmp/plain.json" && { echo "FAIL: timing in report.json without --timing"; fail=1; }
+grep -q '"design": "top"' "$tmp/plain.json" || { echo "FAIL: report.json is not named 'top'"; fail=1; }
 strip() { tr -d ' \n' < "$1" | sed 's/"timing":{[^}]*},//'; }
 [ "$(strip "$tmp/plain.json")" = "$(strip "$tmp/timed.json")" ] ||
   { echo "FAIL: the report differs with --timing --threads 3"; fail=1; }
