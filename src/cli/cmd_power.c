@@ -44,6 +44,18 @@ static int parse_options(int argc, char **argv, power_args *a, diag_ctx *d)
     return 0;
 }
 
+/* A dump whose matched signals never leave x or z holds no activity, and
+ * saying so beats the engine's "check --scope". */
+static bool has_activity(const cli_design *cd, diag_ctx *d)
+{
+    if (cd->ev->n_events > 0 || cd->activity.signals_matched == 0)
+        return true;
+    diag_error(d, 1025, DIAG_NOWHERE, "the activity's %llu signals that name nets never leave "
+               "x or z: there is no switching to analyse (was the dump taken before reset, or "
+               "of an unpowered block?)", (unsigned long long)cd->activity.signals_matched);
+    return false;
+}
+
 int cli_power(int argc, char **argv, const cli_context *ctx)
 {
     power_args a = {.power = cli_power_defaults()};
@@ -53,7 +65,7 @@ int cli_power(int argc, char **argv, const cli_context *ctx)
     cli_design cd;
     status = CLI_EXIT_INPUT;
     a.in.threads = a.power.threads;
-    if (cli_read_design(&a.in, false, &cd, ctx) == GP_OK)
+    if (cli_read_design(&a.in, false, &cd, ctx) == GP_OK && has_activity(&cd, ctx->diag))
         status = cli_power_run(&a.power, cd.dg->name, cd.dg, cd.ev,
                                a.in.timing ? &cd.timing : NULL, ctx->diag);
     if (a.in.timing)

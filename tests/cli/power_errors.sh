@@ -2,7 +2,7 @@
 # power_errors.sh: bad inputs to `gatepower power` give a clear error and exit
 # status 1 (never a report of zeros): no clock and no period, an unknown
 # scope, an empty window, a window outside the dump, activity with no
-# matching nets, an unknown clock net;
+# matching nets, a dump that never leaves x, an unknown clock net;
 # a bad --cuda-variant (status 2), and --engine cuda where there is no GPU.
 set -u
 gp=$1
@@ -61,6 +61,9 @@ expect 1 'error 8011: the window .* lies outside the dump' "${base[@]}" --scope 
        --window 20ns:30ns
 expect 0 '' "${base[@]}" --scope tb/dut --period 10ns --window 15ns:30ns
 expect 1 'error 8005: the activity has no events on any net' "${base[@]}" --scope tb --period 10ns
+sed -e 's/^[01]\(.\)$/x\1/' "$tmp/act.vcd" > "$tmp/allx.vcd"
+expect 1 'error 1025: the activity.s 2 signals that name nets never leave x or z' \
+       power --lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/allx.vcd" --scope tb/dut --period 10ns
 expect 1 "error 8002: --clock: there is no net 'clk'" "${base[@]}" --scope tb/dut --clock clk
 expect 1 "error 8003: --clock: net 'a' has fewer than two rising edges" "${base[@]}" --scope tb/dut --clock a
 expect 2 'error 1507: --cuda-variant sipl\+bogus: "bogus" is not a variant part' \
