@@ -173,7 +173,7 @@ int cli_parse_command(const cli_syntax *syn, int argc, char **argv, diag_ctx *d)
             return CLI_EXIT_USAGE;
         if (taken)
             continue;
-        if (strcmp(argv[i], "--help") == 0) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf(syn->help, cli_inputs_help, cli_power_help);
             return -1;
         }

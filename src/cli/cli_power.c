@@ -112,8 +112,10 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
     else
         return 0;
     if (!ok) {
-        diag_error(d, 1020, DIAG_NOWHERE, "bad value '%s' for %s (see --help; times need a "
-                   "unit, e.g. 10ns)", value, option);
+        bool time = strcmp(option, "--period") == 0 || strcmp(option, "--window") == 0;
+        diag_error(d, 1020, DIAG_NOWHERE, "bad value '%s' for %s (see --help; %s)", value, option,
+                   time ? "times need a unit, e.g. 10ns; a window is T0:T1"
+                        : "it lists the values the option takes");
         return -1;
     }
     ++*i;

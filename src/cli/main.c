@@ -34,7 +34,7 @@ static void print_help(FILE *out)
             "gatepower: gate-level, time-based power analysis (CPU and CUDA)\n"
             "\n"
             "usage: gatepower [--quiet] [--max-warnings N] COMMAND [OPTIONS]\n"
-            "       gatepower --help | --version\n"
+            "       gatepower --help | --version | help [COMMAND]\n"
             "\n"
             "commands:\n");
     for (int i = 0; i < COMMAND_COUNT; i++)
@@ -45,7 +45,8 @@ static void print_help(FILE *out)
             "  --quiet           no progress bars (they appear only on a terminal anyway)\n"
             "  --max-warnings N  print at most N warnings of each kind and count the rest\n"
             "                    (default 10; 0 prints all)\n"
-            "  --help            this text; `gatepower COMMAND --help` explains a command\n"
+            "  --help, -h        this text; `gatepower help COMMAND` or `gatepower COMMAND\n"
+            "                    --help` explains a command\n"
             "  --version         version, and the CUDA devices this build can use\n"
             "\n"
             "inputs: Liberty (.lib, .lib.gz), structural Verilog, SDF 3.0, SPEF, VCD or FST.\n"
@@ -127,6 +128,18 @@ int main(int argc, char **argv)
     }
     if (i == argc) {
         print_help(stderr);
+        goto done;
+    }
+    if (strcmp(argv[i], "help") == 0) { /* `gatepower help [COMMAND]` */
+        const cli_command *about = i + 1 < argc ? find_command(argv[i + 1]) : NULL;
+        char *help_args[] = {argv[i], "--help", NULL};
+        if (about)
+            status = about->run(2, help_args, &ctx);
+        else if (i + 1 < argc)
+            diag_error(d, 1004, DIAG_NOWHERE, "unknown command '%s'; commands are info, power, "
+                       "resim", argv[i + 1]);
+        else
+            print_help(stdout), status = 0;
         goto done;
     }
     const cli_command *cmd = find_command(argv[i]);

@@ -26,6 +26,12 @@ expect 2 '^$' '^error 1002: unknown or incomplete option .--bogus.' -- --bogus
 expect 2 '^$' '^error 1002: .*--max-warnings' -- --max-warnings x info
 expect 2 '^$' '^error 1003: unknown command .frobnicate.' -- frobnicate
 expect 0 'usage: gatepower info .*--lib FILE.*--json' '^$' -- info --help
+expect 0 'usage: gatepower power .*--period' '^$' -- power -h
+expect 0 'usage: gatepower resim ' '^$' -- help resim
+expect 0 'usage: gatepower .*commands:' '^$' -- help
+expect 2 '^$' '^error 1004: unknown command .nope.' -- help nope
+expect 2 '^$' '^error 1020: .*--threads.*the values the option takes' -- power --threads x
+expect 2 '^$' '^error 1020: .*--period.*times need a unit' -- power --period 10
 expect 2 '^$' '^error 1012: give the cell library and the netlist' -- info
 expect 2 '^$' '^error 1013: --scope names an instance' -- info --lib a.lib --netlist n.v --scope tb/dut
 expect 2 '^$' '^error 1011: option --lib needs a value' -- info --lib
