@@ -116,8 +116,12 @@ int main(int argc, char **argv)
             goto done;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             ctx.quiet = true;
-        } else if (strcmp(argv[i], "--max-warnings") == 0 && i + 1 < argc &&
-                   cli_parse_count(argv[i + 1], 1000000, &cap)) {
+        } else if (strcmp(argv[i], "--max-warnings") == 0) {
+            if (i + 1 == argc || !cli_parse_count(argv[i + 1], 1000000, &cap)) {
+                diag_error(d, 1005, DIAG_NOWHERE, "--max-warnings takes a whole number from 0 "
+                           "(print every warning) to 1000000, e.g. --max-warnings 50");
+                goto done;
+            }
             diag_set_warning_cap(d, cap);
             i++;
         } else {

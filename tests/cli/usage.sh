@@ -23,7 +23,8 @@ expect 0 '^gatepower [0-9]+\.[0-9]+\.[0-9]+' '' -- --version
 expect 0 'CUDA: ' '' -- --version
 expect 2 '^$' 'usage: gatepower' --
 expect 2 '^$' '^error 1002: unknown or incomplete option .--bogus.' -- --bogus
-expect 2 '^$' '^error 1002: .*--max-warnings' -- --max-warnings x info
+expect 2 '^$' '^error 1005: --max-warnings takes a whole number' -- --max-warnings x info
+expect 2 '^$' '^error 1005: --max-warnings takes a whole number' -- --max-warnings -1 info
 expect 2 '^$' '^error 1003: unknown command .frobnicate.' -- frobnicate
 expect 0 'usage: gatepower info .*--lib FILE.*--json' '^$' -- info --help
 expect 0 'usage: gatepower power .*--period' '^$' -- power -h
