@@ -21,8 +21,8 @@ static const char resim_help[] =
     "re-simulation:\n"
     "  --no-clock-to-q   keep register outputs at the dump's times (for a dump\n"
     "                    that already has the clock-to-Q delays)\n"
-    "  --threads N       also the re-simulation's threads (default 0: every core);\n"
-    "                    the result is the same for any N\n"
+    "  (--threads N, below, sets the re-simulation's threads too; the result is\n"
+    "  the same for any N)\n"
     "\n"
     "output:\n"
     "  --saif FILE       SAIF 2.0 (T0 T1 TX TC IG per net)\n"
@@ -34,7 +34,7 @@ static const char resim_help[] =
     "\n"
     "example:\n"
     "  gatepower resim --lib osu018_stdcells.lib --netlist netlist.v --sdf netlist.sdf \\\n"
-    "                  --activity regs.vcd --scope tb/dut --saif full.saif --vcd full.vcd\n";
+    "                  --activity regs.vcd --scope tb/dut --saif resim.saif --vcd resim.vcd\n";
 
 typedef struct resim_args {
     cli_inputs in;
