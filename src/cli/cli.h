@@ -107,6 +107,9 @@ cli_power_args cli_power_defaults(void);
 int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, diag_ctx *d);
 /* Runs the power analysis of `ev` and prints and writes its results; returns
  * the exit status. */
+/* Reports a clock given both ways or not at all (before any input is read);
+ * `command` names the command in the message. */
+bool cli_power_clock_given(const cli_power_args *a, const char *command, diag_ctx *d);
 int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
                   const events *ev, cli_timing *timing, diag_ctx *d);
 

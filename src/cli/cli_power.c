@@ -122,6 +122,21 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
     return 1;
 }
 
+bool cli_power_clock_given(const cli_power_args *a, const char *command, diag_ctx *d)
+{
+    if (a->opt.period_fs && a->opt.clock_net) {
+        diag_error(d, 1026, DIAG_NOWHERE, "%s: give the clock as --period TIME or as --clock "
+                   "NET (whose period is measured), not both", command);
+        return false;
+    }
+    if (!a->opt.period_fs && !a->opt.clock_net) {
+        diag_error(d, 1027, DIAG_NOWHERE, "%s needs the clock: give --period TIME (e.g. 10ns) "
+                   "or --clock NET (its period is measured on the activity)", command);
+        return false;
+    }
+    return true;
+}
+
 /* Prints the report (or the JSON) and writes the files asked for. */
 static int write_outputs(const cli_power_args *a, const char *design_name, const design *dg,
                          const power_result *r, const cli_timing *timing, diag_ctx *d)

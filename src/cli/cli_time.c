@@ -1,6 +1,7 @@
 /* cli_time.c: times given on the command line ("10ns", "2.5 us", "0:1us"). */
 #include "cli/cli.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@ static const struct {
 
 bool cli_parse_time(const char *text, int64_t *fs)
 {
+    if (!(isdigit((unsigned char)text[0]) || text[0] == '.') || strpbrk(text, "xX"))
+        return false; /* strtod would take hex, inf, nan, signs and blanks */
     char *end;
     double value = strtod(text, &end);
     if (end == text || !isfinite(value) || value < 0)

@@ -41,7 +41,7 @@ static int parse_options(int argc, char **argv, power_args *a, diag_ctx *d)
                    "--activity FILE (VCD or FST) and --scope PATH");
         return CLI_EXIT_USAGE;
     }
-    return 0;
+    return cli_power_clock_given(&a->power, "gatepower power", d) ? 0 : CLI_EXIT_USAGE;
 }
 
 /* A dump whose matched signals never leave x or z holds no activity, and

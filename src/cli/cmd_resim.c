@@ -82,11 +82,8 @@ static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
                    "activity: give --activity FILE (VCD or FST) and --scope PATH");
         return CLI_EXIT_USAGE;
     }
-    if (a->want_power && !a->power.opt.period_fs && !a->power.opt.clock_net) {
-        diag_error(d, 1403, DIAG_NOWHERE, "gatepower resim --power needs the clock: give "
-                   "--period TIME or --clock NET");
+    if (a->want_power && !cli_power_clock_given(&a->power, "gatepower resim --power", d))
         return CLI_EXIT_USAGE;
-    }
     return 0;
 }
 

@@ -46,7 +46,11 @@ expect 2 '^$' "^error 1020: bad value 'gpu' for --engine" -- power --engine gpu
 expect 2 '^$' "^error 1020: bad value '-1' for --threads" -- power --threads -1
 expect 0 'usage: gatepower resim .*--saif FILE.*--period TIME' '^$' -- resim --help
 expect 2 '^$' '^error 1402: gatepower resim needs the register and input activity' -- resim --lib a.lib --netlist n.v
-expect 2 '^$' '^error 1403: gatepower resim --power needs the clock' -- resim --lib a.lib --netlist n.v --activity a.vcd --power
+expect 2 '^$' '^error 1027: gatepower resim --power needs the clock' -- resim --lib a.lib --netlist n.v --activity a.vcd --power
+expect 2 '^$' '^error 1027: gatepower power needs the clock' -- power --lib a.lib --netlist n.v --activity a.vcd
+expect 2 '^$' '^error 1026: gatepower power: give the clock as --period TIME or as --clock NET' \
+       -- power --lib a.lib --netlist n.v --activity a.vcd --period 10ns --clock clk
+expect 2 '^$' '^error 1020: .*--period' -- power --lib a.lib --netlist n.v --activity a.vcd --period 0x10ns
 rm -f /tmp/gp_usage_err.$$
 echo "$failures failures"
 [ "$failures" -eq 0 ]
