@@ -25,7 +25,8 @@ typedef struct fst_reader {
 void fst_on_change(void *user, uint64_t ticks, fstHandle h, const unsigned char *value);
 /* Sets fst's process mask to the handles f delivers. */
 void fst_select_delivered(const fst_reader *f, void *fst);
-gp_status fst_to_fs(fst_reader *f, uint64_t ticks, int64_t *fs);
+/* Time `ticks` of the file in fs; false beyond 2^63 fs. */
+bool fst_ticks_fs(const fst_reader *f, uint64_t ticks, int64_t *fs);
 
 /* After f's header: the value changes read in time ranges on threads, one
  * fstapi reader each, when the sink, the options and the file allow (no

@@ -129,8 +129,8 @@ gp_status fst_parts_read(fst_reader *f, const char *path, const vcd_options *opt
     atomic_init(&ps.failed, false);
     ps.n = fst_parts_wanted(f, opt, threads, ps.start, ps.end);
     int64_t end_fs;
-    if (ps.n < 2 || ps.end > INT64_MAX || __builtin_mul_overflow((int64_t)ps.end, f->scale, &end_fs))
-        return GP_OK;
+    if (ps.n < 2 || !fst_ticks_fs(f, ps.end, &end_fs))
+        return GP_OK; /* the reading in file order reports a time beyond 2^63 fs */
     gp_status st = sink->parts(sink->ctx, ps.n);
     if (st != GP_OK)
         return st;
