@@ -64,11 +64,18 @@ typedef struct collector {
     uint32_t threads; /* building the store from the parts */
 } collector;
 
+/* The slot of bit `bit` of id `id`, or DESIGN_NONE beyond the bits bound. */
+static inline uint32_t events_slot(const collector *c, uint32_t id, uint32_t bit)
+{
+    uint32_t slot = c->slot0[id] + bit;
+    return slot < c->slot0[id + 1] ? slot : DESIGN_NONE;
+}
+
 /* The slot_net entry of bit `bit` of id `id` (DESIGN_NONE: no net). */
 static inline uint32_t events_slot_net(const collector *c, uint32_t id, uint32_t bit)
 {
-    uint32_t slot = c->slot0[id] + bit;
-    return slot < c->slot0[id + 1] ? c->slot_net[slot] : DESIGN_NONE;
+    uint32_t slot = events_slot(c, id, bit);
+    return slot != DESIGN_NONE ? c->slot_net[slot] : DESIGN_NONE;
 }
 
 gp_status events_no_memory(collector *c);

@@ -8,8 +8,8 @@
  * pass walks the range's buckets in part order and drops each change that
  * repeats its net's value before it (the first change of a bit in a part,
  * vcd.h), counting what is left per net; after the offsets, a second pass
- * writes the changes left to their nets' places.  Both keep the file order within
- * a net, so the store is the one a reading in file order builds. */
+ * writes the changes left to their nets' places.  Both keep the file order
+ * within a net, so the store is the one a reading in file order builds. */
 #include <stdatomic.h>
 #include <string.h>
 
@@ -93,8 +93,8 @@ static inline bool bucket_push(const collector *c, part_bucket *row, uint32_t ne
 
 static void prefetch_slot_net(const collector *c, const vcd_change *ch)
 {
-    uint32_t slot = c->slot0[ch->id] + ch->bit;
-    if (slot < c->slot0[ch->id + 1])
+    uint32_t slot = events_slot(c, ch->id, ch->bit);
+    if (slot != DESIGN_NONE)
         __builtin_prefetch(&c->slot_net[slot]);
 }
 
@@ -133,15 +133,17 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
     return GP_OK;
 }
 
-typedef struct parts_build {
+typedef struct parts_build parts_build;
+struct parts_build {
     collector *c;
     events *ev;
+    void (*pass)(parts_build *pb, uint32_t range); /* the pass now running */
     _Atomic uint32_t next_range; /* the next range a thread takes */
     uint8_t *last;           /* per net: its value so far (first pass) */
     uint64_t *fill;          /* per net: where its next event goes (second pass) */
     uint64_t *range_events;  /* per range: events kept, then the range's first event */
     uint32_t *range_active;  /* per range: nets with events */
-} parts_build;
+};
 
 static uint32_t range_begin(const collector *c, uint32_t range)
 {
@@ -214,28 +216,21 @@ static void fill_range(parts_build *pb, uint32_t range)
 }
 
 /* A thread of a pass: takes ranges until none is left. */
-static void count_ranges(void *ctx, uint32_t thread, uint32_t threads)
+static void pass_thread(void *ctx, uint32_t thread, uint32_t threads)
 {
     (void)thread, (void)threads;
     parts_build *pb = ctx;
     for (uint32_t r; (r = atomic_fetch_add(&pb->next_range, 1)) < pb->c->n_ranges;)
-        count_range(pb, r);
+        pb->pass(pb, r);
 }
 
-static void fill_ranges(void *ctx, uint32_t thread, uint32_t threads)
+/* Runs a pass over every range on the reading's threads. */
+static void run_pass(parts_build *pb, void (*pass)(parts_build *pb, uint32_t range))
 {
-    (void)thread, (void)threads;
-    parts_build *pb = ctx;
-    for (uint32_t r; (r = atomic_fetch_add(&pb->next_range, 1)) < pb->c->n_ranges;)
-        fill_range(pb, r);
-}
-
-/* Runs a pass on the reading's threads. */
-static void run_pass(parts_build *pb, parts_fn *fn)
-{
+    pb->pass = pass;
     atomic_store(&pb->next_range, 0);
     uint32_t threads = pb->c->threads < pb->c->n_ranges ? pb->c->threads : pb->c->n_ranges;
-    parts_run(fn, pb, threads);
+    parts_run(pass_thread, pb, threads);
 }
 
 static gp_status parts_store_alloc(parts_build *pb)
@@ -268,13 +263,13 @@ gp_status events_parts_store(collector *c, events *ev)
                        ? GP_OK
                        : events_no_memory(c);
     if (st == GP_OK) {
-        run_pass(&pb, count_ranges);
+        run_pass(&pb, count_range);
         mem_free(pb.last);
         pb.last = NULL;
         st = parts_store_alloc(&pb);
     }
     if (st == GP_OK) {
-        run_pass(&pb, fill_ranges);
+        run_pass(&pb, fill_range);
         for (uint32_t r = 0; r < c->n_ranges; r++)
             c->stats->nets_with_activity += pb.range_active[r];
     }
