@@ -220,37 +220,42 @@ static uint32_t sort_by_wave(const uint32_t *order, uint32_t n, const uint32_t *
     return waves;
 }
 
-/* One wave's instances (or all, for the last pass), timed on threads:
- * an instance reads only what earlier waves wrote and writes only its
- * own pins and arcs. */
+/* Instances on threads: a wave's, inst[first .. first + count) (an
+ * instance reads only what earlier waves wrote and writes only its own
+ * pins and arcs), or instances [first, first + count) for the inputs' last
+ * pass. */
 typedef struct timing_wave {
     design *dg;
     const design_timing_options *opt;
     const uint8_t *is_timing_input;
-    const uint32_t *inst; /* NULL: every instance, for the inputs' last pass */
+    const uint32_t *inst;
     uint32_t first, count;
 } timing_wave;
 
 static void time_wave_part(void *ctx, uint32_t part, uint32_t parts)
 {
     const timing_wave *tw = ctx;
-    uint64_t from = parts_begin(tw->count, part, parts), to = parts_begin(tw->count, part + 1, parts);
-    for (uint64_t k = from; k < to; k++) {
-        if (!tw->inst) {
-            input_slews(tw->dg, tw->first + (uint32_t)k, tw->opt, NULL);
-            continue;
-        }
+    uint64_t end = parts_begin(tw->count, part + 1, parts);
+    for (uint64_t k = parts_begin(tw->count, part, parts); k < end; k++) {
         uint32_t i = tw->inst[tw->first + k];
         input_slews(tw->dg, i, tw->opt, tw->is_timing_input);
         instance_timing(tw->dg, i);
     }
 }
 
-static void time_wave(timing_wave *tw, uint32_t first, uint32_t count)
+static void input_slews_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    const timing_wave *tw = ctx;
+    uint64_t end = parts_begin(tw->count, part + 1, parts);
+    for (uint64_t k = parts_begin(tw->count, part, parts); k < end; k++)
+        input_slews(tw->dg, tw->first + (uint32_t)k, tw->opt, NULL);
+}
+
+static void time_wave(timing_wave *tw, parts_fn *fn, uint32_t first, uint32_t count)
 {
     tw->first = first;
     tw->count = count;
-    parts_run(time_wave_part, tw, parts_for(count, UINT32_MAX));
+    parts_run(fn, tw, parts_for(count, UINT32_MAX));
 }
 
 /* Times every instance: the ordered ones wave by wave, the ones left over
@@ -264,13 +269,12 @@ static void time_instances(design *dg, const design_timing_options *opt,
 {
     timing_wave tw = {dg, opt, is_timing_input, sorted, 0, 0};
     for (uint32_t w = 0; w < waves; w++)
-        time_wave(&tw, wave0[w], wave0[w + 1] - wave0[w]);
+        time_wave(&tw, time_wave_part, wave0[w], wave0[w + 1] - wave0[w]);
     for (uint32_t k = ordered; k < dg->n_insts; k++) {
         input_slews(dg, order[k], opt, NULL);
         instance_timing(dg, order[k]);
     }
-    tw.inst = NULL;
-    time_wave(&tw, 0, dg->n_insts);
+    time_wave(&tw, input_slews_part, 0, dg->n_insts);
 }
 
 gp_status design_compute_timing(design *dg, const design_timing_options *opt, diag_ctx *d)
