@@ -53,11 +53,15 @@ typedef struct cli_timing {
     report_phase phase[CLI_MAX_PHASES];
     int n;
     double mark; /* when the phase now running began */
+    uint32_t windows; /* the activity's windows, when read in more than one */
 } cli_timing;
 
 void cli_timing_start(cli_timing *t);
 /* Ends the phase now running as `name` and starts the next. */
 void cli_timing_lap(cli_timing *t, const char *name);
+/* Ends the phase now running as two: `part`, part_seconds of it spent
+ * in turns with the rest, and `name`, the rest. */
+void cli_timing_lap_split(cli_timing *t, const char *name, const char *part, double part_seconds);
 /* "timing: libraries 0.12 s, netlist 1.30 s, ...; total 3.1 s; peak memory
  * 2.1 GB" (the process's peak resident memory). */
 void cli_timing_print(const cli_timing *t, FILE *out);
@@ -79,6 +83,8 @@ typedef struct cli_design {
  * progress bar shows on a terminal unless --quiet. */
 gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design *out,
                           const cli_context *ctx);
+/* The same but the activity, which `power` reads in windows itself. */
+gp_status cli_read_design_files(const cli_inputs *in, cli_design *out, const cli_context *ctx);
 void cli_design_free(cli_design *cd);
 
 /* A time with its unit (s ms us ns ps fs, e.g. "10ns", "2.5 us") in fs;
@@ -112,6 +118,18 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
 bool cli_power_clock_given(const cli_power_args *a, const char *command, diag_ctx *d);
 int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
                   const events *ev, cli_timing *timing, diag_ctx *d);
+/* Reads in->activity in windows of at most `memory` bytes of events (0:
+ * the default, cli_memory_default) into the power analysis of cd's
+ * design, then prints and writes the results as cli_power_run does;
+ * returns the exit status. */
+int cli_power_stream(const cli_power_args *a, const cli_inputs *in, uint64_t memory,
+                     cli_design *cd, const cli_context *ctx);
+/* The bytes of events a run holds by default: half the memory, and for
+ * the cuda engine half the device's too. */
+uint64_t cli_memory_default(const cli_power_args *a);
+/* A size in bytes with an optional K, M, G or T (powers of 1024), e.g.
+ * 512M or 8G; false when malformed or 0. */
+bool cli_parse_size(const char *text, uint64_t *bytes);
 
 /* How a command's arguments read: the design inputs, its own options and,
  * for commands that analyse power, the power options. */

@@ -76,8 +76,7 @@ bool cli_inputs_complete(const cli_inputs *in, diag_ctx *d)
     return true;
 }
 
-gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design *out,
-                          const cli_context *ctx)
+gp_status cli_read_design_files(const cli_inputs *in, cli_design *out, const cli_context *ctx)
 {
     diag_ctx *d = ctx->diag;
     memset(out, 0, sizeof *out);
@@ -104,13 +103,20 @@ gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design 
         st = design_read_sdf(out->dg, in->sdf, &out->sdf, d);
         cli_timing_lap(t, "sdf");
     }
+    return st;
+}
+
+gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design *out,
+                          const cli_context *ctx)
+{
+    gp_status st = cli_read_design_files(in, out, ctx);
     if (st == GP_OK && in->activity) {
         progress bar;
         progress_init(&bar, stderr, !ctx->quiet);
         events_options opt = {.scope = in->scope, .list_unmatched = list_unmatched, .bar = &bar,
                               .threads = (uint32_t)in->threads};
-        st = events_read(out->dg, in->activity, &opt, &out->ev, &out->activity, d);
-        cli_timing_lap(t, "activity");
+        st = events_read(out->dg, in->activity, &opt, &out->ev, &out->activity, ctx->diag);
+        cli_timing_lap(&out->timing, "activity");
     }
     return st;
 }
@@ -137,6 +143,16 @@ void cli_timing_lap(cli_timing *t, const char *name)
     t->mark = now;
 }
 
+void cli_timing_lap_split(cli_timing *t, const char *name, const char *part, double part_seconds)
+{
+    double now = progress_now_seconds();
+    if (t->n + 1 < CLI_MAX_PHASES) {
+        t->phase[t->n++] = (report_phase){name, now - t->mark - part_seconds};
+        t->phase[t->n++] = (report_phase){part, part_seconds};
+    }
+    t->mark = now;
+}
+
 void cli_timing_print(const cli_timing *t, FILE *out)
 {
     double total = 0;
@@ -147,7 +163,10 @@ void cli_timing_print(const cli_timing *t, FILE *out)
     }
     struct rusage ru;
     double peak_gb = getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_maxrss / (1 << 20) : 0.0;
-    fprintf(out, "; total %.3f s; peak memory %.2f GB\n", total, peak_gb);
+    fprintf(out, "; total %.3f s; peak memory %.2f GB", total, peak_gb);
+    if (t->windows > 1)
+        fprintf(out, "; activity in %u windows", t->windows);
+    fprintf(out, "\n");
 }
 
 bool cli_parse_count(const char *text, int max, int *out)

@@ -1,9 +1,13 @@
 /* cli_power.c: the power analysis options and outputs shared by `power` and
- * `resim --power`: parsing them, running the engine, writing the results. */
+ * `resim --power`: parsing them, running the engine (on events held whole
+ * or read in windows), writing the results. */
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cuda/cuda_device.h"
 #include "report/report.h"
+#include "util/progress.h"
 
 const char cli_power_help[] =
     "analysis:\n"
@@ -169,21 +173,108 @@ static int write_outputs(const cli_power_args *a, const char *design_name, const
     return 0;
 }
 
-int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
-                  const events *ev, cli_timing *timing, diag_ctx *d)
+/* The engine --engine names, as a power_engine_fn over cli_power_args. */
+static gp_status run_engine(void *ctx, const design *dg, const events *ev,
+                            const power_options *opt, power_result **out, diag_ctx *d)
 {
-    power_result *r = NULL;
-    int status = CLI_EXIT_INPUT;
-    gp_status st = a->engine == CLI_ENGINE_REF ? power_analyze_ref(dg, ev, &a->opt, &r, d)
-                   : a->engine == CLI_ENGINE_CUDA
-                       ? cuda_power_analyze(dg, ev, &a->opt, &a->cuda, &r, d)
-                       : power_analyze_cpu(dg, ev, &a->opt, a->threads, &r, d);
-    if (timing)
-        cli_timing_lap(timing, "engine");
-    if (st == GP_OK)
-        status = write_outputs(a, design_name, dg, r, timing, d);
+    const cli_power_args *a = ctx;
+    if (a->engine == CLI_ENGINE_REF)
+        return power_analyze_ref(dg, ev, opt, out, d);
+    if (a->engine == CLI_ENGINE_CUDA)
+        return cuda_power_analyze(dg, ev, opt, &a->cuda, out, d);
+    return power_analyze_cpu(dg, ev, opt, a->threads, out, d);
+}
+
+/* Prints and writes a run's result; the exit status. */
+static int finish_run(const cli_power_args *a, const char *design_name, const design *dg,
+                      gp_status st, power_result *r, cli_timing *timing, diag_ctx *d)
+{
+    int status = st == GP_OK ? write_outputs(a, design_name, dg, r, timing, d) : CLI_EXIT_INPUT;
     if (timing)
         cli_timing_lap(timing, "writing");
     power_result_free(r);
     return status;
+}
+
+int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
+                  const events *ev, cli_timing *timing, diag_ctx *d)
+{
+    power_result *r = NULL;
+    gp_status st = run_engine((void *)a, dg, ev, &a->opt, &r, d);
+    if (timing)
+        cli_timing_lap(timing, "engine");
+    return finish_run(a, design_name, dg, st, r, timing, d);
+}
+
+uint64_t cli_memory_default(const cli_power_args *a)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t ram = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : (uint64_t)8 << 30;
+    uint64_t bound = ram / 2;
+    cuda_device_info info;
+    diag_ctx *quiet = a->engine == CLI_ENGINE_CUDA ? diag_new(NULL) : NULL;
+    if (quiet && cuda_device_query(a->cuda.device, &info, quiet) == GP_OK &&
+        info.global_mem_bytes / 2 < bound)
+        bound = info.global_mem_bytes / 2;
+    diag_free(quiet);
+    return bound;
+}
+
+/* The windows' way from events_stream to the power stream. */
+typedef struct stream_run {
+    power_stream *power;
+    const events_stats *stats;
+    diag_ctx *d;
+    double engine_seconds;
+} stream_run;
+
+/* A dump whose matched signals never leave x or z holds no activity, and
+ * saying so beats the engine's "check --scope". */
+static bool has_activity(const events_window *w, const events_stats *stats, diag_ctx *d)
+{
+    if (!w->last || w->ev->n_events > 0 || stats->signals_matched == 0)
+        return true;
+    diag_error(d, 1025, DIAG_NOWHERE, "the activity's %llu signals that name nets never leave "
+               "x or z: there is no switching to analyse (was the dump taken before reset, or "
+               "of an unpowered block?)", (unsigned long long)stats->signals_matched);
+    return false;
+}
+
+static gp_status on_window(void *ctx, const events_window *w, int64_t *keep_from)
+{
+    stream_run *run = ctx;
+    if (!has_activity(w, run->stats, run->d))
+        return GP_ERR_INPUT;
+    double start = progress_now_seconds();
+    gp_status st = power_stream_window(run->power, w, keep_from, run->d);
+    run->engine_seconds += progress_now_seconds() - start;
+    return st;
+}
+
+static void on_restart(void *ctx)
+{
+    power_stream_restart(((stream_run *)ctx)->power);
+}
+
+int cli_power_stream(const cli_power_args *a, const cli_inputs *in, uint64_t memory,
+                     cli_design *cd, const cli_context *ctx)
+{
+    diag_ctx *d = ctx->diag;
+    stream_run run = {.power = power_stream_new(cd->dg, &a->opt, run_engine, (void *)a),
+                      .stats = &cd->activity, .d = d};
+    if (!run.power) {
+        diag_error(d, 1028, DIAG_NOWHERE, "out of memory");
+        return CLI_EXIT_INPUT;
+    }
+    progress bar;
+    progress_init(&bar, stderr, !ctx->quiet);
+    events_options opt = {.scope = in->scope, .bar = &bar, .threads = (uint32_t)in->threads};
+    events_consumer consumer = {.ctx = &run, .memory = memory ? memory : cli_memory_default(a),
+                                .window = on_window, .restart = on_restart};
+    gp_status st = events_stream(cd->dg, in->activity, &opt, &consumer, &cd->activity, d);
+    cli_timing_lap_split(&cd->timing, "activity", "engine", run.engine_seconds);
+    cd->timing.windows = cd->activity.windows;
+    power_result *r = st == GP_OK ? power_stream_result(run.power) : NULL;
+    power_stream_free(run.power);
+    return finish_run(a, cd->dg->name, cd->dg, st, r, in->timing ? &cd->timing : NULL, d);
 }

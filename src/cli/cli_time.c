@@ -1,7 +1,9 @@
-/* cli_time.c: times given on the command line ("10ns", "2.5 us", "0:1us"). */
+/* cli_time.c: times and sizes given on the command line ("10ns", "2.5 us",
+ * "0:1us", "512M"). */
 #include "cli/cli.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,4 +44,22 @@ bool cli_parse_window(const char *text, int64_t *start_fs, int64_t *end_fs)
     memcpy(first, text, (size_t)(colon - text));
     first[colon - text] = '\0';
     return cli_parse_time(first, start_fs) && cli_parse_time(colon + 1, end_fs);
+}
+
+bool cli_parse_size(const char *text, uint64_t *bytes)
+{
+    static const char units[] = "KMGT";
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || !isdigit((unsigned char)text[0]))
+        return false;
+    const char *unit = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+    if (*end && (!unit || end[1] != '\0'))
+        return false;
+    int shift = unit ? 10 * (int)(unit - units + 1) : 0;
+    if (v == 0 || v > (UINT64_MAX >> shift))
+        return false;
+    *bytes = (uint64_t)v << shift;
+    return true;
 }

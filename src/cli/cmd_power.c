@@ -19,6 +19,12 @@ static const char power_help[] =
     "\n"
     "%s"
     "\n"
+    "memory:\n"
+    "  --memory SIZE     the activity's events held at once, about (e.g. 512M, 8G;\n"
+    "                    default: half the memory, and half the GPU's with --engine\n"
+    "                    cuda): a longer dump is read and analysed in windows of\n"
+    "                    whole cycles, one after the other, with the same results\n"
+    "\n"
     "example:\n"
     "  gatepower power --lib osu018_stdcells.lib --netlist netlist.v --sdf netlist.sdf \\\n"
     "                  --activity full.vcd --scope tb/dut --period 10ns --out power/\n";
@@ -26,13 +32,30 @@ static const char power_help[] =
 typedef struct power_args {
     cli_inputs in;
     cli_power_args power;
+    uint64_t memory; /* --memory; 0: the default */
+    diag_ctx *d;
 } power_args;
+
+/* power's own option, --memory SIZE (cli_syntax.own). */
+static int parse_power_own(void *args, int argc, char **argv, int *i)
+{
+    power_args *a = args;
+    if (strcmp(argv[*i], "--memory") != 0 || *i + 1 >= argc)
+        return 0;
+    const char *value = argv[++*i];
+    if (cli_parse_size(value, &a->memory))
+        return 1;
+    diag_error(a->d, 1029, DIAG_NOWHERE, "bad value '%s' for --memory: give a size in bytes, "
+               "with K, M, G or T for powers of 1024, e.g. 512M or 8G", value);
+    return -1;
+}
 
 /* Parses power's options; returns 0 to go on, -1 after --help, else the
  * exit status. */
 static int parse_options(int argc, char **argv, power_args *a, diag_ctx *d)
 {
-    cli_syntax syn = {.name = "power", .help = power_help, .in = &a->in, .power = &a->power};
+    cli_syntax syn = {.name = "power", .help = power_help, .in = &a->in, .power = &a->power,
+                      .own = parse_power_own, .own_args = a};
     int status = cli_parse_command(&syn, argc, argv, d);
     if (status)
         return status;
@@ -44,30 +67,17 @@ static int parse_options(int argc, char **argv, power_args *a, diag_ctx *d)
     return cli_power_clock_given(&a->power, "gatepower power", d) ? 0 : CLI_EXIT_USAGE;
 }
 
-/* A dump whose matched signals never leave x or z holds no activity, and
- * saying so beats the engine's "check --scope". */
-static bool has_activity(const cli_design *cd, diag_ctx *d)
-{
-    if (cd->ev->n_events > 0 || cd->activity.signals_matched == 0)
-        return true;
-    diag_error(d, 1025, DIAG_NOWHERE, "the activity's %llu signals that name nets never leave "
-               "x or z: there is no switching to analyse (was the dump taken before reset, or "
-               "of an unpowered block?)", (unsigned long long)cd->activity.signals_matched);
-    return false;
-}
-
 int cli_power(int argc, char **argv, const cli_context *ctx)
 {
-    power_args a = {.power = cli_power_defaults()};
+    power_args a = {.power = cli_power_defaults(), .d = ctx->diag};
     int status = parse_options(argc, argv, &a, ctx->diag);
     if (status)
         return status < 0 ? 0 : status;
     cli_design cd;
     status = CLI_EXIT_INPUT;
     a.in.threads = a.power.threads;
-    if (cli_read_design(&a.in, false, &cd, ctx) == GP_OK && has_activity(&cd, ctx->diag))
-        status = cli_power_run(&a.power, cd.dg->name, cd.dg, cd.ev,
-                               a.in.timing ? &cd.timing : NULL, ctx->diag);
+    if (cli_read_design_files(&a.in, &cd, ctx) == GP_OK)
+        status = cli_power_stream(&a.power, &a.in, a.memory, &cd, ctx);
     if (a.in.timing)
         cli_timing_print(&cd.timing, stderr);
     cli_design_free(&cd);

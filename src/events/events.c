@@ -5,7 +5,8 @@
  * nets' names and aliases; at `start` the bindings become a table from
  * (variable id, bit) to nets.  The changes go to events_parts.c's buckets:
  * a dump read in file order is one part, a plain VCD read on threads as
- * many as the reader cut (vcd.h); the store is built from them. */
+ * many as the reader cut (vcd.h); the store is built from them, once at
+ * the end or, streaming, in windows as the dump is read. */
 #include <string.h>
 
 #include "events/events_int.h"
@@ -107,10 +108,10 @@ static gp_status on_start(void *ctx, const vcd_info *info)
     return st == GP_OK ? events_parts_reset(c, 1) : st;
 }
 
-/* The changes in file order: the one part of a reading on one thread. */
+/* The changes in file order: the parts of a reading on one thread. */
 static gp_status on_changes(void *ctx, int64_t time_fs, const vcd_change *ch, size_t n)
 {
-    gp_status st = events_on_part_changes(ctx, 0, time_fs, ch, n);
+    gp_status st = events_on_seq_changes(ctx, time_fs, ch, n);
     return st == GP_ERR_NOMEM ? events_no_memory(ctx) : st;
 }
 
@@ -120,46 +121,71 @@ static gp_status on_finish(void *ctx, int64_t end_time_fs)
     return GP_OK;
 }
 
+/* Reads the dump into c's buckets (and windows, streaming). */
+static gp_status read_dump(collector *c, const char *path)
+{
+    const design *dg = c->dg;
+    const events_options *opt = c->opt;
+    diag_ctx *d = c->d;
+    c->net_bound = mem_calloc(dg->n_nets ? dg->n_nets : 1, 1);
+    if (!c->net_bound)
+        return events_no_memory(c);
+    if (dg->n_nets > EVENTS_PART_MAX_NETS) {
+        diag_error(d, 7103, DIAG_NOWHERE, "the design has %u nets: activity is read for at most "
+                   "2^30 nets", dg->n_nets);
+        return GP_ERR_UNSUPPORTED;
+    }
+    uint32_t threads = opt->threads ? opt->threads : parts_online_cores();
+    uint64_t memory = c->consumer ? c->consumer->memory : 0;
+    c->window_changes = memory ? (memory + EVENTS_HELD_BYTES - 1) / EVENTS_HELD_BYTES : 0;
+    vcd_options vo = {.scope = opt->scope, .bar = opt->bar, .threads = threads,
+                      .part_size = opt->part_size, .batch_bytes = memory / EVENTS_BATCH_SHARE};
+    vcd_sink sink = {.ctx = c, .var = on_var, .start = on_start, .changes = on_changes,
+                     .finish = on_finish, .parts = events_on_parts,
+                     .part_changes = events_on_part_changes,
+                     .parts_done = memory ? events_on_parts_done : NULL};
+    events_parts_init(c, threads);
+    return vcd_read(path, &vo, &sink, d);
+}
+
+static void collector_free(collector *c)
+{
+    c->stats->parts = c->n_parts;
+    events_parts_free(c);
+    vec_binding_free(&c->bindings);
+    mem_free(c->net_bound);
+    mem_free(c->slot0);
+    mem_free(c->slot_net);
+    mem_free(c->alias0);
+    mem_free(c->alias_nets);
+}
+
 gp_status events_read(const design *dg, const char *path, const events_options *opt,
                       events **out, events_stats *stats, diag_ctx *d)
 {
-    *out = NULL;
     memset(stats, 0, sizeof *stats);
     collector c = {.dg = dg, .opt = opt, .stats = stats, .d = d};
     events *ev = mem_calloc(1, sizeof *ev);
-    c.net_bound = mem_calloc(dg->n_nets ? dg->n_nets : 1, 1);
-    gp_status st = ev && c.net_bound ? GP_OK : events_no_memory(&c);
-    if (st == GP_OK && dg->n_nets > EVENTS_PART_MAX_NETS) {
-        diag_error(d, 7103, DIAG_NOWHERE, "the design has %u nets: activity is read for at most "
-                   "2^30 nets", dg->n_nets);
-        st = GP_ERR_UNSUPPORTED;
-    }
-    uint32_t threads = opt->threads ? opt->threads : parts_online_cores();
-    if (st == GP_OK) {
-        vcd_options vo = {.scope = opt->scope, .bar = opt->bar, .threads = threads,
-                          .part_size = opt->part_size};
-        vcd_sink sink = {.ctx = &c, .var = on_var, .start = on_start, .changes = on_changes,
-                         .finish = on_finish, .parts = events_on_parts,
-                         .part_changes = events_on_part_changes};
-        events_parts_init(&c, threads);
-        st = vcd_read(path, &vo, &sink, d);
-    }
+    gp_status st = ev ? read_dump(&c, path) : events_no_memory(&c);
     if (st == GP_OK)
         st = events_parts_store(&c, ev);
-    stats->parts = c.n_parts;
-    events_parts_free(&c);
-    vec_binding_free(&c.bindings);
-    mem_free(c.net_bound);
-    mem_free(c.slot0);
-    mem_free(c.slot_net);
-    mem_free(c.alias0);
-    mem_free(c.alias_nets);
-    if (st != GP_OK) {
+    collector_free(&c);
+    *out = st == GP_OK ? ev : NULL;
+    if (st != GP_OK)
         events_free(ev);
-        return st;
-    }
-    *out = ev;
-    return GP_OK;
+    return st;
+}
+
+gp_status events_stream(const design *dg, const char *path, const events_options *opt,
+                        const events_consumer *consumer, events_stats *stats, diag_ctx *d)
+{
+    memset(stats, 0, sizeof *stats);
+    collector c = {.dg = dg, .opt = opt, .stats = stats, .d = d, .consumer = consumer};
+    gp_status st = read_dump(&c, path);
+    if (st == GP_OK)
+        st = events_parts_last_window(&c);
+    collector_free(&c);
+    return st;
 }
 
 void events_free(events *ev)

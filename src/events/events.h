@@ -46,6 +46,7 @@ typedef struct events_stats {
     uint64_t signals_duplicate; /* matched bits of a net an earlier bit already gave */
     uint32_t nets_with_activity;
     uint32_t parts;             /* parts read at once on threads; 1: in file order */
+    uint32_t windows;           /* windows given (events_stream) */
 } events_stats;
 
 typedef struct events_options {
@@ -62,6 +63,42 @@ typedef struct events_options {
 gp_status events_read(const design *dg, const char *path, const events_options *opt,
                       events **out, events_stats *stats, diag_ctx *d);
 void events_free(events *ev);
+
+/* ---- streaming: the events in windows of time, in bounded memory ---- */
+
+/* What a window's store holds: for each net, its last change before
+ * `from` (its value there, at that change's time; none if it had none),
+ * then every change from `from` on that was read; every change before
+ * `complete_fs` was.  The first window's `from` is INT64_MIN: it holds
+ * the dump from its start.  The last holds the dump to its end
+ * (complete_fs INT64_MAX, ev->end_fs the dump's last time stamp); the
+ * others' end_fs is their complete_fs. */
+typedef struct events_window {
+    const events *ev;
+    int64_t from, complete_fs;
+    bool last;
+} events_window;
+
+typedef struct events_consumer {
+    void *ctx;
+    /* The bytes the windows' events may take, about (16 a change; 0: no
+     * bound, one window).  Windows are given when the changes read reach
+     * it, where the reading allows (vcd.h: parts are read in batches). */
+    uint64_t memory;
+    /* Takes a window and sets *keep_from (at most complete_fs; the first
+     * window's INT64_MIN or more, then never less than before): the next
+     * window's `from`. */
+    gp_status (*window)(void *ctx, const events_window *w, int64_t *keep_from);
+    /* The windows given so far are void: they come again from the dump's
+     * start (after a reading in parts that has to be read in file order,
+     * vcd.h). */
+    void (*restart)(void *ctx);
+} events_consumer;
+
+/* Reads `path` as events_read does, handing the events to `consumer` in
+ * windows; a status other than GP_OK from it stops the read. */
+gp_status events_stream(const design *dg, const char *path, const events_options *opt,
+                        const events_consumer *consumer, events_stats *stats, diag_ctx *d);
 
 #ifdef __cplusplus
 }

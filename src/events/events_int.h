@@ -1,7 +1,7 @@
 /* events_int.h: what events.c (binding the dump's signals to nets, the
  * store from changes in file order) and events_parts.c (the store from
- * changes read in parts, on threads or in file order) share: the
- * collector the VCD/FST reader's sink works on. */
+ * changes read in parts, on threads or in file order, whole or in
+ * windows) share: the collector the VCD/FST reader's sink works on. */
 #ifndef GP_EVENTS_EVENTS_INT_H
 #define GP_EVENTS_EVENTS_INT_H
 
@@ -38,6 +38,12 @@ typedef struct part_bucket {
 #define EVENTS_MIN_RANGES 64   /* on few threads too: the store's slices stay small */
 #define EVENTS_MAX_RANGES 1024 /* a bucket per part and range: their count stays small */
 #define EVENTS_PART_MAX_NETS ((uint32_t)1 << 30) /* a net number fits a record */
+/* Streaming: the bytes a change held takes at a window (its record, its
+ * share of the runs, its place in the store), and the share of the bound
+ * a batch of parts is read in, in bytes of the file: a change takes 3 to
+ * 6 bytes of VCD text, so a batch holds about a quarter of a window. */
+#define EVENTS_HELD_BYTES 16
+#define EVENTS_BATCH_SHARE 16
 /* The flag of slot_net's alias entries: no net number has it; DESIGN_NONE,
  * which has it too, is told apart first. */
 #define EVENTS_ALIASED ((uint32_t)1 << 31)
@@ -56,12 +62,27 @@ typedef struct collector {
     uint32_t *slot_net;
     uint32_t *alias0, *alias_nets;
     int64_t end_fs;
-    /* The changes, by part: bucket[part * n_ranges + range], range
-     * r holding the nets n with n >> range_shift == r. */
+    /* The changes, by part, of parts [part_base, n_parts) (those before
+     * went to windows): bucket[(part - part_base) * n_ranges + range],
+     * range r holding the nets n with n >> range_shift == r. */
     part_bucket *bucket;
-    vec_i64 *part_times; /* [n_parts]: each part's distinct times, increasing */
-    uint32_t n_parts, n_ranges, range_shift;
+    vec_i64 *part_times; /* per part: its distinct times, increasing */
+    uint32_t part_base, n_parts, n_ranges, range_shift;
     uint32_t threads; /* building the store from the parts */
+    /* Streaming (events_stream): what the windows go to, the changes held
+     * before a window is given (0: no bound), and what the last window
+     * left for the next: each net's value at carry_from and its changes
+     * from there on (n_events 0: nothing yet). */
+    const events_consumer *consumer;
+    uint64_t window_changes;
+    events carry;
+    int64_t carry_from;
+    bool windows_given;
+    /* Reading in file order: the part its changes go to, the changes and
+     * the time of the last batch. */
+    uint32_t seq_part;
+    uint64_t seq_changes;
+    int64_t seq_time;
 } collector;
 
 /* The slot of bit `bit` of id `id`, or DESIGN_NONE beyond the bits bound. */
@@ -80,7 +101,8 @@ static inline uint32_t events_slot_net(const collector *c, uint32_t id, uint32_t
 
 gp_status events_no_memory(collector *c);
 
-/* Buckets for n parts (n >= 1), what the buckets held dropped. */
+/* Buckets for n parts (n >= 1), what the buckets and windows held
+ * dropped (the consumer restarts if it got any). */
 gp_status events_parts_reset(collector *c, uint32_t n);
 /* The sink's parts and part_changes (vcd.h): parts(0) leaves one part, for
  * the reading in file order that follows; a larger n than before adds
@@ -90,8 +112,15 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
                                  size_t n);
 /* Sets the ranges for a design's nets on `threads` threads. */
 void events_parts_init(collector *c, uint32_t threads);
-/* The store from the parts' buckets, which it frees. */
+/* The sink's parts_done (vcd.h): a window when the parts hold enough. */
+gp_status events_on_parts_done(void *ctx, uint32_t n, int64_t complete_fs);
+/* The changes in file order, into part seq_part: a window first when the
+ * changes held reach the bound and the time moves on. */
+gp_status events_on_seq_changes(collector *c, int64_t time_fs, const vcd_change *ch, size_t n);
+/* The store from the carry and the parts' buckets, which it frees. */
 gp_status events_parts_store(collector *c, events *ev);
+/* The last window: every change held, to the dump's end. */
+gp_status events_parts_last_window(collector *c);
 void events_parts_free(collector *c);
 
 #endif

@@ -9,7 +9,13 @@
  * repeats its net's value before it (the first change of a bit in a part,
  * vcd.h), counting what is left per net; after the offsets, a second pass
  * writes the changes left to their nets' places.  Both keep the file order
- * within a net, so the store is the one a reading in file order builds. */
+ * within a net, so the store is the one a reading in file order builds.
+ *
+ * Streaming (events_stream), a store is built and given to the consumer
+ * as a window whenever the changes held reach its bound, between batches
+ * of parts or, read in file order, between two times; what the next
+ * window needs of it (each net's value at keep_from and its changes from
+ * there on) stays as the carry, which the next store starts with. */
 #include <stdatomic.h>
 #include <string.h>
 
@@ -32,41 +38,77 @@ void events_parts_init(collector *c, uint32_t threads)
     c->n_ranges = (last >> c->range_shift) + 1;
 }
 
-void events_parts_free(collector *c)
+/* The rows (buckets and times) of the first `rows` parts held. */
+static void rows_free(collector *c, uint32_t rows)
 {
-    for (size_t k = 0; c->bucket && k < (size_t)c->n_parts * c->n_ranges; k++) {
+    for (size_t k = 0; c->bucket && k < (size_t)rows * c->n_ranges; k++) {
         vec_u32_free(&c->bucket[k].rec);
         vec_time_run_free(&c->bucket[k].runs);
     }
-    for (uint32_t p = 0; c->part_times && p < c->n_parts; p++)
+    for (uint32_t p = 0; c->part_times && p < rows; p++)
         vec_i64_free(&c->part_times[p]);
+}
+
+static void carry_free(collector *c)
+{
+    mem_free(c->carry.net_ev0);
+    mem_free(c->carry.time_fs);
+    mem_free(c->carry.value);
+    c->carry = (events){0};
+}
+
+void events_parts_free(collector *c)
+{
+    rows_free(c, c->n_parts - c->part_base);
+    carry_free(c);
     mem_free(c->bucket);
     mem_free(c->part_times);
     c->bucket = NULL;
     c->part_times = NULL;
-    c->n_parts = 0;
+    c->part_base = c->n_parts = 0;
 }
 
 /* Room for parts [c->n_parts, n), what the first ones hold kept. */
 static gp_status parts_grow(collector *c, uint32_t n)
 {
-    size_t had = (size_t)c->n_parts * c->n_ranges, want = (size_t)n * c->n_ranges;
+    size_t rows = n - c->part_base, had_rows = c->n_parts - c->part_base;
+    size_t had = had_rows * c->n_ranges, want = rows * c->n_ranges;
     part_bucket *b = mem_realloc(c->bucket, want * sizeof *b);
     if (b)
         c->bucket = b;
-    vec_i64 *t = b ? mem_realloc(c->part_times, n * sizeof *t) : NULL;
+    vec_i64 *t = b ? mem_realloc(c->part_times, rows * sizeof *t) : NULL;
     if (!t)
         return events_no_memory(c);
     memset(b + had, 0, (want - had) * sizeof *b);
-    memset(t + c->n_parts, 0, (n - c->n_parts) * sizeof *t);
+    memset(t + had_rows, 0, (rows - had_rows) * sizeof *t);
     c->part_times = t;
     c->n_parts = n;
     return GP_OK;
 }
 
+/* After a window of the parts before `n`: their rows (emptied) go, the
+ * rows of the parts from n on (empty as yet) come first. */
+static void rows_drop(collector *c, uint32_t n)
+{
+    uint32_t gone = n - c->part_base, left = c->n_parts - n;
+    rows_free(c, gone);
+    memmove(c->bucket, c->bucket + (size_t)gone * c->n_ranges,
+            (size_t)left * c->n_ranges * sizeof *c->bucket);
+    memmove(c->part_times, c->part_times + gone, left * sizeof *c->part_times);
+    c->part_base = n;
+}
+
 gp_status events_parts_reset(collector *c, uint32_t n)
 {
     events_parts_free(c);
+    c->carry_from = INT64_MIN;
+    c->seq_part = 0;
+    c->seq_changes = 0;
+    c->seq_time = INT64_MIN;
+    if (c->windows_given && c->consumer->restart)
+        c->consumer->restart(c->consumer->ctx);
+    c->windows_given = false;
+    c->stats->windows = 0;
     return parts_grow(c, n);
 }
 
@@ -104,8 +146,8 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
                                  size_t n)
 {
     collector *c = ctx;
-    part_bucket *row = c->bucket + (size_t)part * c->n_ranges;
-    vec_i64 *times = &c->part_times[part];
+    part_bucket *row = c->bucket + (size_t)(part - c->part_base) * c->n_ranges;
+    vec_i64 *times = &c->part_times[part - c->part_base];
     if ((times->len == 0 || times->data[times->len - 1] != time_fs) &&
         (times->len == UINT32_MAX || !vec_i64_push(times, time_fs)))
         return GP_ERR_NOMEM;
@@ -156,15 +198,33 @@ static uint32_t range_end(const collector *c, uint32_t range)
     return end < c->dg->n_nets ? (uint32_t)end : c->dg->n_nets;
 }
 
-/* First pass: marks the repeated changes and counts the rest, per net into
- * net_ev0[n + 1]. */
+static uint32_t rows_held(const collector *c)
+{
+    return c->n_parts - c->part_base;
+}
+
+/* The carry's changes of net n: [*first, *end). */
+static void carry_span(const collector *c, uint32_t n, uint64_t *first, uint64_t *end)
+{
+    bool any = c->carry.net_ev0 != NULL;
+    *first = any ? c->carry.net_ev0[n] : 0;
+    *end = any ? c->carry.net_ev0[n + 1] : 0;
+}
+
+/* First pass: the carry's changes, then the parts': marks the repeated
+ * changes and counts the rest, per net into net_ev0[n + 1]. */
 static void count_range(parts_build *pb, uint32_t range)
 {
     collector *c = pb->c;
     uint64_t *count = pb->ev->net_ev0 + 1, kept = 0;
-    for (uint32_t n = range_begin(c, range); n < range_end(c, range); n++)
-        pb->last[n] = EVENTS_X, count[n] = 0;
-    for (uint32_t p = 0; p < c->n_parts; p++) {
+    for (uint32_t n = range_begin(c, range); n < range_end(c, range); n++) {
+        uint64_t first, end;
+        carry_span(c, n, &first, &end);
+        pb->last[n] = end > first ? c->carry.value[end - 1] : EVENTS_X;
+        count[n] = end - first;
+        kept += end - first;
+    }
+    for (uint32_t p = 0; p < rows_held(c); p++) {
         vec_u32 *rec = &c->bucket[(size_t)p * c->n_ranges + range].rec;
         for (size_t k = 0; k < rec->len; k++) {
             uint32_t net = rec->data[k] >> 2;
@@ -189,14 +249,20 @@ static void fill_range(parts_build *pb, uint32_t range)
     uint64_t at = pb->range_events[range];
     uint32_t active = 0;
     for (uint32_t n = range_begin(c, range); n < range_end(c, range); n++) {
-        uint64_t count = ev->net_ev0[n + 1];
+        uint64_t count = ev->net_ev0[n + 1], first, end;
         active += count > 0;
-        pb->fill[n] = at;
+        carry_span(c, n, &first, &end);
+        if (end > first) {
+            memcpy(ev->time_fs + at, c->carry.time_fs + first,
+                   (end - first) * sizeof *ev->time_fs);
+            memcpy(ev->value + at, c->carry.value + first, end - first);
+        }
+        pb->fill[n] = at + (end - first);
         at += count;
         ev->net_ev0[n + 1] = at;
     }
     pb->range_active[range] = active;
-    for (uint32_t p = 0; p < c->n_parts; p++) {
+    for (uint32_t p = 0; p < rows_held(c); p++) {
         part_bucket *b = &c->bucket[(size_t)p * c->n_ranges + range];
         const int64_t *times = c->part_times[p].data;
         for (size_t j = 0, k = 0; j < b->runs.len; j++) {
@@ -270,6 +336,7 @@ gp_status events_parts_store(collector *c, events *ev)
     }
     if (st == GP_OK) {
         run_pass(&pb, fill_range);
+        c->stats->nets_with_activity = 0;
         for (uint32_t r = 0; r < c->n_ranges; r++)
             c->stats->nets_with_activity += pb.range_active[r];
     }
@@ -278,4 +345,119 @@ gp_status events_parts_store(collector *c, events *ev)
     mem_free(pb.range_events);
     mem_free(pb.range_active);
     return st;
+}
+
+/* ---- windows ---- */
+
+/* The first of net n's changes the next window keeps: its last before
+ * `keep` (its value there), or its first when none is before. */
+static uint64_t carry_first(const events *ev, uint32_t n, int64_t keep)
+{
+    uint64_t lo = ev->net_ev0[n], hi = ev->net_ev0[n + 1];
+    while (lo < hi) { /* the first change at or after keep */
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (ev->time_fs[mid] < keep)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > ev->net_ev0[n] ? lo - 1 : lo;
+}
+
+/* The carry: what the next window needs of the window `ev`. */
+static gp_status carry_make(collector *c, const events *ev, int64_t keep)
+{
+    events *k = &c->carry;
+    k->n_nets = ev->n_nets;
+    k->net_ev0 = mem_alloc(((size_t)ev->n_nets + 1) * sizeof *k->net_ev0);
+    if (!k->net_ev0)
+        return events_no_memory(c);
+    k->net_ev0[0] = 0;
+    for (uint32_t n = 0; n < ev->n_nets; n++)
+        k->net_ev0[n + 1] = k->net_ev0[n] + ev->net_ev0[n + 1] - carry_first(ev, n, keep);
+    k->n_events = k->net_ev0[ev->n_nets];
+    k->time_fs = mem_alloc((k->n_events ? k->n_events : 1) * sizeof *k->time_fs);
+    k->value = mem_alloc(k->n_events ? k->n_events : 1);
+    if (!k->time_fs || !k->value)
+        return events_no_memory(c);
+    for (uint32_t n = 0; n < ev->n_nets; n++) {
+        uint64_t from = ev->net_ev0[n + 1] - (k->net_ev0[n + 1] - k->net_ev0[n]);
+        uint64_t count = ev->net_ev0[n + 1] - from;
+        memcpy(k->time_fs + k->net_ev0[n], ev->time_fs + from, count * sizeof *k->time_fs);
+        memcpy(k->value + k->net_ev0[n], ev->value + from, count);
+    }
+    c->carry_from = keep;
+    return GP_OK;
+}
+
+static void store_free(events *ev)
+{
+    mem_free(ev->net_ev0);
+    mem_free(ev->time_fs);
+    mem_free(ev->value);
+}
+
+/* Builds the store of the carry and the parts before `n` (the parts from n
+ * on hold nothing), gives it to the consumer, and keeps what the next
+ * window needs of it. */
+static gp_status give_window(collector *c, uint32_t n, int64_t complete_fs, bool last)
+{
+    events ev = {0};
+    gp_status st = events_parts_store(c, &ev);
+    carry_free(c);
+    rows_drop(c, n);
+    ev.end_fs = last ? c->end_fs : complete_fs;
+    int64_t keep = c->carry_from;
+    if (st == GP_OK) {
+        events_window w = {&ev, c->carry_from, last ? INT64_MAX : complete_fs, last};
+        c->windows_given = true;
+        c->stats->windows++;
+        st = c->consumer->window(c->consumer->ctx, &w, &keep);
+    }
+    keep = keep > c->carry_from ? keep : c->carry_from;
+    keep = keep < complete_fs ? keep : complete_fs;
+    if (st == GP_OK && !last)
+        st = carry_make(c, &ev, keep);
+    store_free(&ev);
+    return st;
+}
+
+/* The changes the parts before n hold (the carry, about one a net, is
+ * not counted: a bound below it would give a window at every batch). */
+static uint64_t changes_held(const collector *c, uint32_t n)
+{
+    uint64_t held = 0;
+    for (size_t k = 0; k < (size_t)(n - c->part_base) * c->n_ranges; k++)
+        held += c->bucket[k].rec.len;
+    return held;
+}
+
+gp_status events_on_parts_done(void *ctx, uint32_t n, int64_t complete_fs)
+{
+    collector *c = ctx;
+    if (!c->consumer || !c->window_changes || changes_held(c, n) < c->window_changes)
+        return GP_OK;
+    return give_window(c, n, complete_fs, false);
+}
+
+gp_status events_on_seq_changes(collector *c, int64_t time_fs, const vcd_change *ch, size_t n)
+{
+    gp_status st = GP_OK;
+    if (c->consumer && c->window_changes && time_fs != c->seq_time &&
+        c->seq_changes >= c->window_changes) {
+        st = give_window(c, c->seq_part + 1, time_fs, false);
+        if (st == GP_OK)
+            st = parts_grow(c, ++c->seq_part + 1);
+        c->seq_changes = 0;
+    }
+    if (st == GP_OK)
+        st = events_on_part_changes(c, c->seq_part, time_fs, ch, n);
+    c->seq_changes += n;
+    c->seq_time = time_fs;
+    return st;
+}
+
+gp_status events_parts_last_window(collector *c)
+{
+    return give_window(c, c->n_parts, INT64_MAX, true);
 }

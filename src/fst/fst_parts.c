@@ -7,24 +7,31 @@
  * are the changes of [from, to], and the sink's rule for a part's first
  * change of a bit (vcd.h) drops the block's initial values that repeat a
  * bit's value.  A file with dump on/off changes is read in file order; a
- * part that fails makes the whole read go back to it, for its messages. */
+ * part that fails makes the whole read go back to it, for its messages.
+ * Read in batches (vcd.h), the ranges are more and read a batch at a
+ * time, in time order. */
 #include "fst/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fst/fst_int.h"
 #include "util/mem.h"
 #include "util/parts.h"
 
 #define FST_PARTS_PER_THREAD 4
+#define FST_TEXT_PER_BYTE 8 /* a batch's bytes count as VCD text: FST packs about this much */
+#define FST_BATCH_MAX_PARTS ((uint32_t)1 << 20)
 
 typedef struct fst_parts {
     const fst_reader *head;
     const char *path;
     uint64_t start, end;   /* the file's time span, in its units */
+    uint64_t text_bytes;   /* the file's size as VCD text, about */
     uint32_t n;
+    uint32_t stop;         /* the end of the batch being read */
     _Atomic uint32_t next; /* the next part to hand out */
     atomic_bool failed;
 } fst_parts;
@@ -93,7 +100,7 @@ static void fst_parts_thread(void *ctx, uint32_t thread, uint32_t threads)
         atomic_store(&ps->failed, true);
     while (!atomic_load(&ps->failed)) {
         uint32_t k = atomic_fetch_add(&ps->next, 1);
-        if (k >= ps->n)
+        if (k >= ps->stop)
             break;
         if (!fst_part_run(ps, &w, k))
             atomic_store(&ps->failed, true);
@@ -103,17 +110,57 @@ static void fst_parts_thread(void *ctx, uint32_t thread, uint32_t threads)
 
 /* The parts for the file on `threads` threads: 0 or 1 when they would not
  * pay (one value-change block each at least, unless a test asks for
- * parts with vcd_options.part_size). */
-static uint32_t fst_parts_wanted(const fst_reader *f, const vcd_options *opt, uint32_t threads,
-                                 uint64_t start, uint64_t end)
+ * parts with vcd_options.part_size); read in batches of `batch` bytes, a
+ * part per thread in a batch at least. */
+static uint32_t fst_parts_wanted(const fst_parts *ps, const vcd_options *opt, uint32_t threads,
+                                 uint64_t batch)
 {
+    uint64_t start = ps->start, end = ps->end;
     uint64_t want = (uint64_t)threads * FST_PARTS_PER_THREAD;
-    uint64_t blocks = fstReaderGetValueChangeSectionCount(f->fst);
+    uint64_t by_batch = batch ? ps->text_bytes / (batch / threads + 1) : 0;
+    want = want > by_batch ? want : by_batch;
+    uint64_t blocks = fstReaderGetValueChangeSectionCount(ps->head->fst);
     if (!(opt && opt->part_size) && blocks < want)
         want = blocks;
     if (end - start < want)
         want = end - start + 1;
+    want = want < FST_BATCH_MAX_PARTS ? want : FST_BATCH_MAX_PARTS;
     return threads < 2 || end <= start ? 1 : (uint32_t)want;
+}
+
+/* The parts of a batch: each part's share of the text is the file's over
+ * the parts (0: every part). */
+static uint32_t fst_parts_per_batch(const fst_parts *ps, uint64_t batch)
+{
+    uint32_t n = ps->n;
+    uint64_t per_part = ps->text_bytes / n + 1;
+    uint64_t parts = batch / per_part;
+    return !batch ? n : parts < 1 ? 1 : parts < n ? (uint32_t)parts : n;
+}
+
+/* Reads the parts a batch at a time; false when the read must run in file
+ * order or the sink stopped it (*st says which). */
+static bool fst_parts_run(fst_parts *ps, uint32_t threads, uint64_t batch, gp_status *st)
+{
+    const vcd_sink *sink = ps->head->st.sink;
+    uint32_t per_batch = fst_parts_per_batch(ps, batch);
+    for (uint32_t from = 0, to; from < ps->n; from = to) {
+        to = ps->n - from > per_batch ? from + per_batch : ps->n;
+        if ((*st = sink->parts(sink->ctx, to)) != GP_OK)
+            return false;
+        atomic_store(&ps->next, from);
+        ps->stop = to;
+        parts_run(fst_parts_thread, ps, threads < to - from ? threads : to - from);
+        if (atomic_load(&ps->failed)) {
+            *st = sink->parts(sink->ctx, 0);
+            return false;
+        }
+        int64_t complete_fs;
+        if (to < ps->n && fst_ticks_fs(ps->head, fst_part_from(ps, to), &complete_fs) &&
+            (*st = sink->parts_done(sink->ctx, to, complete_fs)) != GP_OK)
+            return false;
+    }
+    return true;
 }
 
 gp_status fst_parts_read(fst_reader *f, const char *path, const vcd_options *opt, bool *done)
@@ -127,16 +174,16 @@ gp_status fst_parts_read(fst_reader *f, const char *path, const vcd_options *opt
                     .end = fstReaderGetEndTime(f->fst)};
     atomic_init(&ps.next, 0);
     atomic_init(&ps.failed, false);
-    ps.n = fst_parts_wanted(f, opt, threads, ps.start, ps.end);
+    uint64_t batch = sink->parts_done && opt ? opt->batch_bytes : 0;
+    struct stat sb;
+    ps.text_bytes = stat(path, &sb) == 0 ? (uint64_t)sb.st_size * FST_TEXT_PER_BYTE : 0;
+    ps.n = fst_parts_wanted(&ps, opt, threads, batch);
     int64_t end_fs;
     if (ps.n < 2 || !fst_ticks_fs(f, ps.end, &end_fs))
         return GP_OK; /* the reading in file order reports a time beyond 2^63 fs */
-    gp_status st = sink->parts(sink->ctx, ps.n);
-    if (st != GP_OK)
+    gp_status st = GP_OK;
+    if (!fst_parts_run(&ps, threads, batch, &st))
         return st;
-    parts_run(fst_parts_thread, &ps, threads < ps.n ? threads : ps.n);
-    if (atomic_load(&ps.failed))
-        return sink->parts(sink->ctx, 0);
     *done = true;
     return sink->finish ? sink->finish(sink->ctx, end_fs) : GP_OK;
 }

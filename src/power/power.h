@@ -61,6 +61,9 @@ typedef struct power_options {
     bool glitch;
     /* true: the IO group's switching counts in the design total. */
     bool include_io;
+    /* The dump's first time stamp (where initial values live) when the
+     * events are a window of the dump (events_stream); -1: the events'. */
+    int64_t dump_start_fs;
 } power_options;
 
 /* The defaults: the whole dump, glitch analysis on, IO apart; no period. */
@@ -95,6 +98,35 @@ gp_status power_analyze_cpu(const design *dg, const events *ev, const power_opti
                             int threads, power_result **out, diag_ctx *d);
 
 void power_result_free(power_result *r);
+
+/* ---- a dump given in windows (events_stream) ---- */
+
+/* An engine as the stream runs it: power_analyze_ref, _cpu or the CUDA
+ * engine behind a context of its own options. */
+typedef gp_status (*power_engine_fn)(void *ctx, const design *dg, const events *ev,
+                                     const power_options *opt, power_result **out, diag_ctx *d);
+
+/* The power of a dump given in windows: each window's whole cycles are
+ * analysed by the engine as a --window of their own and the results added
+ * up in cycle order, equal to one run over the whole dump within rounding
+ * (1e-9 relative).  The clock period and the dump's start are fixed on
+ * the first window with events (a period measured on a clock net, on the
+ * first window that holds 16 of its rising edges, or the last). */
+typedef struct power_stream power_stream;
+
+power_stream *power_stream_new(const design *dg, const power_options *opt, power_engine_fn engine,
+                               void *engine_ctx);
+/* Analyses the window's whole cycles not analysed yet (all of them on the
+ * last) and sets *keep_from, the time the next window must hold every
+ * change from (events_consumer). */
+gp_status power_stream_window(power_stream *s, const events_window *w, int64_t *keep_from,
+                              diag_ctx *d);
+/* Forgets every window (they come again from the start). */
+void power_stream_restart(power_stream *s);
+/* The result of every window, once the last is analysed; the caller owns
+ * it.  NULL before. */
+power_result *power_stream_result(power_stream *s);
+void power_stream_free(power_stream *s);
 
 /* Totals over groups (IO as include_io says), J. */
 double power_total_energy(const power_result *r, power_component c);

@@ -30,6 +30,17 @@ typedef struct power_plan {
 gp_status power_plan_make(const design *dg, const events *ev, const power_options *opt,
                           power_plan *plan, diag_ctx *d);
 void power_plan_free(power_plan *plan);
+/* The dump's first time stamp and the clock period (the option's, or
+ * measured on its clock net's events in ev), as power_plan_make finds
+ * them: what a stream of windows fixes on its first. */
+gp_status power_plan_clock(const design *dg, const events *ev, const power_options *opt,
+                           int64_t *dump_start, int64_t *period, diag_ctx *d);
+/* The rising edges of net `net` in ev (the edges the period is measured
+ * on). */
+uint64_t power_clock_rises(const events *ev, uint32_t net);
+/* Whether a window of `cycles` clock periods can be analysed (error 8007
+ * when not). */
+bool power_plan_cycles_fit(int64_t cycles, diag_ctx *d);
 
 /* The most parts (and threads) the plan's and the CUDA model's loops are
  * cut into (util/parts.h); their per-part records have this many slots. */

@@ -14,7 +14,8 @@
 
 power_options power_defaults(void)
 {
-    return (power_options){.window_start_fs = -1, .window_end_fs = -1, .glitch = true};
+    return (power_options){.window_start_fs = -1, .window_end_fs = -1, .glitch = true,
+                           .dump_start_fs = -1};
 }
 
 static gp_status no_memory(diag_ctx *d)
@@ -29,6 +30,20 @@ static int compare_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Whether net `net`'s event k is a rising edge of a clock. */
+static bool clock_rises(const events *ev, uint32_t net, uint64_t k)
+{
+    return ev->value[k] == 1 && k > ev->net_ev0[net] && ev->value[k - 1] == 0;
+}
+
+uint64_t power_clock_rises(const events *ev, uint32_t net)
+{
+    uint64_t rises = 0;
+    for (uint64_t k = ev->net_ev0[net]; k < ev->net_ev0[net + 1]; k++)
+        rises += clock_rises(ev, net, k);
+    return rises;
+}
+
 /* The most frequent interval between rising edges of the clock net (ties:
  * the smaller), or 0 with fewer than two rising edges. */
 static int64_t measure_period(const events *ev, uint32_t net, bool *nomem)
@@ -40,7 +55,7 @@ static int64_t measure_period(const events *ev, uint32_t net, bool *nomem)
         return 0;
     }
     for (uint64_t k = first; k < end; k++) {
-        bool rise = ev->value[k] == 1 && k > first && ev->value[k - 1] == 0;
+        bool rise = clock_rises(ev, net, k);
         if (rise && last_rise >= 0)
             gaps[n++] = ev->time_fs[k] - last_rise;
         if (rise)
@@ -134,15 +149,20 @@ static bool dump_span(const events *ev, int64_t *first, int64_t *last)
     return any;
 }
 
+static gp_status no_events(diag_ctx *d)
+{
+    diag_error(d, 8005, DIAG_NOWHERE, "the activity has no events on any net of the design: "
+               "check --scope (gatepower info --list-unmatched names the signals)");
+    return GP_ERR_INPUT;
+}
+
 static gp_status plan_window(const events *ev, const power_options *opt, power_plan *plan,
                              diag_ctx *d)
 {
     int64_t first = 0, last = 0;
-    if (!dump_span(ev, &first, &last)) {
-        diag_error(d, 8005, DIAG_NOWHERE, "the activity has no events on any net of the design: "
-                   "check --scope (gatepower info --list-unmatched names the signals)");
-        return GP_ERR_INPUT;
-    }
+    if (!dump_span(ev, &first, &last))
+        return no_events(d);
+    first = opt->dump_start_fs >= 0 ? opt->dump_start_fs : first;
     plan->dump_start = first;
     plan->t0 = opt->window_start_fs >= 0 ? opt->window_start_fs : first;
     plan->t1 = opt->window_end_fs >= 0 ? opt->window_end_fs : last;
@@ -161,13 +181,31 @@ static gp_status plan_window(const events *ev, const power_options *opt, power_p
         return GP_ERR_INPUT;
     }
     int64_t cycles = (plan->t1 - plan->t0 + plan->period - 1) / plan->period;
-    if (cycles > UINT32_MAX / 8) {
-        diag_error(d, 8007, DIAG_NOWHERE, "the window holds %lld clock periods; give a longer "
-                   "--period or a shorter --window", (long long)cycles);
+    if (!power_plan_cycles_fit(cycles, d))
         return GP_ERR_INPUT;
-    }
     plan->n_cycles = (uint32_t)cycles;
     return GP_OK;
+}
+
+bool power_plan_cycles_fit(int64_t cycles, diag_ctx *d)
+{
+    if (cycles <= UINT32_MAX / 8)
+        return true;
+    diag_error(d, 8007, DIAG_NOWHERE, "the window holds %lld clock periods; give a longer "
+               "--period or a shorter --window", (long long)cycles);
+    return false;
+}
+
+gp_status power_plan_clock(const design *dg, const events *ev, const power_options *opt,
+                           int64_t *dump_start, int64_t *period, diag_ctx *d)
+{
+    power_plan plan = {0};
+    int64_t last = 0;
+    gp_status st = plan_period(dg, ev, opt, &plan, d);
+    if (st == GP_OK && !dump_span(ev, dump_start, &last))
+        st = no_events(d);
+    *period = plan.period;
+    return st;
 }
 
 /* Whether every load on instance i's output nets is a clock pin or a pin of

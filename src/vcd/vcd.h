@@ -29,6 +29,10 @@
  * an error, a section cut by a part's edge), the reader calls parts with 0
  * (forget the parts' changes) and reads the changes again in file order
  * through `changes`, so that results and messages are those of one thread.
+ * A sink with `parts_done` and a vcd_options.batch_bytes gets the parts in
+ * batches of about that many bytes of the file, read in file order one
+ * batch after the other, and may take what a batch gave before the next
+ * is read: memory then holds a batch, not the file.
  *
  * Values: 0, 1 and X; the file's x and z both become X (power analysis has
  * no use for high impedance).  Times are int64 femtoseconds: every VCD/FST
@@ -98,6 +102,11 @@ typedef struct vcd_sink {
      * order, so it needs no diagnostic of its own. */
     gp_status (*part_changes)(void *ctx, uint32_t part, int64_t time_fs, const vcd_change *c,
                               size_t n);
+    /* Parts [0, n) are read, agree with a reading in file order, and hold
+     * every change before `complete_fs`; no part from n on holds any yet.
+     * Called while no part_changes runs; a later parts(0) still drops
+     * everything the parts gave. */
+    gp_status (*parts_done)(void *ctx, uint32_t n, int64_t complete_fs);
 } vcd_sink;
 
 typedef struct vcd_options {
@@ -116,6 +125,9 @@ typedef struct vcd_options {
     /* Bytes of value changes a part holds at least (0: 8 MiB); tests use
      * tiny ones to cut many parts. */
     size_t part_size;
+    /* With the sink's parts_done: bytes of the file (of text, for a gzip
+     * file) a batch of parts holds at most, about (0: one batch). */
+    size_t batch_bytes;
 } vcd_options;
 
 /* Reads the VCD (plain or gzip) or FST file `path` into `sink` (not NULL;

@@ -13,7 +13,8 @@
  * $comment or $dumpvars block cut by a part's edge, which then fails as a
  * truncated section or a stray $end) or times that decrease across an
  * edge makes the whole read fall back to one thread, which gives the
- * messages of that reading exactly. */
+ * messages of that reading exactly.  Read in batches (vcd.h), the parts
+ * are smaller and read a batch at a time, in file order. */
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <sys/stat.h>
@@ -24,8 +25,10 @@
 #include "vcd/vcd_int.h"
 
 #define VCD_PART_MIN ((size_t)8 << 20) /* bytes of changes a part holds at least */
+#define VCD_BATCH_PART_MIN ((size_t)1 << 20) /* the same, read in batches */
 #define VCD_PARTS_PER_THREAD 4         /* parts shared out a thread: evens the load */
 #define VCD_MAX_PARTS 4096
+#define VCD_BATCH_MAX_PARTS ((uint32_t)1 << 20) /* read in batches, parts are not all held */
 #define VCD_WINDOW 65536               /* bytes read at once looking for a part's start */
 
 typedef struct vcd_part {
@@ -40,6 +43,7 @@ typedef struct vcd_parts {
     int fd;
     vcd_part *part;
     uint32_t n;
+    uint32_t stop;              /* the end of the batch being read */
     _Atomic uint32_t next;      /* the next part to hand out */
     _Atomic uint64_t bytes_read;
     atomic_bool failed;
@@ -189,7 +193,7 @@ static void vcd_parts_thread(void *ctx, uint32_t thread, uint32_t threads)
         atomic_store(&ps->failed, true);
     while (!atomic_load(&ps->failed)) {
         uint32_t k = atomic_fetch_add(&ps->next, 1);
-        if (k >= ps->n)
+        if (k >= ps->stop)
             break;
         vcd_part *part = &ps->part[k];
         vcd_part_input in = {.fd = ps->fd, .begin = part->begin, .end = part->end};
@@ -203,13 +207,13 @@ static void vcd_parts_thread(void *ctx, uint32_t thread, uint32_t threads)
     vcd_part_reader_free(&pr);
 }
 
-/* Whether the parts read as one reading would: each read whole, and no
- * part's first time before the time its predecessor ended at. */
-static bool vcd_parts_agree(const vcd_parts *ps)
+/* Whether parts [from, to) read as one reading would: each read whole, and
+ * no part's first time before the time its predecessor ended at. */
+static bool vcd_parts_agree(const vcd_parts *ps, uint32_t from, uint32_t to)
 {
     if (atomic_load(&ps->failed))
         return false;
-    for (uint32_t k = 0; k < ps->n; k++)
+    for (uint32_t k = from; k < to; k++)
         if (!ps->part[k].ok ||
             (k > 0 && ps->part[k].first_ticks < ps->part[k - 1].last_ticks))
             return false;
@@ -249,27 +253,56 @@ static gp_status vcd_parts_finish(vcd_parts *ps, uint64_t size)
     return sink->finish ? sink->finish(sink->ctx, end_fs) : GP_OK;
 }
 
-/* The parts for a body of `bytes` on `threads` threads: 0 or 1 when they
- * would not pay. */
-static uint32_t vcd_parts_wanted(const vcd_options *opt, uint32_t threads, uint64_t bytes)
+/* The parts for a body of `bytes` on `threads` threads (0 or 1 when they
+ * would not pay); read in batches of `batch` bytes (0: one batch), each
+ * batch holds a part per thread at least. */
+static uint32_t vcd_parts_wanted(const vcd_options *opt, uint32_t threads, uint64_t bytes,
+                                 size_t batch)
 {
-    size_t min = opt && opt->part_size ? opt->part_size : VCD_PART_MIN;
+    size_t min = opt && opt->part_size ? opt->part_size : batch ? VCD_BATCH_PART_MIN : VCD_PART_MIN;
     uint64_t by_size = bytes / min, want = (uint64_t)threads * VCD_PARTS_PER_THREAD;
+    uint64_t by_batch = batch ? bytes / (batch / threads + 1) : 0;
+    want = want > by_batch ? want : by_batch;
     want = want < by_size ? want : by_size;
-    return threads < 2 ? 1 : want < VCD_MAX_PARTS ? (uint32_t)want : VCD_MAX_PARTS;
+    uint32_t most = batch ? VCD_BATCH_MAX_PARTS : VCD_MAX_PARTS;
+    return threads < 2 ? 1 : want < most ? (uint32_t)want : most;
 }
 
-/* Reads the parts once planned; false when the read must run in file order. */
-static bool vcd_parts_run(vcd_parts *ps, uint32_t threads, gp_status *st)
+/* The end of the batch that starts at part `from`: parts of `batch` bytes
+ * in all, one at least (batch 0: every part). */
+static uint32_t vcd_parts_batch_end(const vcd_parts *ps, uint32_t from, size_t batch)
+{
+    uint32_t to = from + 1;
+    for (uint64_t bytes = ps->part[from].end - ps->part[from].begin; batch && to < ps->n;
+         to++) {
+        bytes += ps->part[to].end - ps->part[to].begin;
+        if (bytes > batch)
+            break;
+    }
+    return batch ? to : ps->n;
+}
+
+/* Reads the parts once planned, a batch at a time; false when the read
+ * must run in file order or the sink stopped it (*st says which). */
+static bool vcd_parts_run(vcd_parts *ps, uint32_t threads, size_t batch, gp_status *st)
 {
     const vcd_sink *sink = ps->head->st.sink;
-    if ((*st = sink->parts(sink->ctx, ps->n)) != GP_OK)
-        return false;
-    parts_run(vcd_parts_thread, ps, threads < ps->n ? threads : ps->n);
-    if (vcd_parts_agree(ps))
-        return true;
-    *st = sink->parts(sink->ctx, 0);
-    return false;
+    for (uint32_t from = 0, to; from < ps->n; from = to) {
+        to = vcd_parts_batch_end(ps, from, batch);
+        if ((*st = sink->parts(sink->ctx, to)) != GP_OK)
+            return false;
+        atomic_store(&ps->next, from);
+        ps->stop = to;
+        parts_run(vcd_parts_thread, ps, threads < to - from ? threads : to - from);
+        if (!vcd_parts_agree(ps, from, to)) {
+            *st = sink->parts(sink->ctx, 0);
+            return false;
+        }
+        int64_t complete_fs = ps->part[to - 1].last_ticks * ps->head->scale;
+        if (to < ps->n && (*st = sink->parts_done(sink->ctx, to, complete_fs)) != GP_OK)
+            return false;
+    }
+    return true;
 }
 
 gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, bool *done)
@@ -291,8 +324,10 @@ gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, 
     if (ps.fd >= 0 && fstat(ps.fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
         (uint64_t)sb.st_size > begin) {
         uint64_t size = (uint64_t)sb.st_size;
-        uint32_t want = vcd_parts_wanted(opt, threads, size - begin);
-        if (want > 1 && vcd_parts_plan(&ps, begin, size, want) && vcd_parts_run(&ps, threads, &st))
+        size_t batch = sink->parts_done && opt ? opt->batch_bytes : 0;
+        uint32_t want = vcd_parts_wanted(opt, threads, size - begin, batch);
+        if (want > 1 && vcd_parts_plan(&ps, begin, size, want) &&
+            vcd_parts_run(&ps, threads, batch, &st))
             *done = true, st = vcd_parts_finish(&ps, size);
     }
     mem_free(ps.part);

@@ -8,7 +8,9 @@
  * nowhere, so that when the parts fall back (vcd.h: a failed part, times
  * that decrease across an edge, a file that does not end with a newline,
  * a damaged gzip stream) the header's reader, untouched, reads the changes
- * in file order and gives the messages of that reading. */
+ * in file order and gives the messages of that reading.  Read in batches
+ * (vcd.h), the producer waits for the parts cut so far once they hold a
+ * batch, and hands them to the sink before it goes on. */
 #include <pthread.h>
 #include <string.h>
 
@@ -17,6 +19,7 @@
 #include "vcd/vcd_int.h"
 
 #define VCD_STREAM_MIN ((size_t)8 << 20) /* bytes a part holds at least */
+#define VCD_STREAM_BATCH_MIN ((size_t)1 << 20) /* the same, read in batches */
 #define VCD_STREAM_SHARE 64              /* and at least this share of the text before it */
 #define VCD_STREAM_MAX_PARTS 4096
 #define VCD_STREAM_QUEUE 4               /* parts waiting for a reading thread */
@@ -31,6 +34,8 @@ typedef struct vcd_piece {
 typedef struct vcd_stream {
     vcd_text *head;
     size_t part_min;
+    size_t batch;            /* bytes of text a batch holds (0: one batch) */
+    gp_status sink_status;   /* what the sink's parts_done returned, when not GP_OK */
     pthread_mutex_t lock;
     pthread_cond_t changed;  /* a part queued, taken or read; the end */
     vcd_piece queue[VCD_STREAM_QUEUE];
@@ -100,6 +105,7 @@ typedef struct vcd_producer {
     char *carry;   /* text read past the last part's end */
     size_t carry_len;
     uint64_t text_read;
+    uint64_t batch_read; /* text cut into parts since the last batch */
     bool eof;
 } vcd_producer;
 
@@ -185,12 +191,50 @@ static bool vcd_stream_announce(vcd_producer *p)
     return true;
 }
 
-/* Cuts and queues one part; false at the end or on failure. */
-static bool vcd_stream_produce(vcd_producer *p)
+/* Whether the parts cut so far read as one reading would: none failed,
+ * and no part's first time before the time its predecessor ended at. */
+static bool vcd_stream_parts_agree(const vcd_stream *s)
+{
+    if (s->failed)
+        return false;
+    for (uint32_t k = 1; k < s->n; k++)
+        if (s->first_ticks[k] < s->last_ticks[k - 1])
+            return false;
+    return true;
+}
+
+/* Ends a batch once the parts cut since the last hold one: they are read,
+ * then handed to the sink; false when they disagree or the sink stops. */
+static bool vcd_stream_batch(vcd_producer *p)
 {
     vcd_stream *s = p->s;
+    const vcd_sink *sink = s->head->st.sink;
+    if (!s->batch || p->batch_read < s->batch || p->eof)
+        return true;
+    p->batch_read = 0;
+    vcd_stream_help(p, 1, true);
+    if (!vcd_stream_parts_agree(s))
+        return false;
+    s->sink_status = sink->parts_done(sink->ctx, s->n, s->last_ticks[s->n - 1] * s->head->scale);
+    return s->sink_status == GP_OK;
+}
+
+/* The size the next part aims at: a share of the text so far, within a
+ * batch's share of a thread. */
+static size_t vcd_stream_part_want(const vcd_producer *p, uint32_t threads)
+{
+    const vcd_stream *s = p->s;
     size_t want = p->text_read / VCD_STREAM_SHARE;
-    want = want > s->part_min ? want : s->part_min;
+    size_t most = s->batch ? s->batch / threads : SIZE_MAX;
+    want = want < most ? want : most;
+    return want > s->part_min ? want : s->part_min;
+}
+
+/* Cuts and queues one part; false at the end or on failure. */
+static bool vcd_stream_produce(vcd_producer *p, uint32_t threads)
+{
+    vcd_stream *s = p->s;
+    size_t want = vcd_stream_part_want(p, threads);
     char *text;
     size_t len;
     if (s->n == s->announced && (s->n == VCD_STREAM_MAX_PARTS || !vcd_stream_announce(p)))
@@ -202,6 +246,7 @@ static bool vcd_stream_produce(vcd_producer *p)
         return false;
     }
     p->text_read += len;
+    p->batch_read += len;
     s->last_byte = text[len - 1];
     uint32_t k = s->n++;
     s->first_ticks[k] = k == 0 ? 0 : vcd_parse_ticks(text, len);
@@ -217,7 +262,7 @@ static bool vcd_stream_produce(vcd_producer *p)
     pthread_mutex_unlock(&s->lock);
     if (s->head->bar)
         progress_update(s->head->bar, infile_raw_pos(p->f));
-    return !p->eof;
+    return !p->eof && vcd_stream_batch(p);
 }
 
 /* Opens the stream at the value changes' start: the header read again,
@@ -259,7 +304,6 @@ static void vcd_stream_discard(vcd_stream *s)
 /* Thread 0 produces; the others read. */
 static void vcd_stream_thread(void *ctx, uint32_t thread, uint32_t threads)
 {
-    (void)threads;
     vcd_stream_run *run = ctx;
     vcd_stream *s = run->s;
     if (thread > 0) {
@@ -269,7 +313,7 @@ static void vcd_stream_thread(void *ctx, uint32_t thread, uint32_t threads)
     diag_ctx *quiet = diag_new(NULL);
     vcd_producer p = {.s = s};
     bool ok = quiet && vcd_producer_open(&p, run->path, quiet, run->body);
-    while (ok && vcd_stream_produce(&p)) {
+    while (ok && vcd_stream_produce(&p, threads)) {
     }
     pthread_mutex_lock(&s->lock);
     s->failed |= !ok || !p.eof;
@@ -285,16 +329,24 @@ static void vcd_stream_thread(void *ctx, uint32_t thread, uint32_t threads)
     diag_free(quiet);
 }
 
-/* Whether the parts read as one reading would (vcd_parts_agree's rule),
- * ending with a newline as that reading would not warn about. */
+/* Whether the parts read as one reading would, ending with a newline as
+ * that reading would not warn about. */
 static bool vcd_stream_agree(const vcd_stream *s)
 {
-    if (s->failed || s->n == 0 || s->last_byte != '\n')
-        return false;
-    for (uint32_t k = 1; k < s->n; k++)
-        if (s->first_ticks[k] < s->last_ticks[k - 1])
-            return false;
-    return true;
+    return s->n > 0 && s->last_byte == '\n' && vcd_stream_parts_agree(s);
+}
+
+/* After a read the sink did not stop: its end, or the parts dropped for
+ * the reading in file order. */
+static gp_status vcd_stream_end(const vcd_stream *s, bool *done)
+{
+    const vcd_sink *sink = s->head->st.sink;
+    if (vcd_stream_agree(s)) {
+        *done = true;
+        int64_t end_fs = s->last_ticks[s->n - 1] * s->head->scale;
+        return sink->finish ? sink->finish(sink->ctx, end_fs) : GP_OK;
+    }
+    return s->announced > 0 ? sink->parts(sink->ctx, 0) : GP_OK;
 }
 
 gp_status vcd_stream_read(vcd_text *r, const char *path, const vcd_options *opt, uint32_t threads,
@@ -304,19 +356,15 @@ gp_status vcd_stream_read(vcd_text *r, const char *path, const vcd_options *opt,
     if (!s)
         return GP_OK; /* read in file order, which reports a lack of memory */
     s->head = r;
-    s->part_min = opt && opt->part_size ? opt->part_size : VCD_STREAM_MIN;
+    s->batch = r->st.sink->parts_done && opt ? opt->batch_bytes : 0;
+    s->part_min = opt && opt->part_size ? opt->part_size
+                  : s->batch                ? VCD_STREAM_BATCH_MIN
+                                            : VCD_STREAM_MIN;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->changed, NULL);
     vcd_stream_run run = {s, path, r->base + r->pos};
     parts_run(vcd_stream_thread, &run, threads);
-    const vcd_sink *sink = r->st.sink;
-    gp_status st = GP_OK;
-    if (vcd_stream_agree(s)) {
-        *done = true;
-        st = sink->finish ? sink->finish(sink->ctx, s->last_ticks[s->n - 1] * r->scale) : GP_OK;
-    } else if (s->announced > 0) {
-        st = sink->parts(sink->ctx, 0);
-    }
+    gp_status st = s->sink_status == GP_OK ? vcd_stream_end(s, done) : s->sink_status;
     pthread_cond_destroy(&s->changed);
     pthread_mutex_destroy(&s->lock);
     mem_free(s);

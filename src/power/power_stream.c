@@ -1,0 +1,169 @@
+/* power_stream.c: the power of a dump given in windows (events_stream).
+ * Each window's whole cycles not analysed yet are run through the engine
+ * as a --window of their own, with the period and the dump's start fixed
+ * on the first window, and the results are added up in cycle order.
+ * SPEC §3's rules look at one cycle at a time but for the state each gate
+ * enters it with, which a window's store gives (every net's value at its
+ * start, events.h), so each window's result is the one-window run's over
+ * its cycles, and their sum equals that run within rounding. */
+#include "power/power_int.h"
+
+#include <string.h>
+
+#include "util/mem.h"
+
+/* A period measured on a clock net is measured on the first window that
+ * holds this many of its rising edges. */
+#define POWER_STREAM_CLOCK_RISES 16
+
+struct power_stream {
+    const design *dg;
+    power_options opt; /* the user's */
+    power_engine_fn engine;
+    void *engine_ctx;
+    bool planned;
+    int64_t t0, period, dump_start;
+    int64_t done;         /* the cycles analysed end here */
+    power_result *total;  /* their result; NULL before the first */
+};
+
+power_stream *power_stream_new(const design *dg, const power_options *opt, power_engine_fn engine,
+                               void *engine_ctx)
+{
+    power_stream *s = mem_calloc(1, sizeof *s);
+    if (s)
+        *s = (power_stream){.dg = dg, .opt = *opt, .engine = engine, .engine_ctx = engine_ctx};
+    return s;
+}
+
+void power_stream_restart(power_stream *s)
+{
+    power_result_free(s->total);
+    s->total = NULL;
+    s->planned = false;
+}
+
+void power_stream_free(power_stream *s)
+{
+    if (s)
+        power_result_free(s->total);
+    mem_free(s);
+}
+
+power_result *power_stream_result(power_stream *s)
+{
+    power_result *r = s->total;
+    s->total = NULL;
+    return r;
+}
+
+/* Whether window w is the one to fix the clock on: it has events and, for a
+ * period measured on a clock net, that many rising edges of it (or it is
+ * the last). */
+static bool stream_can_plan(const power_stream *s, const events_window *w)
+{
+    if (w->last)
+        return true;
+    if (w->ev->n_events == 0)
+        return false;
+    uint32_t clock = s->opt.period_fs || !s->opt.clock_net
+                         ? DESIGN_NONE
+                         : design_find_net(s->dg, s->opt.clock_net);
+    return clock == DESIGN_NONE || power_clock_rises(w->ev, clock) >= POWER_STREAM_CLOCK_RISES;
+}
+
+/* The first window with events: the dump's start, the window's and the
+ * period. */
+static gp_status stream_plan(power_stream *s, const events *ev, diag_ctx *d)
+{
+    gp_status st = power_plan_clock(s->dg, ev, &s->opt, &s->dump_start, &s->period, d);
+    if (st != GP_OK)
+        return st;
+    s->t0 = s->opt.window_start_fs >= 0 ? s->opt.window_start_fs : s->dump_start;
+    s->done = s->t0;
+    s->planned = true;
+    return GP_OK;
+}
+
+/* Where the analysis of window w ends: the analysis window's end on the
+ * last, else the last cycle edge before which every change is in w. */
+static int64_t stream_end(const power_stream *s, const events_window *w)
+{
+    int64_t user_end = s->opt.window_end_fs;
+    if (w->last)
+        return user_end >= 0 ? user_end : w->ev->end_fs;
+    int64_t limit = user_end >= 0 && user_end < w->complete_fs ? user_end : w->complete_fs;
+    if (limit <= s->t0)
+        return s->done;
+    return s->t0 + (limit - s->t0) / s->period * s->period;
+}
+
+/* Adds window result r, which follows the cycles of s->total, to it. */
+static gp_status stream_add(power_stream *s, power_result *r, diag_ctx *d)
+{
+    power_result *t = s->total;
+    if (!t) {
+        s->total = r;
+        return GP_OK;
+    }
+    uint64_t cycles = (uint64_t)t->n_cycles + r->n_cycles;
+    if (!power_plan_cycles_fit((int64_t)cycles, d)) {
+        power_result_free(r);
+        return GP_ERR_INPUT;
+    }
+    double *bins = mem_realloc(t->bin_energy, cycles * POWER_COMPONENTS * sizeof *bins);
+    if (!bins) {
+        power_result_free(r);
+        diag_error(d, 8012, DIAG_NOWHERE, "out of memory adding up the power of the windows");
+        return GP_ERR_NOMEM;
+    }
+    memcpy(bins + (size_t)t->n_cycles * POWER_COMPONENTS, r->bin_energy,
+           (size_t)r->n_cycles * POWER_COMPONENTS * sizeof *bins);
+    t->bin_energy = bins;
+    t->n_cycles = (uint32_t)cycles;
+    for (size_t k = 0; k < (size_t)t->n_insts * POWER_COMPONENTS; k++)
+        t->inst_energy[k] += r->inst_energy[k];
+    for (int g = 0; g < POWER_GROUPS; g++)
+        for (int c = 0; c < POWER_COMPONENTS; c++)
+            t->group_energy[g][c] += r->group_energy[g][c];
+    t->io_switching += r->io_switching;
+    t->events_used += r->events_used;
+    t->window_end_fs = r->window_end_fs;
+    t->duration = (double)(t->window_end_fs - t->window_start_fs) * 1e-15;
+    power_result_free(r);
+    return GP_OK;
+}
+
+/* Runs the engine over [s->done, end) of ev. */
+static gp_status stream_analyse(power_stream *s, const events *ev, int64_t end, diag_ctx *d)
+{
+    power_options opt = s->opt;
+    opt.window_start_fs = s->done;
+    opt.window_end_fs = end;
+    opt.period_fs = s->period;
+    opt.clock_net = NULL;
+    opt.dump_start_fs = s->dump_start;
+    power_result *r = NULL;
+    gp_status st = s->engine(s->engine_ctx, s->dg, ev, &opt, &r, d);
+    if (st == GP_OK)
+        st = stream_add(s, r, d);
+    if (st == GP_OK)
+        s->done = end;
+    return st;
+}
+
+gp_status power_stream_window(power_stream *s, const events_window *w, int64_t *keep_from,
+                              diag_ctx *d)
+{
+    *keep_from = w->from;
+    if (!s->planned && !stream_can_plan(s, w))
+        return GP_OK; /* nothing to fix the clock on yet: the next window holds it all */
+    gp_status st = s->planned ? GP_OK : stream_plan(s, w->ev, d);
+    int64_t end = st == GP_OK ? stream_end(s, w) : s->done;
+    /* The last window is analysed even when it holds nothing new, so that
+     * a window outside the dump is refused as one run refuses it. */
+    if (st == GP_OK && (end > s->done || (w->last && !s->total)))
+        st = stream_analyse(s, w->ev, end, d);
+    *keep_from = s->done;
+    return st;
+}
