@@ -12,7 +12,9 @@
 #    `gatepower power` with the cpu engine (every core) and the cuda engine,
 #    REPEAT times each in turns, every run with --timing (seconds per phase,
 #    peak memory);
-# 4. checks the cpu and cuda engines' report.json totals agree (1e-6);
+#    with MEMORY=SIZE, both again with --memory SIZE (in windows);
+# 4. checks the cpu and cuda engines' report.json totals agree (1e-6), and
+#    each engine's windowed run its one-window run (1e-9);
 # 5. prints a table last: the median wall seconds of each phase per command.
 #
 # Logs go to $OUT (the device tool's folder) or build-cuda/files-out.
@@ -20,7 +22,8 @@
 # GZ=LEVEL (also full.vcd.gz, written by gzip -LEVEL, read by info), FST=1 (also
 # full.fst, written by bench_files and checked, read by info),
 # SKIP_BUILD=1, SKIP_CASE=1 (keep the case already in CASE_DIR), BUILD
-# (build-cuda).  FST needs a build with fstapi (the device machine has none).
+# (build-cuda), MEMORY=SIZE (the windowed runs), ONLY_POWER=1 (no info runs),
+# CHECK=0 (the case not read back: saves a fifth of writing a large one).  FST needs a build with fstapi (the device machine has none).
 set -uo pipefail
 start=$SECONDS
 build=${BUILD:-build-cuda}
@@ -50,7 +53,8 @@ if [ -n "${SKIP_CASE:-}" ] && [ -f "$case_dir/full.vcd" ]; then
   say "case: the one already in $case_dir"
 else
   say "case: $gates gates x $cycles cycles into $case_dir"
-  "$build/bench/bench_files" "$case_dir" --gates "$gates" --cycles "$cycles" --check --no-regs \
+  check=$([ "${CHECK:-1}" = 0 ] || echo --check)
+  "$build/bench/bench_files" "$case_dir" --gates "$gates" --cycles "$cycles" $check --no-regs \
     ${FST:+--fst} 2>&1 | tee -a "$log"
   [ "${PIPESTATUS[0]}" = 0 ] || { say "FAIL: bench_files"; exit 1; }
 fi
@@ -77,20 +81,31 @@ run() {
 }
 : >"$out/timings.txt"
 for r in $(seq 1 "$repeat"); do
-  run info-1 info "${inputs[@]}" --timing --threads 1
-  run info-all info "${inputs[@]}" --timing
+  [ -z "${ONLY_POWER:-}" ] && run info-1 info "${inputs[@]}" --timing --threads 1
+  [ -z "${ONLY_POWER:-}" ] && run info-all info "${inputs[@]}" --timing
   run power-cpu power "${inputs[@]}" --period 10ns --engine cpu --timing --json "$out/cpu.json"
   run power-cuda power "${inputs[@]}" --period 10ns --engine cuda --timing --json "$out/cuda.json"
+  if [ -n "${MEMORY:-}" ]; then
+    run power-cpu-mem power "${inputs[@]}" --period 10ns --engine cpu --memory "$MEMORY" \
+      --timing --json "$out/cpu-mem.json"
+    run power-cuda-mem power "${inputs[@]}" --period 10ns --engine cuda --memory "$MEMORY" \
+      --timing --json "$out/cuda-mem.json"
+  fi
   [ -n "${GZ:-}" ] && run info-gz info "${inputs[@]/%full.vcd/full.vcd.gz}" --timing
   [ -n "${FST:-}" ] && run info-fst info "${inputs[@]/%full.vcd/full.fst}" --timing
 done
-[ -f "$out/cuda.json" ] && python3 - "$out/cpu.json" "$out/cuda.json" <<'PY' | tee -a "$log"
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-pairs = [(a["total"], b["total"])] + [(a["groups"][g], b["groups"][g]) for g in a["groups"]]
-worst = max(abs(x[k] - y[k]) / max(abs(x[k]), abs(y[k]), 1e-300) for x, y in pairs for k in x)
-print(f"cpu vs cuda report.json totals and groups: worst relative difference {worst:.2e}",
-      "(ok)" if worst <= 1e-6 else "FAIL")
+python3 - "$out" <<'PY' | tee -a "$log"
+import json, os, sys
+def worst(p, q):
+    a, b = (json.load(open(os.path.join(sys.argv[1], f))) for f in (p, q))
+    pairs = [(a["total"], b["total"])] + [(a["groups"][g], b["groups"][g]) for g in a["groups"]]
+    return max(abs(x[k] - y[k]) / max(abs(x[k]), abs(y[k]), 1e-300) for x, y in pairs for k in x)
+for p, q, bound in [("cpu.json", "cuda.json", 1e-6), ("cpu.json", "cpu-mem.json", 1e-9),
+                    ("cuda.json", "cuda-mem.json", 1e-9)]:
+    if all(os.path.exists(os.path.join(sys.argv[1], f)) for f in (p, q)):
+        w = worst(p, q)
+        print(f"{p} vs {q} totals and groups: worst relative difference {w:.2e}",
+              "(ok)" if w <= bound else "FAIL")
 PY
 say "summary (median of $repeat; VCD $vcd_bytes bytes)"
 python3 - "$out/timings.txt" "$vcd_bytes" <<'PY' | tee "$out/summary.txt" | tee -a "$log"
@@ -101,8 +116,10 @@ for line in open(sys.argv[1]):
     phases = dict((m[0], float(m[1])) for m in re.findall(r"(\w[\w ]*?) (\d+\.\d+) s", line))
     peak = re.search(r"peak memory (\d+\.\d+) GB", line)
     phases["peak GB"] = float(peak.group(1)) if peak else float("nan")
+    windows = re.search(r"activity in (\d+) windows", line)
+    phases["windows"] = float(windows.group(1)) if windows else 1.0
     rows.setdefault(name, []).append(phases)
-cols = ["netlist", "activity", "engine", "writing", "total", "peak GB"]
+cols = ["netlist", "activity", "engine", "writing", "total", "peak GB", "windows"]
 print("| command | " + " | ".join(cols) + " | VCD GB/s |")
 print("|---|" + "---:|" * (len(cols) + 1))
 for name, runs in rows.items():

@@ -4,7 +4,10 @@
  * repeated values, $dumpall, skipped real and integer variables) and on
  * the inputs that make the parts fall back to one thread ($dumpoff, a
  * comment cut by a part's edge, errors, a missing last newline); the same
- * for the gzip copy of each dump, cut into parts as it is decompressed. */
+ * for the gzip copy of each dump, cut into parts as it is decompressed;
+ * and every reading given in windows (events_stream) gives windows that
+ * are the store's, each net's value at the window's start and its changes
+ * from there, with none missing before the window's complete_fs. */
 #include "check.h"
 #include "scratch.h"
 #include "design/design.h"
@@ -304,6 +307,140 @@ static void test_aliases_give_every_net_the_changes(void)
     }
 }
 
+
+/* ---- windows (events_stream) ---------------------------------------------- */
+
+/* A consumer that checks each window against the whole store. */
+typedef struct window_check {
+    const events *whole;
+    int64_t keep_back;   /* keep_from is complete_fs less this, not below from */
+    uint32_t windows, restarts;
+    uint64_t bad_nets;   /* nets of a window unlike the store */
+    bool saw_last;
+} window_check;
+
+static uint32_t nets_with_events(const events *ev)
+{
+    uint32_t nets = 0;
+    for (uint32_t n = 0; n < ev->n_nets; n++)
+        nets += ev->net_ev0[n + 1] > ev->net_ev0[n];
+    return nets;
+}
+
+/* The first of net n's changes in ev at or after t. */
+static uint64_t first_at(const events *ev, uint32_t n, int64_t t)
+{
+    uint64_t k = ev->net_ev0[n];
+    while (k < ev->net_ev0[n + 1] && ev->time_fs[k] < t)
+        k++;
+    return k;
+}
+
+/* Whether net n's changes in window w are the whole store's: its last
+ * before w->from, then the store's from there on, up to complete_fs at
+ * least (to the end on the last window). */
+static bool window_net_ok(const events *whole, const events_window *w, uint32_t n)
+{
+    uint64_t at = first_at(whole, n, w->from), end = whole->net_ev0[n + 1];
+    uint64_t first = at > whole->net_ev0[n] ? at - 1 : at;
+    const events *ev = w->ev;
+    uint64_t len = ev->net_ev0[n + 1] - ev->net_ev0[n];
+    if (first + len > end)
+        return false;
+    for (uint64_t k = 0; k < len; k++)
+        if (ev->time_fs[ev->net_ev0[n] + k] != whole->time_fs[first + k] ||
+            ev->value[ev->net_ev0[n] + k] != whole->value[first + k])
+            return false;
+    return first + len == end || (!w->last && whole->time_fs[first + len] >= w->complete_fs);
+}
+
+static gp_status check_window(void *ctx, const events_window *w, int64_t *keep_from)
+{
+    window_check *wc = ctx;
+    wc->windows++;
+    wc->saw_last |= w->last;
+    CHECK_EQ_INT(w->ev->n_nets, wc->whole->n_nets);
+    if (w->last)
+        CHECK_EQ_INT(w->ev->end_fs, wc->whole->end_fs);
+    for (uint32_t n = 0; n < w->ev->n_nets && n < wc->whole->n_nets; n++)
+        wc->bad_nets += !window_net_ok(wc->whole, w, n);
+    int64_t keep = w->complete_fs - wc->keep_back;
+    *keep_from = keep > w->from ? keep : w->from;
+    return GP_OK;
+}
+
+static void restart_check(void *ctx)
+{
+    window_check *wc = ctx;
+    wc->restarts++;
+    wc->saw_last = false;
+}
+
+/* Streams `path` on `threads` threads in windows of about 20 changes and
+ * checks them against the whole store; returns the windows given. */
+static uint32_t check_windows(const char *path, uint32_t threads, const events *whole,
+                              int64_t keep_back, uint32_t *restarts)
+{
+    window_check wc = {.whole = whole, .keep_back = keep_back};
+    events_consumer consumer = {.ctx = &wc, .memory = 20 * 16, .window = check_window,
+                                .restart = restart_check};
+    events_options opt = {.scope = "tb/dut", .threads = threads, .part_size = 1};
+    events_stats stats;
+    diag_ctx *d = diag_new(NULL);
+    CHECK_EQ_INT(events_stream(dg, path, &opt, &consumer, &stats, d), GP_OK);
+    diag_free(d);
+    CHECK(wc.saw_last);
+    CHECK_EQ_INT(wc.bad_nets, 0);
+    CHECK_EQ_INT(stats.nets_with_activity, nets_with_events(whole));
+    if (restarts)
+        *restarts = wc.restarts;
+    return stats.windows;
+}
+
+/* Every reading of `path` (in file order, in parts on 3 threads, and the
+ * gzip copy's) in windows, keeping from complete_fs or a little before. */
+static void check_windowed_readings(const char *path, bool gzip_too)
+{
+    char gz[300];
+    snprintf(gz, sizeof gz, "%s.gz", path);
+    reading one = read_with(path, 1);
+    CHECK_EQ_INT(one.st, GP_OK);
+    for (int64_t back = 0; one.ev && back <= 50000; back += 50000) {
+        CHECK(check_windows(path, 1, one.ev, back, NULL) > 10);
+        CHECK(check_windows(path, 3, one.ev, back, NULL) > 10);
+        if (gzip_too)
+            CHECK(check_windows(gz, 3, one.ev, back, NULL) > 10);
+    }
+    reading_free(&one);
+}
+
+static void test_windows_are_the_store(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/random.vcd", dir);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        write_random_vcd(path, seed * 0x9e3779b97f4a7c15ULL, 800 * (int)seed, -1, "");
+        check_same_reading(path); /* and writes the gzip copy */
+        check_windowed_readings(path, true);
+    }
+}
+
+/* Parts given as windows that then fall back ($dumpoff in a later batch)
+ * restart the consumer, whose windows come again in file order. */
+static void test_windows_restart_on_fallback(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/dumpoff.vcd", dir);
+    write_random_vcd(path, 78, 2000, 1500, "$dumpoff\nx!\n$end\n$dumpon\n1!\n$end\n");
+    reading one = read_with(path, 1);
+    CHECK_EQ_INT(one.st, GP_OK);
+    uint32_t restarts = 0;
+    if (one.ev)
+        CHECK(check_windows(path, 3, one.ev, 0, &restarts) > 10);
+    CHECK_EQ_INT(restarts, 1);
+    reading_free(&one);
+}
+
 #ifdef GATEPOWER_HAVE_FST
 /* A random FST of the netlist's nets in `blocks` value-change blocks or
  * so: scalars with x and z, the bus, repeated values and zero-width
@@ -358,6 +495,10 @@ static void test_fst_reads_alike(void)
         check_alike(&one, &many);
         CHECK(dump_off ? many.stats.parts == 1 : many.stats.parts > 1);
         CHECK(one.ev && one.ev->n_events > 1000);
+        if (one.ev && !dump_off) {
+            CHECK(check_windows(path, 1, one.ev, 0, NULL) > 10);
+            CHECK(check_windows(path, 3, one.ev, 3000, NULL) > 1);
+        }
         reading_free(&one);
         reading_free(&many);
     }
@@ -380,6 +521,8 @@ int main(void)
         RUN(test_errors_read_alike);
         RUN(test_missing_last_newline_warns_alike);
         RUN(test_aliases_give_every_net_the_changes);
+        RUN(test_windows_are_the_store);
+        RUN(test_windows_restart_on_fallback);
 #ifdef GATEPOWER_HAVE_FST
         RUN(test_fst_reads_alike);
 #endif

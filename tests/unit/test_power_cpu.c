@@ -4,7 +4,9 @@
  * built a second time as test_power_cuda (POWER_TEST_CUDA defined, label
  * gpu), the CUDA engine in every kernel variant (the paper's, the walk
  * and the warp kernel), its deterministic modes bit for bit against
- * themselves, and the warp kernel's refusal of times past 2^56 fs.
+ * themselves, and the warp kernel's refusal of times past 2^56 fs.  And
+ * each engine given the dump in windows of a few cycles (events_stream,
+ * power_stream) against its own run over the whole dump, within 1e-9.
  *
  * The designs: a handmade one with a handwritten dump, and random ones of a
  * few hundred gates with random activity (glitches, X values, several events
@@ -155,23 +157,24 @@ static void case_free(cpu_case *cc)
 
 /* ---- comparing results ---------------------------------------------------- */
 
-/* SPEC §4's bound, with a floor for values that are about 0. */
-static bool near(double a, double b)
+/* SPEC §4's bound (rel 1e-6), with a floor for values that are about 0. */
+static bool near(double a, double b, double rel)
 {
-    return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b)) + 1e-30;
+    return fabs(a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-30;
 }
 
-/* How many of n values differ beyond the bound; the first few are printed. */
-static size_t count_far(const double *ref, const double *cpu, size_t n, const char *what)
+/* How many of n values differ beyond rel; the first few are printed. */
+static size_t count_far(const double *ref, const double *cpu, size_t n, const char *what,
+                        double rel)
 {
     size_t far = 0;
     for (size_t i = 0; i < n; i++)
-        if (!near(ref[i], cpu[i]) && far++ < 3)
+        if (!near(ref[i], cpu[i], rel) && far++ < 3)
             fprintf(stderr, "  %s[%zu]: ref %.17g cpu %.17g\n", what, i, ref[i], cpu[i]);
     return far;
 }
 
-static void check_near_ref(const power_result *ref, const power_result *cpu)
+static void check_near(const power_result *ref, const power_result *cpu, double rel)
 {
     CHECK_EQ_INT(cpu->n_insts, ref->n_insts);
     CHECK_EQ_INT(cpu->n_cycles, ref->n_cycles);
@@ -183,12 +186,18 @@ static void check_near_ref(const power_result *ref, const power_result *cpu)
         return;
     CHECK_EQ_INT(memcmp(cpu->inst_group, ref->inst_group, ref->n_insts), 0);
     CHECK_EQ_INT(count_far(ref->inst_energy, cpu->inst_energy,
-                           (size_t)ref->n_insts * POWER_COMPONENTS, "inst_energy"), 0);
+                           (size_t)ref->n_insts * POWER_COMPONENTS, "inst_energy", rel), 0);
     CHECK_EQ_INT(count_far(ref->bin_energy, cpu->bin_energy,
-                           (size_t)ref->n_cycles * POWER_COMPONENTS, "bin_energy"), 0);
+                           (size_t)ref->n_cycles * POWER_COMPONENTS, "bin_energy", rel), 0);
     CHECK_EQ_INT(count_far(&ref->group_energy[0][0], &cpu->group_energy[0][0],
-                           POWER_GROUPS * POWER_COMPONENTS, "group_energy"), 0);
-    CHECK(near(ref->io_switching, cpu->io_switching));
+                           POWER_GROUPS * POWER_COMPONENTS, "group_energy", rel), 0);
+    CHECK(near(ref->io_switching, cpu->io_switching, rel));
+    CHECK(near(ref->duration, cpu->duration, 1e-15));
+}
+
+static void check_near_ref(const power_result *ref, const power_result *cpu)
+{
+    check_near(ref, cpu, 1e-6);
 }
 
 static void check_same_bits(const power_result *a, const power_result *b)
@@ -436,6 +445,110 @@ static void check_bad_options(const cpu_case *cc)
     opt = power_defaults();
     opt.clock_net = "no_such_net";
     expect_same_refusal(cc, &opt, 8002);
+}
+
+
+/* ---- the dump in windows ---------------------------------------------------- */
+
+#ifdef POWER_TEST_CUDA
+static gp_status engine_under_test(void *ctx, const design *dg, const events *ev,
+                                   const power_options *opt, power_result **out, diag_ctx *d)
+{
+    (void)ctx;
+    cuda_power_options co = cuda_power_defaults();
+    return cuda_power_analyze(dg, ev, opt, &co, out, d);
+}
+#else
+static gp_status engine_under_test(void *ctx, const design *dg, const events *ev,
+                                   const power_options *opt, power_result **out, diag_ctx *d)
+{
+    return *(const bool *)ctx ? power_analyze_ref(dg, ev, opt, out, d)
+                              : power_analyze_cpu(dg, ev, opt, 3, out, d);
+}
+#endif
+
+typedef struct stream_run {
+    power_stream *ps;
+    diag_ctx *d;
+} stream_run;
+
+static gp_status give_window(void *ctx, const events_window *w, int64_t *keep_from)
+{
+    stream_run *run = ctx;
+    return power_stream_window(run->ps, w, keep_from, run->d);
+}
+
+/* The engine (the reference when `ref`) over the dump `vcd` read on
+ * `threads` threads in windows of about `changes` changes; *windows: how
+ * many. */
+static power_result *run_streamed(const cpu_case *cc, const char *vcd, const power_options *opt,
+                                  bool ref, uint32_t threads, uint64_t changes, uint32_t *windows)
+{
+    diag_ctx *d = diag_new(stderr);
+    stream_run run = {power_stream_new(cc->dg, opt, engine_under_test, &ref), d};
+    events_consumer consumer = {.ctx = &run, .memory = changes * 16, .window = give_window};
+    events_options eo = {.scope = "top", .threads = threads, .part_size = 64};
+    events_stats stats;
+    CHECK_EQ_INT(events_stream(cc->dg, vcd, &eo, &consumer, &stats, d), GP_OK);
+    CHECK_EQ_INT(diag_error_count(d) + diag_warning_count(d), 0);
+    power_result *r = run.ps ? power_stream_result(run.ps) : NULL;
+    CHECK(r != NULL);
+    power_stream_free(run.ps);
+    diag_free(d);
+    *windows = stats.windows;
+    return r;
+}
+
+static power_result *run_whole(const cpu_case *cc, const power_options *opt, bool ref)
+{
+    power_result *r = NULL;
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(engine_under_test(&ref, cc->dg, cc->ev, opt, &r, d), GP_OK);
+    diag_free(d);
+    return r;
+}
+
+/* The engine over the dump in windows of a few cycles, in file order and
+ * on threads, equal to its run over the whole dump within 1e-9. */
+static void compare_streamed(const cpu_case *cc, const char *vcd, const power_options *opt,
+                             uint32_t cycles, bool ref)
+{
+    power_result *whole = run_whole(cc, opt, ref);
+    for (uint32_t threads = 1; whole && threads <= 4; threads += 3) {
+        uint32_t windows = 0;
+        uint64_t changes = cc->ev->n_events / cycles * 3; /* about three cycles a window */
+        power_result *r = run_streamed(cc, vcd, opt, ref, threads, changes, &windows);
+        CHECK(windows > cycles / 8);
+        if (r)
+            check_near(whole, r, 1e-9);
+        power_result_free(r);
+    }
+    power_result_free(whole);
+}
+
+/* compare_streamed under the option sets a stream treats apart: a given
+ * and a measured period, a window, glitches off. */
+static void compare_streamed_options(const cpu_case *cc, const char *vcd, int64_t period_fs,
+                                     uint32_t cycles)
+{
+    for (int engine = 0; engine < 2; engine++) {
+        bool ref = engine == 1;
+#ifdef POWER_TEST_CUDA
+        if (ref)
+            break; /* the cuda build's engine under test is the cuda engine alone */
+#endif
+        power_options opt = power_defaults();
+        opt.period_fs = period_fs;
+        compare_streamed(cc, vcd, &opt, cycles, ref);
+        opt.window_start_fs = period_fs * 3 + 1234;
+        opt.window_end_fs = period_fs * (cycles - 2) - 99;
+        opt.glitch = false;
+        compare_streamed(cc, vcd, &opt, cycles, ref);
+        opt = power_defaults();
+        opt.clock_net = "clk";
+        opt.include_io = true;
+        compare_streamed(cc, vcd, &opt, cycles, ref);
+    }
 }
 
 /* ---- a handmade design ------------------------------------------------------ */
@@ -745,6 +858,7 @@ static void test_random_design(uint64_t seed, uint32_t n, uint32_t n_pi, uint32_
     CHECK(cc.ev->n_events > (uint64_t)n * cycles / 2);
     check_sipl(cc.dg);
     compare_options(&cc, 10000000, 12345678, (int64_t)(cycles - 3) * 10000000 + 4321);
+    compare_streamed_options(&cc, path, 10000000, cycles);
     case_free(&cc);
 }
 
