@@ -2,6 +2,7 @@
  *
  * Exit status: 0 success, 1 the analysis failed on its inputs (the message
  * says what to fix), 2 a usage error. */
+#include <errno.h>
 #include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -95,6 +96,18 @@ static void release_freed_memory(void)
 #endif
 }
 
+/* What went to stdout (a report, JSON with --json -, help) must have been
+ * written whole: a full disk or a closed pipe fails the run. */
+static int stdout_written(int status, diag_ctx *d)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    diag_error(d, 1030, DIAG_NOWHERE, "cannot write to standard output: %s (a full disk or a "
+               "closed pipe?); the output is incomplete", strerror(errno ? errno : EIO));
+    return status ? status : CLI_EXIT_INPUT;
+}
+
 int main(int argc, char **argv)
 {
     release_freed_memory();
@@ -154,6 +167,7 @@ int main(int argc, char **argv)
     }
     status = cmd->run(argc - i, argv + i, &ctx);
 done:
+    status = stdout_written(status, d);
     diag_finish(d);
     diag_free(d);
     return status;

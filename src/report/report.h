@@ -48,7 +48,9 @@ report_options report_defaults(void);
  * waveform.vcd, waveform.fst (builds with FST support; else a note says it
  * was left out), waveform.svg and report.json.  A directory that cannot be
  * created or a file that cannot be written is an error naming the path and
- * the system's reason (GP_ERR_IO). */
+ * the system's reason (GP_ERR_IO).  The files are written under temporary
+ * names and renamed into place once all are whole: a failed run leaves the
+ * files of the run before as they were. */
 gp_status report_write_all(const char *out_dir, const design *dg, const power_result *r,
                            const report_options *opt, diag_ctx *d);
 

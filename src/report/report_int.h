@@ -12,6 +12,7 @@ typedef struct report_ctx {
     report_options opt; /* defaults filled in: design_name set, hotspots > 0 */
     diag_ctx *d;
     const char *path;   /* the file being written, for messages */
+    const char *write_path; /* where it is written: its temporary name */
 } report_ctx;
 
 /* The options with their defaults filled in. */

@@ -7,7 +7,9 @@
  * time stamp is exact. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report/report_int.h"
 
@@ -66,14 +68,38 @@ gp_status report_vcd_file(FILE *out, const report_ctx *c)
 
 #ifdef GATEPOWER_HAVE_FST
 
+/* The date written into the file: SOURCE_DATE_EPOCH's when set, else the
+ * epoch, so that two runs write the same bytes. */
+static const char *fst_date(char *date, size_t size)
+{
+    const char *epoch = getenv("SOURCE_DATE_EPOCH");
+    time_t t = epoch ? (time_t)strtoll(epoch, NULL, 10) : 0;
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || !strftime(date, size, "%a %b %e %H:%M:%S %Y", &tm))
+        return "Thu Jan  1 00:00:00 1970";
+    return date;
+}
+
+/* Whether the FST file at path reads back with its signals and its end. */
+static bool fst_file_whole(const char *path, uint64_t end)
+{
+    void *f = fstReaderOpen(path);
+    if (!f)
+        return false;
+    bool whole = fstReaderGetVarCount(f) == REPORT_WAVE_SIGNALS && fstReaderGetEndTime(f) == end;
+    fstReaderClose(f);
+    return whole;
+}
+
 /* The header: version, timescale, the scope and its six real variables. */
 static void fst_header(void *w, const report_ctx *c, int exponent,
                        fstHandle handles[REPORT_WAVE_SIGNALS])
 {
-    char comment[256];
+    char comment[256], date[64];
     snprintf(comment, sizeof comment, "power waveform of %s: watts per clock cycle",
              c->opt.design_name);
     fstWriterSetVersion(w, "gatepower " GATEPOWER_VERSION);
+    fstWriterSetDate(w, fst_date(date, sizeof date));
     fstWriterSetComment(w, comment);
     fstWriterSetTimescale(w, exponent);
     fstWriterSetScope(w, FST_ST_VCD_MODULE, "power", NULL);
@@ -87,7 +113,7 @@ gp_status report_fst_file(const report_ctx *c)
 {
     const power_result *r = c->r;
     errno = 0;
-    void *w = fstWriterCreate(c->path, 1);
+    void *w = fstWriterCreate(c->write_path, 1);
     if (!w)
         return report_write_failed(c, errno ? errno : EIO);
     int64_t unit;
@@ -102,11 +128,13 @@ gp_status report_fst_file(const report_ctx *c)
                 fstWriterEmitValueChange(w, handles[s], &v[s]);
         memcpy(last, v, sizeof v);
     }
-    fstWriterEmitTimeChange(w, (uint64_t)cycle_tick(r, r->n_cycles, unit));
-    /* fstapi reports no write errors but a failed seek. */
+    uint64_t end = (uint64_t)cycle_tick(r, r->n_cycles, unit);
+    fstWriterEmitTimeChange(w, end);
+    /* fstapi reports no write errors but a failed seek: the file is read
+     * back to know it is whole. */
     bool failed = fstWriterGetFseekFailed(w);
     fstWriterClose(w);
-    return failed ? report_write_failed(c, EIO) : GP_OK;
+    return failed || !fst_file_whole(c->write_path, end) ? report_write_failed(c, EIO) : GP_OK;
 }
 
 #else

@@ -1,8 +1,12 @@
-/* report_write.c: report_write_all: the output directory, and each file
- * opened, written by its writer and closed with its errors reported. */
+/* report_write_all: the output directory, and each file written by its
+ * writer under a temporary name and closed with its errors reported; only
+ * when every file is whole do they take their names, so that a run that
+ * fails (a full disk) leaves the previous run's files as they were. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/report_int.h"
 #include "util/mem.h"
@@ -77,7 +81,7 @@ static gp_status json_file(FILE *out, const report_ctx *c)
  * disk, say) is reported once, whichever step saw it. */
 static gp_status write_file(report_ctx *c, report_file_writer writer)
 {
-    FILE *out = fopen(c->path, "w");
+    FILE *out = fopen(c->write_path, "w");
     if (!out)
         return report_write_failed(c, errno);
     gp_status st = writer(out, c);
@@ -89,15 +93,20 @@ static gp_status write_file(report_ctx *c, report_file_writer writer)
     return st;
 }
 
-/* out_dir + "/" + name into a fresh string; NULL when out of memory. */
-static char *join_path(const char *dir, const char *name)
+/* out_dir + "/" + prefix + name into a fresh string; NULL when out of
+ * memory. */
+static char *join_path(const char *dir, const char *prefix, const char *name)
 {
-    size_t n = strlen(dir) + strlen(name) + 2;
+    size_t n = strlen(dir) + strlen(prefix) + strlen(name) + 2;
     char *path = mem_alloc(n);
     if (path)
-        snprintf(path, n, "%s/%s", dir, name);
+        snprintf(path, n, "%s/%s%s", dir, prefix, name);
     return path;
 }
+
+/* The temporary name a file is written under: hidden, in the same
+ * directory (a rename within one file system is atomic). */
+#define REPORT_TMP_PREFIX ".gatepower-tmp."
 
 static const struct report_file {
     const char *name;
@@ -114,22 +123,51 @@ static const struct report_file {
     {"waveform.fst", NULL},
 };
 
+#define REPORT_FILES (sizeof report_files / sizeof report_files[0])
+
+/* Writes file i under its temporary name. */
+static gp_status write_temporary(report_ctx *c, const char *out_dir, size_t i)
+{
+    char *tmp = join_path(out_dir, REPORT_TMP_PREFIX, report_files[i].name);
+    char *path = join_path(out_dir, "", report_files[i].name);
+    c->path = path ? path : report_files[i].name;
+    c->write_path = tmp;
+    gp_status st = !tmp || !path            ? report_nomem(c)
+                   : report_files[i].writer ? write_file(c, report_files[i].writer)
+                                            : report_fst_file(c);
+    mem_free(tmp);
+    mem_free(path);
+    return st;
+}
+
+/* Gives the first `written` files their names (keep) or removes them. */
+static gp_status settle_files(report_ctx *c, const char *out_dir, size_t written, bool keep)
+{
+    gp_status st = GP_OK;
+    for (size_t i = 0; i < written; i++) {
+        char *tmp = join_path(out_dir, REPORT_TMP_PREFIX, report_files[i].name);
+        char *path = join_path(out_dir, "", report_files[i].name);
+        c->path = path ? path : report_files[i].name;
+        if (!tmp || !path)
+            st = st == GP_OK ? report_nomem(c) : st;
+        else if (keep && st == GP_OK && rename(tmp, path) != 0 && errno != ENOENT)
+            st = report_write_failed(c, errno); /* ENOENT: left out (FST without fstapi) */
+        else if (!keep || st != GP_OK)
+            unlink(tmp);
+        mem_free(tmp);
+        mem_free(path);
+    }
+    return st;
+}
+
 gp_status report_write_all(const char *out_dir, const design *dg, const power_result *r,
                            const report_options *opt, diag_ctx *d)
 {
     gp_status st = make_dirs(out_dir, d);
     report_ctx c = {.dg = dg, .r = r, .opt = report_resolve_options(opt), .d = d};
-    size_t n_files = sizeof report_files / sizeof report_files[0];
-    for (size_t i = 0; i < n_files && st == GP_OK; i++) {
-        char *path = join_path(out_dir, report_files[i].name);
-        c.path = path ? path : report_files[i].name;
-        if (!path)
-            st = report_nomem(&c);
-        else if (report_files[i].writer)
-            st = write_file(&c, report_files[i].writer);
-        else
-            st = report_fst_file(&c);
-        mem_free(path);
-    }
-    return st;
+    size_t written = 0;
+    for (; written < REPORT_FILES && st == GP_OK; written++)
+        st = write_temporary(&c, out_dir, written);
+    gp_status settled = settle_files(&c, out_dir, written, st == GP_OK);
+    return st == GP_OK ? settled : st;
 }

@@ -734,8 +734,9 @@ static void test_out_dir_under_a_file(void)
     free_result(r);
 }
 
-/* A file that cannot be opened (report.txt is a directory) and one whose
- * writes fail (report.json is a link to /dev/full): error 8501 naming it. */
+/* A file that cannot take its name (report.txt is a directory) and one
+ * whose writes fail (report.json's temporary name is a link to
+ * /dev/full): error 8501 naming it. */
 static void test_unwritable_files(void)
 {
     char out_dir[256], path[300];
@@ -752,7 +753,9 @@ static void test_unwritable_files(void)
     diag_free(d);
     CHECK_EQ_INT(rmdir(path), 0);
     snprintf(path, sizeof path, "%s/report.json", out_dir);
-    if (access("/dev/full", W_OK) == 0 && symlink("/dev/full", path) == 0) {
+    char tmp[320];
+    snprintf(tmp, sizeof tmp, "%s/.gatepower-tmp.report.json", out_dir);
+    if (access("/dev/full", W_OK) == 0 && symlink("/dev/full", tmp) == 0) {
         d = diag_new(NULL);
         CHECK_EQ_INT(report_write_all(out_dir, dg, r, NULL, d), GP_ERR_IO);
         CHECK_EQ_INT(diag_first_error_no(d), 8501);

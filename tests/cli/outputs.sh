@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# outputs.sh: nothing lost, nothing half-written.  Two identical runs write
+# byte-identical files (waveform.fst included: its date is fixed); a report
+# or JSON that cannot be written to stdout (a full disk: /dev/full) fails
+# the run with error 1030; a run whose --out files cannot all be written
+# fails with 8501 and leaves the previous run's files whole, with no
+# temporary file behind.
+set -u
+gp=$1
+lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
+[ -f "$lib" ] || { echo "SKIPPED: $lib is missing (scripts/install-deps installs it)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/top.v" <<'V'
+module top (a, y);
+  input a; output y;
+  wire n;
+  INVX1 u1 (.A(a), .Y(n));
+  INVX1 u2 (.A(n), .Y(y));
+endmodule
+V
+{
+  printf '$timescale 1ns $end\n$scope module top $end\n$var wire 1 ! a $end\n'
+  printf '$var wire 1 " n $end\n$var wire 1 # y $end\n$upscope $end\n$enddefinitions $end\n'
+  printf '#0\n0!\n1"\n0#\n'
+  for t in $(seq 1 200); do printf '#%d\n%d!\n%d"\n%d#\n' $((t * 5)) $((t % 2)) $(((t + 1) % 2)) $((t % 2)); done
+} > "$tmp/act.vcd"
+fail=0
+args=(--lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/act.vcd" --scope top)
+"$gp" --quiet power "${args[@]}" --period 10ns --out "$tmp/a" > /dev/null || fail=1
+sleep 1 # a date taken from the clock would differ
+"$gp" --quiet power "${args[@]}" --period 10ns --out "$tmp/b" > /dev/null || fail=1
+for f in "$tmp"/a/*; do
+  cmp -s "$f" "$tmp/b/${f##*/}" || { echo "FAIL: ${f##*/} differs between two runs"; fail=1; }
+done
+[ "$(ls "$tmp/a" | wc -l)" -ge 8 ] || { echo "FAIL: files missing: $(ls "$tmp/a")"; fail=1; }
+for out in "" "--json -"; do
+  "$gp" --quiet power "${args[@]}" --period 10ns $out > /dev/full 2> "$tmp/err"
+  status=$?
+  [ $status = 1 ] && grep -q 'error 1030: cannot write to standard output' "$tmp/err" ||
+    { echo "FAIL: '$out' to /dev/full: status $status: $(cat "$tmp/err")"; fail=1; }
+done
+cp -r "$tmp/a" "$tmp/before"
+mkdir "$tmp/a/.gatepower-tmp.waveform.svg" # the SVG cannot be written
+"$gp" --quiet power "${args[@]}" --period 20ns --out "$tmp/a" > /dev/null 2> "$tmp/err"
+status=$?
+[ $status = 1 ] && grep -q 'error 8501: cannot write' "$tmp/err" ||
+  { echo "FAIL: a file that cannot be written: status $status: $(cat "$tmp/err")"; fail=1; }
+for f in "$tmp"/before/*; do
+  cmp -s "$f" "$tmp/a/${f##*/}" || { echo "FAIL: ${f##*/} changed by the failed run"; fail=1; }
+done
+left=$(cd "$tmp/a" && ls -A | grep '^\.gatepower-tmp\.' | grep -v '^\.gatepower-tmp\.waveform\.svg$')
+[ -z "$left" ] || { echo "FAIL: temporary files left: $left"; fail=1; }
+[ $fail = 0 ] && echo "ok: identical runs, checked stdout, a failed run keeps the files before"
+exit $fail
