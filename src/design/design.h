@@ -114,6 +114,7 @@ typedef struct design_sdf_stats {
     uint64_t arcs_annotated;              /* arc slots whose delay came from SDF */
     uint64_t interconnects, interconnects_matched;
     uint64_t unmatched;                   /* every entry that matched nothing */
+    uint64_t delays_negative;             /* delays below 0, taken as 0 (warning 7014) */
 } design_sdf_stats;
 
 /* Annotates SDF delays (IOPATH, INTERCONNECT, PORT, DEVICE) onto the arcs and

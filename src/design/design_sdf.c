@@ -11,6 +11,7 @@
 #include "design/design_int.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 #include "sdf/sdf.h"
@@ -26,7 +27,13 @@ typedef struct annotator {
     uint8_t *cond_set;      /* per arc slot: set by a COND entry */
     vec_char path;          /* scratch for joined names */
     bool out_of_memory;     /* a scratch allocation failed: stop at the next callback */
+    double least_delay;     /* the most negative delay met (taken as 0) */
+    double bad_delay;       /* a delay beyond the fs range met, or 0 */
 } annotator;
+
+/* Delays beyond this many seconds do not fit the int64 femtoseconds of the
+ * events (2^63 fs, 2.56 hours). */
+#define DESIGN_SDF_MAX_DELAY 9.2e3
 
 static gp_status no_memory(annotator *an)
 {
@@ -104,13 +111,32 @@ static bool same_condition(const char *a, const char *b)
     }
 }
 
+/* The delay an entry leaves: `value`, added to `present` for an
+ * INCREMENT; a negative one is taken as 0 (and counted), as simulators
+ * take it; one beyond the fs range is kept for the entry's error. */
+static double settled_delay(annotator *an, double present, double value, bool increment)
+{
+    double delay = (increment && !isnan(present) ? present : 0) + value;
+    if (!(fabs(delay) <= DESIGN_SDF_MAX_DELAY)) { /* NaN too */
+        an->bad_delay = delay;
+        return 0.0;
+    }
+    if (delay < 0) {
+        an->stats->delays_negative++;
+        an->least_delay = fmin(an->least_delay, delay);
+        return 0.0;
+    }
+    return delay;
+}
+
 static void set_delay(annotator *an, uint32_t slot, const sdf_delay *delay, bool increment)
 {
     design *dg = an->dg;
+    double *rise = &dg->arc_delay[DESIGN_RISE][slot], *fall = &dg->arc_delay[DESIGN_FALL][slot];
     if (delay->has_rise)
-        dg->arc_delay[DESIGN_RISE][slot] = (increment ? dg->arc_delay[DESIGN_RISE][slot] : 0) + delay->rise;
+        *rise = settled_delay(an, *rise, delay->rise, increment);
     if (delay->has_fall)
-        dg->arc_delay[DESIGN_FALL][slot] = (increment ? dg->arc_delay[DESIGN_FALL][slot] : 0) + delay->fall;
+        *fall = settled_delay(an, *fall, delay->fall, increment);
     if (!dg->arc_from_sdf[slot]) {
         dg->arc_from_sdf[slot] = 1;
         an->stats->arcs_annotated++;
@@ -161,6 +187,19 @@ static void report_unmatched(annotator *an, diag_loc loc, const char *what, cons
               "is the SDF for this netlist?", what, inst, *inst ? "/" : "", pin, an->celltype);
 }
 
+/* After an entry: the error of a delay it set beyond the fs range, or of a
+ * lack of memory. */
+static gp_status entry_done(annotator *an, diag_loc loc)
+{
+    if (an->bad_delay != 0) {
+        diag_error(an->d, 7015, loc, "SDF delay of %g s: a delay must lie within %g s (the 2^63 "
+                   "fs that times hold); is the SDF's TIMESCALE right?", an->bad_delay,
+                   DESIGN_SDF_MAX_DELAY);
+        return GP_ERR_INPUT;
+    }
+    return an->out_of_memory ? no_memory(an) : GP_OK;
+}
+
 static gp_status on_iopath(void *ctx, const sdf_iopath *e, diag_loc loc)
 {
     annotator *an = ctx;
@@ -169,7 +208,7 @@ static gp_status on_iopath(void *ctx, const sdf_iopath *e, diag_loc loc)
         an->stats->iopaths_matched++;
     else
         report_unmatched(an, loc, "IOPATH to", e->out.inst, e->out.pin);
-    return an->out_of_memory ? no_memory(an) : GP_OK;
+    return entry_done(an, loc);
 }
 
 /* Sets the wire delay into pin `pin` of `inst` (an input pin). */
@@ -183,8 +222,9 @@ static bool annotate_wire(annotator *an, uint32_t inst, const void *entry)
     for (int dir = 0; dir < 2; dir++) {
         bool has = dir == DESIGN_RISE ? e->delay.has_rise : e->delay.has_fall;
         double value = dir == DESIGN_RISE ? e->delay.rise : e->delay.fall;
+        double *wire = &an->dg->pin_wire_delay[dir][p];
         if (has)
-            an->dg->pin_wire_delay[dir][p] = (e->increment ? an->dg->pin_wire_delay[dir][p] : 0) + value;
+            *wire = settled_delay(an, *wire, value, e->increment);
     }
     return true;
 }
@@ -209,7 +249,7 @@ static gp_status on_interconnect(void *ctx, const sdf_interconnect *e, diag_loc 
         an->stats->interconnects_matched++;
     else
         report_unmatched(an, loc, "INTERCONNECT to", e->to.inst, e->to.pin);
-    return an->out_of_memory ? no_memory(an) : GP_OK;
+    return entry_done(an, loc);
 }
 
 static gp_status on_port(void *ctx, const sdf_port_delay *e, diag_loc loc)
@@ -236,7 +276,7 @@ static gp_status on_device(void *ctx, const sdf_device *e, diag_loc loc)
     annotator *an = ctx;
     if (!for_each_instance(an, e->has_out ? e->out.inst : "", annotate_device, e))
         report_unmatched(an, loc, "DEVICE", e->has_out ? e->out.inst : "", e->has_out ? e->out.pin : "");
-    return an->out_of_memory ? no_memory(an) : GP_OK;
+    return entry_done(an, loc);
 }
 
 gp_status design_read_sdf(design *dg, const char *path, design_sdf_stats *stats, diag_ctx *d)
@@ -254,6 +294,10 @@ gp_status design_read_sdf(design *dg, const char *path, design_sdf_stats *stats,
                          .interconnect = on_interconnect, .port = on_port, .device = on_device};
         st = sdf_read(path, &v, NULL, d);
     }
+    if (st == GP_OK && stats->delays_negative > 0)
+        diag_warn(d, 7014, DIAG_NOWHERE, "%s: %llu SDF delays are negative (the least %g s): "
+                  "taken as 0, as simulators take them", path,
+                  (unsigned long long)stats->delays_negative, an.least_delay);
     mem_free(an.cond_set);
     mem_free(an.cell_inst);
     mem_free(an.celltype);

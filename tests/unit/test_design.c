@@ -153,6 +153,46 @@ static void test_sdf_annotation(void)
     diag_free(d);
 }
 
+/* Negative delays are taken as 0 with one warning counting them (OpenSTA
+ * writes small negative ones; simulators clamp them); a delay beyond the
+ * 2^63 fs that times hold is an error at its line. */
+static void test_sdf_delay_range(void)
+{
+    static const char negative[] =
+        "(DELAYFILE (SDFVERSION \"3.0\") (DESIGN \"top\") (DIVIDER /) (TIMESCALE 1ns)\n"
+        " (CELL (CELLTYPE \"top\") (INSTANCE)\n"
+        "  (DELAY (ABSOLUTE (INTERCONNECT u1/Y u2/A (-0.002)))))\n"
+        " (CELL (CELLTYPE \"INV\") (INSTANCE u3) (DELAY (ABSOLUTE (IOPATH A Y (-0.0013) (0.2)))))\n"
+        ")\n";
+    static const char huge[] =
+        "(DELAYFILE (SDFVERSION \"3.0\") (DESIGN \"top\") (DIVIDER /) (TIMESCALE 1ns)\n"
+        " (CELL (CELLTYPE \"INV\") (INSTANCE u1)\n"
+        "  (DELAY (ABSOLUTE (IOPATH A Y (2e13) (0.2)))))\n"
+        ")\n";
+    char path[256], *text = NULL;
+    size_t len = 0;
+    FILE *messages = open_memstream(&text, &len);
+    diag_ctx *d = diag_new(messages);
+    design_sdf_stats st;
+    const char *file = scratch_write(dir, "negative.sdf", negative, path, sizeof path);
+    CHECK_EQ_INT(design_read_sdf(dg, file, &st, d), GP_OK);
+    CHECK_EQ_INT(st.delays_negative, 3); /* the wire's rise and fall, the arc's rise */
+    CHECK_EQ_INT(diag_count_of(d, 7014), 1);
+    fclose(messages);
+    CHECK(text && strstr(text, "3 SDF delays are negative (the least -2e-12 s)"));
+    free(text);
+    CHECK_EQ_INT(dg->arc_delay[DESIGN_RISE][arc_of("u3")] == 0.0, 1);
+    CHECK_NEAR_REL(dg->arc_delay[DESIGN_FALL][arc_of("u3")], 0.2e-9, 1e-12);
+    CHECK_EQ_INT(dg->pin_wire_delay[DESIGN_RISE][pin_of("u2", "A")] == 0.0, 1);
+    diag_free(d);
+    d = diag_new(NULL);
+    file = scratch_write(dir, "huge.sdf", huge, path, sizeof path);
+    CHECK_EQ_INT(design_read_sdf(dg, file, &st, d), GP_ERR_INPUT);
+    CHECK_EQ_INT(diag_first_error_no(d), 7015);
+    CHECK(strstr(diag_first_error_text(d), "huge.sdf:3:") != NULL);
+    diag_free(d);
+}
+
 static void test_spef_wire_cap(void)
 {
     static const char spef[] =
@@ -260,6 +300,7 @@ int main(void)
     RUN(test_netlist_and_levels);
     RUN(test_loads_slews_delays);
     RUN(test_sdf_annotation);
+    RUN(test_sdf_delay_range);
     RUN(test_spef_wire_cap);
     RUN(test_events);
     RUN(test_combinational_loop_is_reported);
