@@ -189,6 +189,8 @@ static gp_status run_engine(void *ctx, const design *dg, const events *ev,
 static int finish_run(const cli_power_args *a, const char *design_name, const design *dg,
                       gp_status st, power_result *r, cli_timing *timing, diag_ctx *d)
 {
+    if (st == GP_OK)
+        st = power_result_check(dg, r, d);
     int status = st == GP_OK ? write_outputs(a, design_name, dg, r, timing, d) : CLI_EXIT_INPUT;
     if (timing)
         cli_timing_lap(timing, "writing");

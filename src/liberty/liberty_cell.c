@@ -393,10 +393,10 @@ static gp_status lib_parse_pin_attr(lib_reader *rd, const lib_stmt *s, lib_bpin 
         }
         val->dir = (lib_dir)dir;
         return GP_OK;
-    case LIB_PA_CAP: return lib_attr_number(rd, s, &val->cap);
-    case LIB_PA_RISE_CAP: return lib_attr_number(rd, s, &val->rise_cap);
-    case LIB_PA_FALL_CAP: return lib_attr_number(rd, s, &val->fall_cap);
-    case LIB_PA_MAX_CAP: return lib_attr_number(rd, s, &val->max_cap);
+    case LIB_PA_CAP: return lib_attr_amount(rd, s, &val->cap);
+    case LIB_PA_RISE_CAP: return lib_attr_amount(rd, s, &val->rise_cap);
+    case LIB_PA_FALL_CAP: return lib_attr_amount(rd, s, &val->fall_cap);
+    case LIB_PA_MAX_CAP: return lib_attr_amount(rd, s, &val->max_cap);
     case LIB_PA_CLOCK: return lib_attr_bool(rd, s, &val->clock);
     case LIB_PA_FUNCTION: return lib_text_of(rd, a, &val->function);
     case LIB_PA_THREE_STATE: return lib_text_of(rd, a, &val->three_state);
@@ -722,7 +722,7 @@ static gp_status lib_leakage_simple(lib_reader *rd, lib_bleak *l, const lib_stmt
     if (strcmp(s->name, "value") != 0)
         return GP_OK;
     l->has_value = true;
-    gp_status st = lib_attr_number(rd, s, &l->value);
+    gp_status st = lib_attr_amount(rd, s, &l->value);
     l->value *= rd->lib->leakage_power_unit;
     return st;
 }
@@ -822,7 +822,7 @@ gp_status lib_cell_simple(lib_reader *rd, const lib_stmt *s)
             return lib_attr_number(rd, s, &cb->area);
         if (strcmp(s->name, "cell_leakage_power") != 0)
             return GP_OK;
-        st = lib_attr_number(rd, s, &v);
+        st = lib_attr_amount(rd, s, &v);
         cb->leakage = v * rd->lib->leakage_power_unit;
         cb->has_leakage = true;
         return st;

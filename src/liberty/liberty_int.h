@@ -362,6 +362,9 @@ void lib_warn_once(lib_reader *rd, int msgno, uint32_t key, diag_loc loc, const 
 void lib_skip_group(lib_reader *rd, const lib_stmt *s, const char *inside, bool *skip);
 /* The single number of a simple attribute, in file units. */
 gp_status lib_attr_number(lib_reader *rd, const lib_stmt *s, double *out);
+/* A number that cannot be negative (a capacitance, a leakage power): error
+ * 2222 when it is. */
+gp_status lib_attr_amount(lib_reader *rd, const lib_stmt *s, double *out);
 /* A true/false attribute. */
 gp_status lib_attr_bool(lib_reader *rd, const lib_stmt *s, bool *out);
 /* The reader's frame `up` levels above the top (0: the top). */

@@ -116,6 +116,23 @@ gp_status lib_attr_number(lib_reader *rd, const lib_stmt *s, double *out)
     return GP_OK;
 }
 
+/* Error 2222 for the negative value of an attribute that cannot be. */
+static gp_status lib_refuse_negative(lib_reader *rd, const lib_stmt *s, double value)
+{
+    if (value >= 0)
+        return GP_OK;
+    diag_error(rd->d, 2222, lib_arg_loc(rd, &s->args[0]),
+               "attribute '%s' is %g: a capacitance or a leakage power cannot be negative "
+               "(it would give negative power)", s->name, value);
+    return GP_ERR_INPUT;
+}
+
+gp_status lib_attr_amount(lib_reader *rd, const lib_stmt *s, double *out)
+{
+    gp_status st = lib_attr_number(rd, s, out);
+    return st == GP_OK ? lib_refuse_negative(rd, s, *out) : st;
+}
+
 gp_status lib_attr_bool(lib_reader *rd, const lib_stmt *s, bool *out)
 {
     const char *v = s->args[0].text;
@@ -289,6 +306,13 @@ static gp_status lib_header_number(lib_reader *rd, const lib_stmt *s, double *fi
     return lib_attr_number(rd, s, field);
 }
 
+/* A header number that cannot be negative (lib_attr_amount). */
+static gp_status lib_header_amount(lib_reader *rd, const lib_stmt *s, double *field)
+{
+    gp_status st = lib_header_number(rd, s, field);
+    return st == GP_OK ? lib_refuse_negative(rd, s, *field) : st;
+}
+
 static gp_status lib_library_simple(lib_reader *rd, const lib_stmt *s)
 {
     lib_library *lib = rd->lib;
@@ -306,7 +330,7 @@ static gp_status lib_library_simple(lib_reader *rd, const lib_stmt *s)
     if (strcmp(n, "nom_voltage") == 0)
         return lib_attr_number(rd, s, &rd->raw_nom_voltage);
     if (strcmp(n, "default_cell_leakage_power") == 0)
-        return lib_header_number(rd, s, &lib->default_cell_leakage_power);
+        return lib_header_amount(rd, s, &lib->default_cell_leakage_power);
     if (strcmp(n, "default_input_pin_cap") == 0)
         return lib_header_number(rd, s, &lib->default_input_pin_cap);
     if (strcmp(n, "default_output_pin_cap") == 0)

@@ -98,6 +98,10 @@ gp_status power_analyze_cpu(const design *dg, const events *ev, const power_opti
                             int threads, power_result **out, diag_ctx *d);
 
 void power_result_free(power_result *r);
+/* Error 8013 naming the first instance (or group, or cycle) whose energy is
+ * not a finite number: an input value out of range (a capacitance of 1e300
+ * F, say) gives inf or NaN, which no report may print as a number. */
+gp_status power_result_check(const design *dg, const power_result *r, diag_ctx *d);
 
 /* ---- a dump given in windows (events_stream) ---- */
 

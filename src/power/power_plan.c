@@ -465,6 +465,42 @@ void power_book(power_result *r, const power_plan *plan, uint32_t inst, power_co
         r->bin_energy[(size_t)bin * POWER_COMPONENTS + c] += e;
 }
 
+static const char *const component_names[POWER_COMPONENTS] = {
+    "internal", "switching", "leakage", "glitch internal", "glitch switching"};
+
+/* The first of n rows of POWER_COMPONENTS energies with a value that is
+ * not finite, its component in *c; n when none. */
+static size_t first_not_finite(const double *e, size_t n, int *c)
+{
+    for (size_t i = 0; i < n; i++)
+        for (*c = 0; *c < POWER_COMPONENTS; (*c)++)
+            if (!isfinite(e[i * POWER_COMPONENTS + *c]))
+                return i;
+    return n;
+}
+
+gp_status power_result_check(const design *dg, const power_result *r, diag_ctx *d)
+{
+    char what[512];
+    int c, unused;
+    size_t i = first_not_finite(r->inst_energy, r->n_insts, &c);
+    size_t g = first_not_finite(&r->group_energy[0][0], POWER_GROUPS, &unused);
+    size_t b = first_not_finite(r->bin_energy, r->n_cycles, &unused);
+    if (i < r->n_insts)
+        snprintf(what, sizeof what, "the %s energy of instance '%s' (cell %s)",
+                 component_names[c], design_inst_name(dg, (uint32_t)i), dg->inst_cell[i]->name);
+    else if (g == POWER_GROUP_IO || !isfinite(r->io_switching))
+        snprintf(what, sizeof what, "the switching energy of the nets driven by primary inputs");
+    else if (g < POWER_GROUPS || b < r->n_cycles)
+        snprintf(what, sizeof what, "the energy of a group or a cycle");
+    else
+        return GP_OK;
+    diag_error(d, 8013, DIAG_NOWHERE, "%s is not a finite number: a value of the library, the "
+               "parasitics or the activity is out of range (a capacitance, an energy table, a "
+               "leakage)", what);
+    return GP_ERR_INPUT;
+}
+
 void power_result_free(power_result *r)
 {
     if (!r)

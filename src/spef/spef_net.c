@@ -2,6 +2,8 @@
  * the nets this reader skips (*R_NET, *D_PNET, *R_PNET). */
 #include "spef/spef_int.h"
 
+#include <math.h>
+
 /* p->t is a name (a word that is no keyword). */
 static bool spef_at_name(const spef_parser *p)
 {
@@ -161,6 +163,12 @@ static gp_status spef_parse_net_head(spef_parser *p, spef_net *net)
         return GP_ERR_PARSE;
     }
     net->total_cap = total * p->hdr.c_unit;
+    if (!isfinite(net->total_cap)) {
+        diag_error(p->d, 5020, tok_loc(p->lx, &p->t),
+                   "total capacitance of net '%s' is out of range (%g in units of %g F): check "
+                   "*C_UNIT and the value", net->name, total, p->hdr.c_unit);
+        return GP_ERR_PARSE;
+    }
     if ((st = spef_next(p)) == GP_OK && spef_is(&p->t, "*V")) {
         double confidence;
         if ((st = spef_next_value(p, &confidence)) == GP_OK)

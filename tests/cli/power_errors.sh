@@ -3,7 +3,8 @@
 # status 1 (never a report of zeros): an unknown scope, an empty window, a
 # window outside the dump, activity with no matching nets, a dump that never
 # leaves x, an unknown clock net;
-# a bad --cuda-variant (status 2), and --engine cuda where there is no GPU.
+# a bad --cuda-variant (status 2), --engine cuda where there is no GPU, and
+# values out of range (an infinite energy, a SPEF capacitance).
 set -u
 gp=$1
 lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
@@ -70,5 +71,29 @@ expect 2 'error 1507: --cuda-variant sipl\+bogus: "bogus" is not a variant part'
 if ! nvidia-smi -L >/dev/null 2>&1; then # no GPU: built without CUDA (1501), or no device (1515)
   expect 1 'error 15(01|15): .*--engine cpu' "${base[@]}" --scope tb/dut --period 10ns --engine cuda
 fi
+# Values out of range: a capacitance of 1e100 x 1e300 pF gives an infinite
+# energy (8013, naming what spent it: here the input net a), never inf or
+# nan in a report; a SPEF
+# total beyond the double range is refused where it stands (5020).
+cat > "$tmp/huge.lib" <<'L'
+library (huge) {
+  time_unit : "1ns" ; capacitive_load_unit (1e300, pf) ; voltage_unit : "1V" ;
+  leakage_power_unit : "1nW" ; nom_voltage : 1.8 ;
+  cell (INVX1) {
+    pin (A) { direction : input ; capacitance : 1e100 ; }
+    pin (Y) { direction : output ; function : "!A" ; } }
+}
+L
+expect 1 "error 8013: the switching energy of the nets driven by primary inputs is not a finite number" \
+       power --lib "$tmp/huge.lib" --netlist "$tmp/top.v" --activity "$tmp/act.vcd" --scope tb/dut \
+       --period 10ns
+{
+  printf '*SPEF "IEEE 1481-1998"\n*DESIGN "top"\n*DATE "d"\n*VENDOR "v"\n*PROGRAM "p"\n'
+  printf '*VERSION "1"\n*DESIGN_FLOW "x"\n*DIVIDER /\n*DELIMITER :\n*BUS_DELIMITER [ ]\n'
+  printf '*T_UNIT 1 NS\n*C_UNIT 1e30 PF\n*R_UNIT 1 OHM\n*L_UNIT 1 HENRY\n\n'
+  printf '*D_NET y 1e300\n*CONN\n*I u1:Y O\n*END\n'
+} > "$tmp/huge.spef"
+expect 1 "huge.spef:16:10: error 5020: total capacitance of net 'y' is out of range" \
+       "${base[@]}" --spef "$tmp/huge.spef" --scope tb/dut --period 10ns
 echo "$failures failures"
 [ "$failures" -eq 0 ]

@@ -147,6 +147,18 @@ static void test_bad_numbers(void)
     expect_error("unit.lib", "library (t) {\n  time_unit : \"1 parsec\";\n}\n", GP_ERR_PARSE, 2105, 2);
     expect_error("cap.lib", "library (t) {\n  capacitive_load_unit (1, farads);\n}\n", GP_ERR_PARSE,
                  2106, 2);
+    /* capacitances and leakage powers cannot be negative */
+    expect_error("negcap.lib", HEAD "  cell (X) { pin (A) {\n    capacitance : -0.002; } }\n}\n",
+                 GP_ERR_INPUT, 2222, 11);
+    expect_error("negrise.lib", HEAD "  cell (X) { pin (A) {\n    rise_capacitance : -1; } }\n}\n",
+                 GP_ERR_INPUT, 2222, 11);
+    expect_error("negleak.lib", HEAD "  cell (X) {\n    cell_leakage_power : -3.5;\n  }\n}\n",
+                 GP_ERR_INPUT, 2222, 11);
+    expect_error("negwhen.lib",
+                 HEAD "  cell (X) { leakage_power () { when : \"A\";\n    value : -1; } }\n}\n",
+                 GP_ERR_INPUT, 2222, 11);
+    expect_error("negdefault.lib", "library (t) {\n  default_cell_leakage_power : -0.1;\n}\n",
+                 GP_ERR_INPUT, 2222, 2);
 }
 
 static void test_model_errors(void)
