@@ -116,6 +116,9 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
 /* Reports a clock given both ways or not at all (before any input is read);
  * `command` names the command in the message. */
 bool cli_power_clock_given(const cli_power_args *a, const char *command, diag_ctx *d);
+/* Reports --engine cuda where no device can run it (before any input is
+ * read); false then. */
+bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d);
 int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
                   const events *ev, cli_timing *timing, diag_ctx *d);
 /* Reads in->activity in windows of at most `memory` bytes of events (0:

@@ -126,6 +126,11 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
     return 1;
 }
 
+bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d)
+{
+    return a->engine != CLI_ENGINE_CUDA || cuda_power_check_device(a->cuda.device, d) == GP_OK;
+}
+
 bool cli_power_clock_given(const cli_power_args *a, const char *command, diag_ctx *d)
 {
     if (a->opt.period_fs && a->opt.clock_net) {
@@ -262,6 +267,8 @@ int cli_power_stream(const cli_power_args *a, const cli_inputs *in, uint64_t mem
                      cli_design *cd, const cli_context *ctx)
 {
     diag_ctx *d = ctx->diag;
+    if (power_check_design(cd->dg, &a->opt, d) != GP_OK)
+        return CLI_EXIT_INPUT;
     stream_run run = {.power = power_stream_new(cd->dg, &a->opt, run_engine, (void *)a),
                       .stats = &cd->activity, .d = d};
     if (!run.power) {

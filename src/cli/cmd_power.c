@@ -64,7 +64,9 @@ static int parse_options(int argc, char **argv, power_args *a, diag_ctx *d)
                    "--activity FILE (VCD or FST) and --scope PATH");
         return CLI_EXIT_USAGE;
     }
-    return cli_power_clock_given(&a->power, "gatepower power", d) ? 0 : CLI_EXIT_USAGE;
+    if (!cli_power_clock_given(&a->power, "gatepower power", d))
+        return CLI_EXIT_USAGE;
+    return cli_power_engine_ready(&a->power, d) ? 0 : CLI_EXIT_INPUT;
 }
 
 int cli_power(int argc, char **argv, const cli_context *ctx)

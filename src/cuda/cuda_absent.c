@@ -17,6 +17,8 @@ static gp_status not_built(int device, diag_ctx *d)
     return GP_ERR_UNSUPPORTED;
 }
 
+gp_status cuda_power_check_device(int device, diag_ctx *d) { return not_built(device, d); }
+
 gp_status cuda_device_query(int index, cuda_device_info *out, diag_ctx *d)
 {
     (void)out;

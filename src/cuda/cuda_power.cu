@@ -282,6 +282,18 @@ static gp_status open_device(cuda_power_session *s, const power_options *opt,
     return GP_OK;
 }
 
+extern "C" gp_status cuda_power_check_device(int device, diag_ctx *d)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) == cudaSuccess && device < count)
+        return GP_OK;
+    cudaGetLastError(); /* no driver or no GPU: clear the sticky error */
+    diag_error(d, 1515, DIAG_NOWHERE, "--engine cuda: CUDA device %d not found (this "
+               "machine has %d); use --engine cpu, which gives the same results", device,
+               count);
+    return GP_ERR_UNSUPPORTED;
+}
+
 extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const power_options *opt,
                                      int device, cuda_power_session **out,
                                      cuda_power_open_timing *timing, diag_ctx *d)
@@ -289,14 +301,9 @@ extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const p
     double start = progress_now_seconds();
     cuda_power_open_timing tm = {0, 0, 0};
     *out = NULL;
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || device >= count) {
-        cudaGetLastError(); /* no driver or no GPU: clear the sticky error */
-        diag_error(d, 1515, DIAG_NOWHERE, "--engine cuda: CUDA device %d not found (this "
-                   "machine has %d); use --engine cpu, which gives the same results", device,
-                   count);
-        return GP_ERR_UNSUPPORTED;
-    }
+    gp_status checked = cuda_power_check_device(device, d);
+    if (checked != GP_OK)
+        return checked;
     cuda_power_session *s = (cuda_power_session *)mem_calloc(1, sizeof *s);
     if (!s) {
         diag_error(d, 1511, DIAG_NOWHERE, "out of memory opening the CUDA power engine");

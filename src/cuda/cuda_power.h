@@ -128,6 +128,11 @@ gp_status cuda_power_run(cuda_power_session *s, const cuda_power_options *copt,
                          power_result **out, cuda_power_timing *timing, diag_ctx *d);
 void cuda_power_close(cuda_power_session *s);
 
+/* Whether CUDA device `device` can run the engine (error 1515 when the
+ * machine has no such device, 1501 in a build without CUDA): what a
+ * command checks before it reads any input. */
+gp_status cuda_power_check_device(int device, diag_ctx *d);
+
 /* cuda_power_open, cuda_power_run, cuda_power_close. */
 gp_status cuda_power_analyze(const design *dg, const events *ev, const power_options *opt,
                              const cuda_power_options *copt, power_result **out, diag_ctx *d);

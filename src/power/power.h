@@ -86,6 +86,10 @@ typedef struct power_result {
     uint64_t events_used;    /* pin events inside the window that were costed */
 } power_result;
 
+/* What the options ask of the design alone, checked before the activity is
+ * read: the --clock net (8002) and every library's voltage (8009). */
+gp_status power_check_design(const design *dg, const power_options *opt, diag_ctx *d);
+
 /* The float64 reference engine: one thread, written for clarity. */
 gp_status power_analyze_ref(const design *dg, const events *ev, const power_options *opt,
                             power_result **out, diag_ctx *d);

@@ -74,17 +74,26 @@ static int64_t measure_period(const events *ev, uint32_t net, bool *nomem)
     return best;
 }
 
+/* The --clock net, into *net; error 8002 when the design has none. */
+static bool find_clock_net(const design *dg, const power_options *opt, uint32_t *net,
+                           diag_ctx *d)
+{
+    *net = design_find_net(dg, opt->clock_net);
+    if (*net != DESIGN_NONE)
+        return true;
+    diag_error(d, 8002, DIAG_NOWHERE, "--clock: there is no net '%s' in the design",
+               opt->clock_net);
+    return false;
+}
+
 static gp_status plan_period(const design *dg, const events *ev, const power_options *opt,
                              power_plan *plan, diag_ctx *d)
 {
     plan->period = opt->period_fs;
     if (plan->period == 0 && opt->clock_net) {
-        uint32_t net = design_find_net(dg, opt->clock_net);
-        if (net == DESIGN_NONE) {
-            diag_error(d, 8002, DIAG_NOWHERE, "--clock: there is no net '%s' in the design",
-                       opt->clock_net);
+        uint32_t net;
+        if (!find_clock_net(dg, opt, &net, d))
             return GP_ERR_INPUT;
-        }
         bool nomem = false;
         plan->period = measure_period(ev, net, &nomem);
         if (nomem)
@@ -385,6 +394,14 @@ static gp_status check_voltages(const design *dg, diag_ctx *d)
         }
     }
     return GP_OK;
+}
+
+gp_status power_check_design(const design *dg, const power_options *opt, diag_ctx *d)
+{
+    uint32_t net;
+    if (!opt->period_fs && opt->clock_net && !find_clock_net(dg, opt, &net, d))
+        return GP_ERR_INPUT;
+    return check_voltages(dg, d);
 }
 
 gp_status power_plan_make(const design *dg, const events *ev, const power_options *opt,

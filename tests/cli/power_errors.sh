@@ -2,8 +2,9 @@
 # power_errors.sh: bad inputs to `gatepower power` give a clear error and exit
 # status 1 (never a report of zeros): an unknown scope, an empty window, a
 # window outside the dump, activity with no matching nets, a dump that never
-# leaves x, an unknown clock net;
-# a bad --cuda-variant (status 2), --engine cuda where there is no GPU, and
+# leaves x, an unknown clock net (found before the activity is read);
+# a bad --cuda-variant (status 2), --engine cuda where there is no GPU
+# (found before any input is read), and
 # values out of range (an infinite energy, a SPEF capacitance).
 set -u
 gp=$1
@@ -70,7 +71,13 @@ expect 2 'error 1507: --cuda-variant sipl\+bogus: "bogus" is not a variant part'
        "${base[@]}" --scope tb/dut --period 10ns --cuda-variant sipl+bogus
 if ! nvidia-smi -L >/dev/null 2>&1; then # no GPU: built without CUDA (1501), or no device (1515)
   expect 1 'error 15(01|15): .*--engine cpu' "${base[@]}" --scope tb/dut --period 10ns --engine cuda
+  # found before any input is read: the missing library is not reached
+  expect 1 '^error 15(01|15): .*--engine cpu' power --lib "$tmp/missing.lib" --netlist "$tmp/top.v" \
+         --activity "$tmp/act.vcd" --scope tb/dut --period 10ns --engine cuda
 fi
+# a --clock net the design lacks, found before the activity is read (it is missing here)
+expect 1 "^error 8002: --clock: there is no net 'clk'" power --lib "$lib" --netlist "$tmp/top.v" \
+       --activity "$tmp/missing.vcd" --scope tb/dut --clock clk
 # Values out of range: a capacitance of 1e100 x 1e300 pF gives an infinite
 # energy (8013, naming what spent it: here the input net a), never inf or
 # nan in a report; a SPEF
