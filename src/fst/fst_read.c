@@ -140,7 +140,7 @@ static gp_status fst_read_hierarchy(fst_reader *f)
     gp_status st = GP_OK;
     while (st == GP_OK && (h = fstReaderIterateHier(f->fst)) != NULL) {
         if (h->htyp == FST_HT_SCOPE)
-            st = vcd_state_push_scope(&f->st, h->u.scope.name, h->u.scope.name_length);
+            st = vcd_state_push_scope(&f->st, h->u.scope.name, h->u.scope.name_length, f->loc);
         else if (h->htyp == FST_HT_UPSCOPE)
             vcd_state_pop_scope(&f->st);
         else if (h->htyp == FST_HT_VAR)

@@ -78,7 +78,7 @@ static gp_status vcd_parse_scope(vcd_text *r)
         return GP_ERR_PARSE;
     }
     if (st == GP_OK)
-        st = vcd_state_push_scope(&r->st, w.text, w.len);
+        st = vcd_state_push_scope(&r->st, w.text, w.len, vcd_text_loc(r, w.text));
     return st == GP_OK ? vcd_expect_end(r, "$scope") : st;
 }
 

@@ -81,7 +81,11 @@ gp_status vcd_state_init(vcd_state *s, const char *file, const vcd_options *opt,
 void vcd_state_free(vcd_state *s);
 
 /* Entering and leaving a scope of the header. */
-gp_status vcd_state_push_scope(vcd_state *s, const char *name, size_t len);
+/* A scope path longer than this is refused (error 6042): every scope's
+ * path is kept, so scopes nested thousands deep would take memory that
+ * grows with the square of the depth. */
+#define VCD_MAX_SCOPE_PATH 4096
+gp_status vcd_state_push_scope(vcd_state *s, const char *name, size_t len, diag_loc loc);
 void vcd_state_pop_scope(vcd_state *s);
 size_t vcd_state_depth(const vcd_state *s);
 

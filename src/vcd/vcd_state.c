@@ -82,10 +82,16 @@ static void vcd_unescape(const char **name, size_t *len)
     }
 }
 
-gp_status vcd_state_push_scope(vcd_state *s, const char *name, size_t len)
+gp_status vcd_state_push_scope(vcd_state *s, const char *name, size_t len, diag_loc loc)
 {
     vcd_unescape(&name, &len);
     size_t depth = s->level_off.len;
+    if (s->path.len + 1 + len > VCD_MAX_SCOPE_PATH) {
+        diag_error(s->d, 6042, loc, "scope '%.*s': its path is longer than %d characters (the "
+                   "scopes nest thousands deep): the file is damaged or not a simulator's dump",
+                   (int)(len < 64 ? len : 64), name, VCD_MAX_SCOPE_PATH);
+        return GP_ERR_PARSE;
+    }
     if (!vec_char_reserve(&s->path, s->path.len + 1 + len + 1))
         return vcd_state_nomem(s);
     if (!vec_u32_push(&s->level_off, (uint32_t)(s->path.len + (depth > 0))))

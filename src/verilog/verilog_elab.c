@@ -126,6 +126,22 @@ static const char *vlog_flat_bit_name(vlog_elab *e, uint32_t bit)
 
 /* --- the hierarchy ------------------------------------------------------------ */
 
+/* An instance path longer than this is refused: every flat name below it
+ * holds it, so a hierarchy that deep (thousands of levels) would take
+ * memory that grows with the square of its depth. */
+#define VLOG_MAX_PATH 4096
+
+/* Error 3038 at the instance whose path grew past VLOG_MAX_PATH. */
+static gp_status vlog_too_deep(vlog_elab *e, const vlog_module *m, const vlog_inst *inst)
+{
+    vlog_reader *r = e->r;
+    diag_error(r->d, 3038, vlog_loc(r, m->file, inst->line, inst->col),
+               "instance '%s': its hierarchical path is longer than %d characters (the module "
+               "hierarchy is thousands of levels deep): flatten or shorten the hierarchy",
+               vlog_sym(r, inst->name), VLOG_MAX_PATH);
+    return GP_ERR_INPUT;
+}
+
 static gp_status vlog_push_node(vlog_elab *e, uint32_t module, uint32_t base,
                                 const vlog_node *parent, uint32_t inst_name)
 {
@@ -162,6 +178,8 @@ static gp_status vlog_build_nodes(vlog_elab *e, uint32_t top)
                 continue;
             uint32_t child = inst->target & ~VLOG_TARGET_MODULE;
             vlog_node parent = e->nodes.data[i]; /* a copy: the push may move the array */
+            if (parent.prefix_len + strlen(vlog_sym(r, inst->name)) + 1 > VLOG_MAX_PATH)
+                return vlog_too_deep(e, m, inst);
             st = vlog_push_node(e, child, next, &parent, inst->name);
             next += r->modules.data[child].nbits;
         }

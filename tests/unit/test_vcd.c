@@ -549,6 +549,26 @@ static void test_no_final_newline(void)
     diag_free(d);
 }
 
+/* Scopes nested thousands deep are refused at the scope whose path passes
+ * 4096 characters (every scope's path is kept: memory would grow with the
+ * square of the depth), not read until memory runs out. */
+static void test_deep_scopes(void)
+{
+    size_t depth = 200000, at = 0;
+    char *text = malloc(depth * 40 + 200);
+    if (!text)
+        return;
+    at += (size_t)sprintf(text + at, "$timescale 1ns $end\n");
+    for (size_t k = 0; k < depth; k++)
+        at += (size_t)sprintf(text + at, "$scope module s $end\n");
+    at += (size_t)sprintf(text + at, "$var wire 1 ! a $end\n");
+    for (size_t k = 0; k < depth; k++)
+        at += (size_t)sprintf(text + at, "$upscope $end\n");
+    sprintf(text + at, "$enddefinitions $end\n#0\n1!\n");
+    expect_error(text, NULL, 6042, 2 + 4096 / 2);
+    free(text);
+}
+
 int main(void)
 {
     RUN(test_basic);
@@ -569,5 +589,6 @@ int main(void)
     RUN(test_mismatched_scope);
     RUN(test_missing_file);
     RUN(test_no_final_newline);
+    RUN(test_deep_scopes);
     return check_exit_code();
 }

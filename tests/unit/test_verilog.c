@@ -441,6 +441,26 @@ static void expect_error(const char *text, const char *top, int msgno, int line)
     diag_free(d);
 }
 
+/* A module hierarchy thousands of levels deep is refused at the instance
+ * whose path passes 4096 characters, not elaborated in memory that grows
+ * with the square of its depth. */
+static void test_deep_hierarchy(void)
+{
+    size_t depth = 40000, at = 0;
+    char *text = malloc(depth * 80 + 200);
+    if (!text)
+        return;
+    at += (size_t)sprintf(text + at, "module m%zu (a, y); input a; output y; assign y = a; "
+                          "endmodule\n", depth);
+    for (size_t k = depth; k-- > 0;)
+        at += (size_t)sprintf(text + at, "module m%zu (a, y); input a; output y; m%zu u (.a(a), "
+                              ".y(y)); endmodule\n", k, k + 1);
+    /* m0 is on the last line; u of m(k) has the path u/u/...: 2 characters a
+     * level, so m2048's u (line depth + 1 - 2048) is the first past 4096 */
+    expect_error(text, "m0", 3038, (int)(depth + 1 - 2048));
+    free(text);
+}
+
 static void test_missing_file(void)
 {
     fake f;
@@ -669,6 +689,7 @@ int main(void)
     RUN(test_limits);
     RUN(test_warnings);
     RUN(test_top_errors);
+    RUN(test_deep_hierarchy);
     RUN(test_builder_failure);
     return check_exit_code();
 }
