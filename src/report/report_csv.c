@@ -1,13 +1,14 @@
 /* report_csv.c: the CSV tables: waveform.csv (one row per cycle),
  * instances.csv (one per instance, in instance order) and cells.csv (one per
- * cell type, by total power).  Numbers print with %.17g so that scripts read
- * back the exact doubles; names are quoted (RFC 4180) when they hold a comma,
+ * cell type, by total power).  Numbers print as JSON's do (the fewest
+ * digits that read back as the exact doubles); names are quoted (RFC 4180) when they hold a comma,
  * a quote or a line break, as escaped Verilog identifiers may. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/report_int.h"
+#include "util/json.h"
 #include "util/mem.h"
 #include "util/strtab.h"
 
@@ -28,8 +29,9 @@ static void csv_field(FILE *out, const char *s)
 
 static void csv_numbers(FILE *out, const double *v, int n)
 {
+    char buf[JSON_NUMBER_MAX];
     for (int k = 0; k < n; k++)
-        fprintf(out, ",%.17g", v[k]);
+        fprintf(out, ",%s", json_number_text(v[k], buf));
     fputc('\n', out);
 }
 
@@ -40,9 +42,10 @@ gp_status report_waveform_csv_file(FILE *out, const report_ctx *c)
         fprintf(out, ",%s", report_wave_names[s]);
     fputc('\n', out);
     double v[REPORT_WAVE_SIGNALS];
+    char buf[JSON_NUMBER_MAX];
     for (uint32_t b = 0; b < c->r->n_cycles; b++) {
         report_wave_values(c->r, b, v);
-        fprintf(out, "%" PRIu32 ",%.17g", b, report_cycle_start(c->r, b));
+        fprintf(out, "%" PRIu32 ",%s", b, json_number_text(report_cycle_start(c->r, b), buf));
         csv_numbers(out, v, REPORT_WAVE_SIGNALS);
     }
     return GP_OK;

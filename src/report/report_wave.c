@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "report/report_int.h"
+#include "util/json.h"
 
 #ifdef GATEPOWER_HAVE_FST
 #include "fstapi.h"
@@ -50,6 +51,7 @@ gp_status report_vcd_file(FILE *out, const report_ctx *c)
     int exponent = report_time_unit(r, &unit);
     vcd_header(out, c, exponent);
     double last[REPORT_WAVE_SIGNALS], v[REPORT_WAVE_SIGNALS];
+    char buf[JSON_NUMBER_MAX];
     for (uint32_t b = 0; b < r->n_cycles; b++) {
         report_wave_values(r, b, v);
         fprintf(out, "#%" PRId64 "\n", cycle_tick(r, b, unit));
@@ -57,7 +59,7 @@ gp_status report_vcd_file(FILE *out, const report_ctx *c)
             fputs("$dumpvars\n", out);
         for (int s = 0; s < REPORT_WAVE_SIGNALS; s++)
             if (b == 0 || v[s] != last[s])
-                fprintf(out, "r%.17g %c\n", v[s], vcd_codes[s]);
+                fprintf(out, "r%s %c\n", json_number_text(v[s], buf), vcd_codes[s]);
         if (b == 0)
             fputs("$end\n", out);
         memcpy(last, v, sizeof v);

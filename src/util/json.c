@@ -2,6 +2,8 @@
 #include "util/json.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 void json_init(json_writer *w, FILE *out)
 {
@@ -79,13 +81,22 @@ void json_string(json_writer *w, const char *s)
     write_escaped(w->out, s);
 }
 
+const char *json_number_text(double x, char buf[JSON_NUMBER_MAX])
+{
+    for (int digits = 15; digits < 17; digits++) {
+        snprintf(buf, JSON_NUMBER_MAX, "%.*g", digits, x);
+        if (strtod(buf, NULL) == x)
+            return buf;
+    }
+    snprintf(buf, JSON_NUMBER_MAX, "%.17g", x);
+    return buf;
+}
+
 void json_number(json_writer *w, double x)
 {
+    char buf[JSON_NUMBER_MAX];
     begin_value(w);
-    if (isfinite(x))
-        fprintf(w->out, "%.17g", x);
-    else
-        fputs("null", w->out);
+    fputs(isfinite(x) ? json_number_text(x, buf) : "null", w->out);
 }
 
 void json_uint(json_writer *w, uint64_t x)

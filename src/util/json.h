@@ -2,8 +2,10 @@
  *
  * Calls nest like the document: json_begin_object, json_key + a value, ...,
  * json_end.  Commas, indentation and string escapes are handled here.
- * Numbers print with 17 significant digits so that they read back exactly;
- * NaN and infinities, which JSON cannot hold, print as null.  Nesting
+ * Numbers print with the fewest significant digits (15 to 17) that read
+ * back as the same double, as Python's repr does: 3e-08, not
+ * 2.9999999999999997e-08; NaN and infinities, which JSON cannot hold,
+ * print as null.  Nesting
  * deeper than JSON_MAX_DEPTH - 1 levels is not supported. */
 #ifndef GP_UTIL_JSON_H
 #define GP_UTIL_JSON_H
@@ -29,6 +31,10 @@ void json_end(json_writer *w); /* closes the innermost object or array */
 void json_key(json_writer *w, const char *key);
 void json_string(json_writer *w, const char *s);
 void json_number(json_writer *w, double x);
+/* A finite x as json_number writes it, into buf (JSON_NUMBER_MAX bytes):
+ * for other machine-read text too (CSV). */
+#define JSON_NUMBER_MAX 32
+const char *json_number_text(double x, char buf[JSON_NUMBER_MAX]);
 void json_uint(json_writer *w, uint64_t x);
 void json_bool(json_writer *w, bool b);
 /* Ends the document with a newline. */

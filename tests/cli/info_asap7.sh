@@ -6,7 +6,7 @@
 set -u
 gp=$1
 shared=$(cd "$(dirname "$0")/../../.." && pwd)/shared
-[ -d "$shared/designs" ] || { echo "SKIPPED: ../shared is not here"; exit 77; }
+[ -d "$shared/designs" ] || { echo "SKIPPED info_asap7: ../shared is not here"; exit 77; }
 libs=()
 for lib in asap7_seq asap7_simple asap7_invbuf; do libs+=(--lib "$shared/libs/$lib.lib.gz"); done
 json=$("$gp" info "${libs[@]}" --netlist "$shared/designs/reg1_asap7.v" --top top \

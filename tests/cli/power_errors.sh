@@ -9,7 +9,7 @@
 set -u
 gp=$1
 lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
-[ -f "$lib" ] || { echo "SKIPPED: $lib is missing (scripts/install-deps installs it)"; exit 77; }
+[ -f "$lib" ] || { echo "SKIPPED power_errors: $lib is missing (scripts/install-deps installs it)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/top.v" <<'V'

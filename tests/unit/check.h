@@ -74,10 +74,15 @@ static inline int check_exit_code(void)
     return check_failures ? 1 : 0;
 }
 
-static inline void check_skip(const char *reason)
+/* Prints "SKIPPED test_x: reason" (the test file's name, without its
+ * directory and .c) and exits 77. */
+static inline void check_skip_in(const char *file, const char *reason)
 {
-    fprintf(stderr, "SKIPPED: %s\n", reason);
+    const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    int len = strrchr(name, '.') ? (int)(strrchr(name, '.') - name) : (int)strlen(name);
+    fprintf(stderr, "SKIPPED %.*s: %s\n", len, name, reason);
     exit(77);
 }
+#define check_skip(reason) check_skip_in(__FILE__, reason)
 
 #endif

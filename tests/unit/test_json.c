@@ -32,7 +32,7 @@ static void test_nested_document(void)
                        "  \"name\": \"a\\\"b\\\\c\\u000a\",\n"
                        "  \"list\": [\n"
                        "    18446744073709551615,\n"
-                       "    0.10000000000000001,\n"
+                       "    0.1,\n"
                        "    null,\n"
                        "    true\n"
                        "  ],\n"
@@ -41,8 +41,26 @@ static void test_nested_document(void)
     free(text);
 }
 
+/* Numbers take the fewest digits that read back as the same double:
+ * 3e-08 (30 ns as a double, 2.9999999999999997e-08 with 17 digits), and
+ * 17 digits where fewer would lose bits. */
+static void test_shortest_numbers(void)
+{
+    static const double values[] = {30000000 / 1e15, 0.1 + 0.2, 1.0 / 3, 5e-324, 1e300, -2.5,
+                                    0.00078855699999999984};
+    static const char *const texts[] = {"3e-08", "0.30000000000000004", "0.3333333333333333",
+                                        "4.94065645841247e-324", "1e+300", "-2.5",
+                                        "0.0007885569999999998"};
+    for (size_t k = 0; k < sizeof values / sizeof values[0]; k++) {
+        char buf[JSON_NUMBER_MAX];
+        CHECK_EQ_STR(json_number_text(values[k], buf), texts[k]);
+        CHECK(strtod(buf, NULL) == values[k]);
+    }
+}
+
 int main(void)
 {
     RUN(test_nested_document);
+    RUN(test_shortest_numbers);
     return check_exit_code();
 }
