@@ -344,9 +344,12 @@ static gp_status vcd_keyword(vcd_text *r)
     return GP_ERR_PARSE;
 }
 
-void vcd_warn_unterminated(diag_ctx *d, diag_loc end)
+gp_status vcd_refuse_unterminated(diag_ctx *d, diag_loc end)
 {
-    diag_warn(d, 6023, end, "the file does not end with a newline: it may be truncated");
+    diag_error(d, 6023, end, "the file ends inside a line: it is cut short (a simulation that "
+               "did not finish writing it, or a partial copy), and its last change or time may "
+               "be cut too; a dump ends with a newline");
+    return GP_ERR_PARSE;
 }
 
 gp_status vcd_text_changes(vcd_text *r)
@@ -372,6 +375,6 @@ gp_status vcd_text_changes(vcd_text *r)
         return GP_ERR_PARSE;
     }
     if (r->last_byte != '\n')
-        vcd_warn_unterminated(r->st.d, vcd_text_loc(r, end));
+        return vcd_refuse_unterminated(r->st.d, vcd_text_loc(r, end));
     return vcd_state_finish(&r->st, r->ticks * r->scale);
 }

@@ -309,9 +309,9 @@ gp_status vcd_text_nomem(vcd_text *r);
 gp_status vcd_text_header(vcd_text *r);
 gp_status vcd_text_changes(vcd_text *r);
 
-/* The warning of a file whose last byte is not a newline, at `end`, just
- * past that byte. */
-void vcd_warn_unterminated(diag_ctx *d, diag_loc end);
+/* Error 6023 for a file whose last byte is not a newline (it is cut), at
+ * `end`, just past that byte. */
+gp_status vcd_refuse_unterminated(diag_ctx *d, diag_loc end);
 
 /* Newlines in [p, e). */
 size_t vcd_count_newlines(const char *p, const char *e);

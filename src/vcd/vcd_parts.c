@@ -220,34 +220,11 @@ static bool vcd_parts_agree(const vcd_parts *ps, uint32_t from, uint32_t to)
     return true;
 }
 
-/* The warning of a file whose last byte is not a newline, where the reading
- * in file order gives it: just past that byte. */
-static void vcd_parts_warn_unterminated(const vcd_parts *ps, uint64_t size)
+/* The end of a read whose parts agree: as vcd_text_changes ends (a file
+ * cut inside its last line failed its last part, and is read in file
+ * order for its error). */
+static gp_status vcd_parts_finish(vcd_parts *ps)
 {
-    char win[VCD_WINDOW];
-    uint64_t lines = 0, line_start = 0;
-    for (uint64_t at = 0; at < size;) {
-        ssize_t got = pread(ps->fd, win, sizeof win, (off_t)at);
-        if (got <= 0)
-            return;
-        lines += vcd_count_newlines(win, win + got);
-        for (ssize_t i = got - 1; i >= 0; i--)
-            if (win[i] == '\n') {
-                line_start = at + (uint64_t)i + 1;
-                break;
-            }
-        at += (uint64_t)got;
-    }
-    diag_loc loc = {ps->head->st.file, (int)(lines + 1), (int)(size - line_start + 1)};
-    vcd_warn_unterminated(ps->head->st.d, loc);
-}
-
-/* The end of a read whose parts agree: as vcd_text_changes ends. */
-static gp_status vcd_parts_finish(vcd_parts *ps, uint64_t size)
-{
-    char last = '\n';
-    if (pread(ps->fd, &last, 1, (off_t)(size - 1)) == 1 && last != '\n')
-        vcd_parts_warn_unterminated(ps, size);
     const vcd_sink *sink = ps->head->st.sink;
     int64_t end_fs = ps->part[ps->n - 1].last_ticks * ps->head->scale;
     return sink->finish ? sink->finish(sink->ctx, end_fs) : GP_OK;
@@ -328,7 +305,7 @@ gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, 
         uint32_t want = vcd_parts_wanted(opt, threads, size - begin, batch);
         if (want > 1 && vcd_parts_plan(&ps, begin, size, want) &&
             vcd_parts_run(&ps, threads, batch, &st))
-            *done = true, st = vcd_parts_finish(&ps, size);
+            *done = true, st = vcd_parts_finish(&ps);
     }
     mem_free(ps.part);
     if (ps.fd >= 0)

@@ -3,7 +3,8 @@
  * dumps cut into many parts (vectors, x and z, aliases, zero-width pulses,
  * repeated values, $dumpall, skipped real and integer variables) and on
  * the inputs that make the parts fall back to one thread ($dumpoff, a
- * comment cut by a part's edge, errors, a missing last newline); the same
+ * comment cut by a part's edge, errors, a missing last newline, which is
+ * refused: the file is cut); the same
  * for the gzip copy of each dump, cut into parts as it is decompressed;
  * and every reading given in windows (events_stream) gives windows that
  * are the store's, each net's value at the window's start and its changes
@@ -256,7 +257,7 @@ static void test_errors_read_alike(void)
     }
 }
 
-static void test_missing_last_newline_warns_alike(void)
+static void test_missing_last_newline_refused_alike(void)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/cut.vcd", dir);
@@ -268,10 +269,11 @@ static void test_missing_last_newline_warns_alike(void)
     }
     uint32_t parts, gz_parts;
     check_readings(path, &parts, &gz_parts);
-    CHECK(parts > 1);
-    CHECK_EQ_INT(gz_parts, 1); /* a stream's end is known too late: read in file order */
+    CHECK_EQ_INT(parts, 1); /* the last part fails: read in file order, for the error */
+    CHECK_EQ_INT(gz_parts, 1);
     reading one = read_with(path, 1);
-    CHECK(strstr(one.messages, "warning 6023") != NULL);
+    CHECK_EQ_INT(one.st, GP_ERR_PARSE);
+    CHECK(strstr(one.messages, "error 6023") != NULL);
     reading_free(&one);
 }
 
@@ -519,7 +521,7 @@ int main(void)
         RUN(test_dumpoff_falls_back);
         RUN(test_comment_with_times_reads_alike);
         RUN(test_errors_read_alike);
-        RUN(test_missing_last_newline_warns_alike);
+        RUN(test_missing_last_newline_refused_alike);
         RUN(test_aliases_give_every_net_the_changes);
         RUN(test_windows_are_the_store);
         RUN(test_windows_restart_on_fallback);
