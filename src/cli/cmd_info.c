@@ -76,10 +76,11 @@ static void print_text(const cli_inputs *in, const cli_design *cd, const cell_co
 {
     const design *dg = cd->dg;
     size_t n_libs = lib_library_count(cd->libs);
-    printf("instances   %" PRIu32 " of %zu cell types (%zu librar%s read)\n", dg->n_insts, n_cells,
-           n_libs, n_libs == 1 ? "y" : "ies");
-    printf("nets        %" PRIu32 "\n", dg->n_nets);
-    printf("pins        %" PRIu32 " connected\n", dg->n_connected_pins);
+    char a[REPORT_COUNT_LEN], b[REPORT_COUNT_LEN], c[REPORT_COUNT_LEN];
+    printf("instances   %s of %zu cell types (%zu librar%s read)\n",
+           report_count(a, dg->n_insts), n_cells, n_libs, n_libs == 1 ? "y" : "ies");
+    printf("nets        %s\n", report_count(a, dg->n_nets));
+    printf("pins        %s connected\n", report_count(a, dg->n_connected_pins));
     printf("levels      %" PRIu32 "%s\n", dg->n_levels,
            dg->n_loop_insts ? " (combinational loops: see the warning)" : "");
     if (in->spef)
@@ -92,10 +93,11 @@ static void print_text(const cli_inputs *in, const cli_design *cd, const cell_co
                cd->sdf.arcs_annotated, cd->sdf.iopaths_matched, cd->sdf.iopaths,
                cd->sdf.interconnects_matched, cd->sdf.interconnects, cd->sdf.unmatched);
     if (cd->ev) {
-        printf("activity    %s, %" PRIu64 " signals matched, %" PRIu64 " unmatched; %" PRIu64
-               " events on %" PRIu32 " nets, last time %.6g s\n",
-               cd->activity.format, cd->activity.signals_matched, cd->activity.signals_unmatched,
-               cd->ev->n_events, cd->activity.nets_with_activity, (double)cd->ev->end_fs * 1e-15);
+        printf("activity    %s, %s signals matched, %s unmatched; ", cd->activity.format,
+               report_count(a, cd->activity.signals_matched),
+               report_count(b, cd->activity.signals_unmatched));
+        printf("%s events on %s nets, last time %.6g s\n", report_count(a, cd->ev->n_events),
+               report_count(c, cd->activity.nets_with_activity), (double)cd->ev->end_fs * 1e-15);
         if (cd->activity.parts > 1)
             printf("            read in %" PRIu32 " parts at once\n", cd->activity.parts);
         else

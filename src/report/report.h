@@ -54,6 +54,11 @@ report_options report_defaults(void);
 gp_status report_write_all(const char *out_dir, const design *dg, const power_result *r,
                            const report_options *opt, diag_ctx *d);
 
+/* n with its digits grouped by threes, "10,468,457", into buf (people
+ * read counts so; files for scripts keep plain digits). */
+#define REPORT_COUNT_LEN 32
+const char *report_count(char buf[REPORT_COUNT_LEN], uint64_t n);
+
 /* report.txt's text and report.json's document, to any stream. */
 void report_write_text(FILE *out, const design *dg, const power_result *r,
                        const report_options *opt);

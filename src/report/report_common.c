@@ -50,6 +50,19 @@ void report_total_columns(const power_result *r, double out[REPORT_COLS])
     report_columns(energies, report_duration(r), out);
 }
 
+const char *report_count(char buf[REPORT_COUNT_LEN], uint64_t n)
+{
+    char digits[24];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n), at = 0;
+    for (int k = 0; k < len; k++) {
+        if (k > 0 && (len - k) % 3 == 0)
+            buf[at++] = ',';
+        buf[at++] = digits[k];
+    }
+    buf[at] = '\0';
+    return buf;
+}
+
 /* A division, not a multiplication by 1e-15: whole fs below 2^53 give the
  * correctly rounded number of seconds. */
 double report_seconds(int64_t fs) { return (double)fs / 1e15; }

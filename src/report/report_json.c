@@ -60,6 +60,18 @@ static void json_totals(json_writer *w, const power_result *r)
     json_number(w, r->io_switching / report_duration(r));
 }
 
+/* What the numbers are in: every power in watts, every time in seconds. */
+static void json_units(json_writer *w)
+{
+    json_key(w, "units");
+    json_begin_object(w);
+    json_key(w, "power");
+    json_string(w, "W");
+    json_key(w, "time");
+    json_string(w, "s");
+    json_end(w);
+}
+
 static void json_window(json_writer *w, const power_result *r)
 {
     json_key(w, "window");
@@ -98,6 +110,7 @@ void report_write_json(FILE *out, const design *dg, const power_result *r,
     json_begin_object(&w);
     json_key(&w, "design");
     json_string(&w, o.design_name);
+    json_units(&w);
     json_key(&w, "instances");
     json_uint(&w, dg->n_insts);
     json_key(&w, "glitch_analysis");

@@ -86,13 +86,14 @@ void report_write_text(FILE *out, const design *dg, const power_result *r,
     report_options o = report_resolve_options(opt);
     char a[REPORT_ENG_LEN], b[REPORT_ENG_LEN], c[REPORT_ENG_LEN];
     fprintf(out, "gatepower power report: %s\n\n", o.design_name);
-    fprintf(out, "  instances        %" PRIu32 "\n", dg->n_insts);
+    char n[REPORT_COUNT_LEN];
+    fprintf(out, "  instances        %s\n", report_count(n, dg->n_insts));
     fprintf(out, "  window           %s .. %s (%s)\n",
             report_eng(a, report_seconds(r->window_start_fs), "s"),
             report_eng(b, report_seconds(r->window_end_fs), "s"), report_eng(c, r->duration, "s"));
     fprintf(out, "  period           %s\n", report_eng(a, report_seconds(r->period_fs), "s"));
-    fprintf(out, "  cycles           %" PRIu32 "\n", r->n_cycles);
-    fprintf(out, "  events costed    %" PRIu64 "\n", r->events_used);
+    fprintf(out, "  cycles           %s\n", report_count(n, r->n_cycles));
+    fprintf(out, "  events costed    %s\n", report_count(n, r->events_used));
     write_findings(out, r, &o);
     fputc('\n', out);
     write_table(out, r);
