@@ -17,7 +17,7 @@ deps:
 
 build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-	@cmake --build $(BUILD) -j$(JOBS)
+	@cmake --build $(BUILD) -j$(JOBS) -- --no-print-directory
 
 demo: build
 	@scripts/demo $(BUILD)
@@ -33,7 +33,7 @@ test: build
 test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DGATEPOWER_SANITIZE=ON \
 	       -DGATEPOWER_CUDA=OFF -DCMAKE_C_COMPILER=clang >/dev/null
-	@cmake --build $(ASAN_BUILD) -j$(JOBS)
+	@cmake --build $(ASAN_BUILD) -j$(JOBS) -- --no-print-directory
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j$(JOBS) -LE flow
 	@scripts/skipped-tests $(ASAN_BUILD)
 
