@@ -667,8 +667,25 @@ static void test_write_all(void)
 }
 
 /* 5000 cycles, one spike: the plot has REPORT_SVG_MAX_POINTS columns (two
- * points each), the subtitle says so, and the spike survives: the total's
- * highest point is the peak marker's height. */
+ * points each) of means, the subtitle says so, and the spike survives in
+ * the band of the total's range: its highest point is the peak marker's
+ * height. */
+/* The points of the SVG element at `at` (its points="..."), and their
+ * least y (the highest point drawn). */
+static int svg_points(const char *at, double *min_y)
+{
+    const char *pts = strstr(at, "points=\"") + 8, *stop = strchr(pts, '"');
+    int points = 0, used;
+    double x, y;
+    *min_y = 1e9;
+    while (pts < stop && sscanf(pts, "%lf,%lf %n", &x, &y, &used) == 2) {
+        points++;
+        *min_y = fmin(*min_y, y);
+        pts += used;
+    }
+    return points;
+}
+
 static void test_svg_downsampling(void)
 {
     enum { CYCLES = 5000, SPIKE = 3777 };
@@ -686,28 +703,31 @@ static void test_svg_downsampling(void)
     char *text = slurp(path_in("many/waveform.svg", path, sizeof path));
     CHECK(text != NULL);
     if (text) {
-        CHECK(strstr(text, "each of the 2000 columns shows the largest value") != NULL);
+        CHECK(strstr(text, "a step per 3 cycles: the lines their mean, the band") != NULL);
         CHECK(strstr(text, "in cycle 3777 at ") != NULL);
         CHECK(strstr(text, "Power waveform of design") != NULL);
         /* The total is drawn last: the final polyline. */
         const char *poly = text, *next;
         while ((next = strstr(poly + 1, "<polyline")))
             poly = next;
-        const char *pts = strstr(poly, "points=\"") + 8, *stop = strchr(pts, '"');
-        int points = 0;
-        double min_y = 1e9, x, y;
-        int used;
-        while (pts < stop && sscanf(pts, "%lf,%lf %n", &x, &y, &used) == 2) {
-            points++;
-            min_y = fmin(min_y, y);
-            pts += used;
-        }
-        CHECK_EQ_INT(points, 2 * REPORT_SVG_MAX_POINTS);
+        double min_y;
+        CHECK_EQ_INT(svg_points(poly, &min_y), 2 * REPORT_SVG_MAX_POINTS);
+        const char *band = strstr(text, "<polygon");
+        CHECK(band != NULL);
+        if (band)
+            CHECK_EQ_INT(svg_points(band, &min_y), 4 * REPORT_SVG_MAX_POINTS);
+        CHECK(strstr(text, ">glitch</text>") != NULL);
         double cy = NAN;
         const char *circle = strstr(text, "<circle ");
         CHECK(circle && sscanf(strstr(circle, "cy=\""), "cy=\"%lf", &cy) == 1);
         CHECK_EQ_INT(min_y == cy, 1);
     }
+    free(text);
+    report_options off = report_defaults();
+    off.glitch = false; /* no glitch series, nor its legend entry */
+    CHECK_EQ_INT(report_write_all(out_dir, dg, r, &off, d), GP_OK);
+    text = slurp(path_in("many/waveform.svg", path, sizeof path));
+    CHECK(text && !strstr(text, ">glitch</text>") && strstr(text, ">leakage</text>"));
     free(text);
     diag_free(d);
     free_result(r);
