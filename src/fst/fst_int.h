@@ -32,6 +32,11 @@ bool fst_ticks_fs(const fst_reader *f, uint64_t ticks, int64_t *fs);
  * fstapi reader each, when the sink, the options and the file allow (no
  * dump on/off changes).  *done is false when they were not, or when a part
  * failed (the sink's parts dropped): f then reads them in file order. */
+/* Error 6109 unless `path` is a whole FST file, block by block, whose
+ * header's counts fit its size (fst_check.c): what fstapi, which trusts
+ * the file, is given. */
+gp_status fst_check_file(const char *path, diag_ctx *d);
+
 gp_status fst_parts_read(fst_reader *f, const char *path, const vcd_options *opt, bool *done);
 
 #endif

@@ -236,6 +236,8 @@ gp_status fst_read(const char *path, const vcd_options *opt, const vcd_sink *sin
 {
     fst_reader f = {.loc = {path, 0, 0}, .to = UINT64_MAX};
     gp_status st = vcd_state_init(&f.st, path, opt, sink, d);
+    if (st == GP_OK)
+        st = fst_check_file(path, d);
     if (st == GP_OK && (f.fst = fstReaderOpen(path)) == NULL) {
         diag_error(d, 6108, f.loc,
                    "cannot read '%s' as FST: it is damaged, truncated or declares no variable",

@@ -3,6 +3,7 @@
  * (itself checked by hand in test_vcd.c); plus the FST's own numbers and
  * its errors. */
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -143,6 +144,7 @@ static void test_fst_equals_vcd(void)
     char *path = temp_path(".fst");
     write_fst(path);
     compare_with_vcd(path, NULL);
+
     /* Numbers the VCD comparison cannot vouch for: ids from handles, the
      * timescale (1 ns), the alias, and the end time (#40). */
     CHECK(strstr(vcd_rec.log, "start VCD ts=1000000 ids=6 vars=6\n") != NULL);
@@ -154,6 +156,30 @@ static void test_fst_equals_vcd(void)
     compare_with_vcd(path, "tb");
     unlink(path);
     free(path);
+}
+
+/* Reads a damaged FST: error 6109 saying `why`, never a crash, an exit or
+ * a dump read short. */
+static void expect_damaged(const char *path, const char *why)
+{
+    diag_ctx *d = diag_new(NULL);
+    vcd_sink sink = vcd_record_sink(&fst_rec);
+    CHECK(vcd_read(path, NULL, &sink, d) != GP_OK);
+    CHECK_EQ_INT(diag_first_error_no(d), 6109);
+    CHECK(strstr(diag_first_error_text(d), path) != NULL);
+    CHECK(strstr(diag_first_error_text(d), why) != NULL);
+    if (diag_first_error_no(d) != 6109 || !strstr(diag_first_error_text(d), why))
+        fprintf(stderr, "  got: %s (want '%s')\n", diag_first_error_text(d), why);
+    diag_free(d);
+}
+
+/* Overwrites `len` bytes at `at` of the file with `bytes`. */
+static void patch(const char *path, long at, const void *bytes, size_t len)
+{
+    FILE *f = fopen(path, "r+b");
+    CHECK(f && fseek(f, at, SEEK_SET) == 0 && fwrite(bytes, 1, len, f) == len);
+    if (f)
+        fclose(f);
 }
 
 static void test_fst_errors(void)
@@ -169,20 +195,62 @@ static void test_fst_errors(void)
     CHECK(strstr(diag_first_error_text(d), path) != NULL);
     diag_free(d);
 
-    /* Cut after the header block: not a readable FST. */
+    /* Cut after the header block: not a whole FST. */
     FILE *f = fopen(path, "r+b");
     CHECK(f != NULL);
     if (f) {
         CHECK_EQ_INT(ftruncate(fileno(f), 400), 0);
         fclose(f);
     }
-    d = diag_new(NULL);
-    sink = vcd_record_sink(&fst_rec);
-    CHECK(vcd_read(path, NULL, &sink, d) != GP_OK);
-    CHECK_EQ_INT(diag_first_error_no(d), 6108);
-    CHECK(strstr(diag_first_error_text(d), path) != NULL);
-    diag_free(d);
+    expect_damaged(path, "cut");
     unlink(path);
+    free(path);
+}
+
+/* A file of several blocks, then copies damaged as fuzzing found them:
+ * cut to 99%, a block's length 0, 1 or past the end, an unknown tag, a
+ * header whose variable count sizes a huge allocation, an unfinished
+ * block; each is refused before fstapi reads it. */
+static void test_fst_damage(void)
+{
+    char *path = temp_path(".fst");
+    write_fst(path);
+    struct stat sb;
+    CHECK_EQ_INT(stat(path, &sb), 0);
+    diag_ctx *d = diag_new(NULL);
+    vcd_sink sink = vcd_record_sink(&fst_rec);
+    CHECK_EQ_INT(vcd_read(path, NULL, &sink, d), GP_OK); /* whole, it reads */
+    diag_free(d);
+    static const unsigned char zero[8], one[8] = {0, 0, 0, 0, 0, 0, 0, 1},
+                               huge[8] = {0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+                               many[8] = {0, 0, 1, 0, 0, 0, 0, 0};
+    const long block = 330; /* the first block after the 330-byte header: its tag, then its length */
+    struct {
+        long at;
+        const void *bytes;
+        size_t len;
+        const char *why;
+    } cases[] = {{block + 1, zero, 8, "shorter than its fixed fields"},
+                 {block + 1, one, 8, "shorter than its fixed fields"},
+                 {block + 1, huge, 8, "runs past the end"},
+                 {block, "\x77", 1, "unknown tag"},
+                 {block, "\xff", 1, "never finished"},
+                 {57, many, 8, "counts of scopes and variables"},
+                 {1, one, 8, "header has the wrong length"},
+                 {25, zero, 8, "header is damaged"}};
+    char *copy = temp_path(".fst");
+    char cmd[600];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        snprintf(cmd, sizeof cmd, "cp '%s' '%s'", path, copy);
+        CHECK_EQ_INT(system(cmd), 0);
+        patch(copy, cases[k].at, cases[k].bytes, cases[k].len);
+        expect_damaged(copy, cases[k].why);
+    }
+    CHECK_EQ_INT(truncate(path, sb.st_size * 99 / 100), 0);
+    expect_damaged(path, "cut");
+    unlink(copy);
+    unlink(path);
+    free(copy);
     free(path);
 }
 
@@ -219,6 +287,7 @@ int main(void)
 {
     RUN(test_fst_equals_vcd);
     RUN(test_fst_errors);
+    RUN(test_fst_damage);
     RUN(test_fst_timescale);
     return check_exit_code();
 }
