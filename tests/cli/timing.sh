@@ -6,24 +6,8 @@
 # named after the top module the netlist gives.
 set -u
 gp=$1
-lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
-[ -f "$lib" ] || { echo "SKIPPED timing: $lib is missing (scripts/install-deps installs it)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cat > "$tmp/top.v" <<'V'
-module top (a, y);
-  input a; output y;
-  wire n;
-  INVX1 u1 (.A(a), .Y(n));
-  INVX1 u2 (.A(n), .Y(y));
-endmodule
-V
-{
-  printf '$timescale 1ns $end\n$scope module top $end\n$var wire 1 ! a $end\n'
-  printf '$var wire 1 " n $end\n$var wire 1 # y $end\n$upscope $end\n$enddefinitions $end\n'
-  printf '#0\n0!\n1"\n0#\n'
-  for t in $(seq 1 20000); do printf '#%d\n%d!\n%d"\n%d#\n' $((t * 5)) $((t % 2)) $(((t + 1) % 2)) $((t % 2)); done
-} > "$tmp/act.vcd"
+source "$(dirname "$0")/lib/inverters.sh"
+inverters_setup timing 20000
 fail=0
 args=(--lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/act.vcd" --scope top --period 10ns)
 "$gp" --quiet power "${args[@]}" --json "$tmp/plain.json" > /dev/null 2> "$tmp/plain.err" || fail=1
