@@ -189,6 +189,18 @@ static int report(const cli_inputs *in, const cli_design *cd, const char *json, 
     return status;
 }
 
+/* A dump none of whose signals names a net is reported, then refused: the
+ * scope is wrong, or the dump is of another design. */
+static bool matched_any(const cli_inputs *in, const cli_design *cd, diag_ctx *d)
+{
+    if (!cd->ev || cd->activity.signals_matched > 0)
+        return true;
+    diag_error(d, 1031, DIAG_NOWHERE, "none of the activity's %llu signals under --scope '%s' "
+               "names a net of the design: check --scope (--list-unmatched names the signals)",
+               (unsigned long long)cd->activity.signals_unmatched, in->scope ? in->scope : "");
+    return false;
+}
+
 int cli_info(int argc, char **argv, const cli_context *ctx)
 {
     cli_inputs in = {0};
@@ -204,6 +216,8 @@ int cli_info(int argc, char **argv, const cli_context *ctx)
         status = CLI_EXIT_INPUT;
     else
         status = report(&in, &cd, a.json, ctx->diag);
+    if (status == 0 && !matched_any(&in, &cd, ctx->diag))
+        status = CLI_EXIT_INPUT;
     if (in.timing) {
         cli_timing_lap(&cd.timing, "report");
         cli_timing_print(&cd.timing, stderr);

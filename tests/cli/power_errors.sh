@@ -5,7 +5,8 @@
 # leaves x, an unknown clock net (found before the activity is read);
 # a bad --cuda-variant (status 2), --engine cuda where there is no GPU
 # (found before any input is read), and
-# values out of range (an infinite energy, a SPEF capacitance).
+# values out of range (an infinite energy, a SPEF capacitance); and info on
+# a dump none of whose signals names a net (1031).
 set -u
 gp=$1
 lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
@@ -102,5 +103,12 @@ expect 1 "error 8013: the switching energy of the nets driven by primary inputs 
 } > "$tmp/huge.spef"
 expect 1 "huge.spef:16:10: error 5020: total capacitance of net 'y' is out of range" \
        "${base[@]}" --spef "$tmp/huge.spef" --scope tb/dut --period 10ns
+# info prints what matched, and refuses a dump none of whose signals names a net
+"$gp" info --lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/act.vcd" --scope tb \
+  > "$tmp/info.out" 2> "$tmp/err"
+status=$?
+[ $status = 1 ] && grep -q "error 1031: none of the activity's 3 signals under --scope 'tb'" \
+  "$tmp/err" && grep -q '^activity' "$tmp/info.out" ||
+  { echo "FAIL: info on a scope matching nothing: status $status: $(cat "$tmp/err")"; failures=$((failures + 1)); }
 echo "$failures failures"
 [ "$failures" -eq 0 ]
