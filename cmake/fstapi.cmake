@@ -2,7 +2,9 @@
 # sources Debian's verilator package installs, as the static library target
 # `fstapi`, with the system zlib and liblz4 (not the bundled lz4.c).  It is
 # third-party code: compiled with its warnings off, without -Werror, and
-# without UBSan (it stores to misaligned addresses by design; ASan stays).
+# without UBSan (it stores to misaligned addresses by design; ASan stays),
+# and with src/fst/fst_exit.h included first: its exit() on a damaged file
+# returns to gatepower's guard (src/fst/fst_guard.c).
 # Linking `fstapi` defines GATEPOWER_HAVE_FST for its users.  Without the
 # sources (or liblz4), `fstapi` is an empty interface target and the FST
 # reader answers "no FST support in this build" (src/fst/fst_absent.c).
@@ -16,7 +18,8 @@ if(EXISTS ${GATEPOWER_FSTAPI_DIR}/fstapi.c AND EXISTS ${GATEPOWER_FSTAPI_DIR}/fa
   target_include_directories(fstapi SYSTEM PUBLIC ${GATEPOWER_FSTAPI_DIR})
   target_compile_definitions(fstapi PRIVATE FST_CONFIG_INCLUDE="fst_config.h" _DEFAULT_SOURCE
                              INTERFACE GATEPOWER_HAVE_FST=1)
-  target_compile_options(fstapi PRIVATE -w -Wno-error -fno-sanitize=undefined)
+  target_compile_options(fstapi PRIVATE -w -Wno-error -fno-sanitize=undefined
+                         -include ${PROJECT_SOURCE_DIR}/src/fst/fst_exit.h)
   set_target_properties(fstapi PROPERTIES C_EXTENSIONS ON POSITION_INDEPENDENT_CODE ON)
   target_link_libraries(fstapi PUBLIC ZLIB::ZLIB ${GATEPOWER_LZ4_LIBRARY} Threads::Threads)
   message(STATUS "gatepower: FST support ON (${GATEPOWER_FSTAPI_DIR})")

@@ -19,8 +19,10 @@
 
 enum {
     FST_CHECK_HDR_LEN = 329,   /* the header block's length field: its bytes after the tag */
-    FST_CHECK_VC_FIXED = 8 + 24, /* a value-change block's length, start, end, memory */
-    FST_CHECK_HANDLES_PER_BYTE = 64 /* handles (vars) a byte of file may declare, at most */
+    FST_CHECK_VC_FIXED = 8 + 24 + 24, /* a value-change block's length, start, end and
+                                         memory, and its time table's three sizes */
+    FST_CHECK_HANDLES_PER_BYTE = 64, /* handles (vars) a byte of file may declare, at most */
+    FST_CHECK_INFLATE = 1100   /* bytes a compressed byte may give (zlib's most is 1032) */
 };
 
 static uint64_t be64(const unsigned char *p)
@@ -70,6 +72,25 @@ static bool value_change_tag(int tag)
            tag == FST_BL_VCDATA_DYN_ALIAS2;
 }
 
+/* A value-change block of length len at `at`: its times in order, and the
+ * memory its values and its time table say they take within what its
+ * compressed bytes can give (fstapi allocates what they say). */
+static const char *check_value_changes(FILE *f, uint64_t at, uint64_t len)
+{
+    unsigned char fixed[24], table[24];
+    if (fseeko(f, (off_t)(at + 9), SEEK_SET) != 0 || fread(fixed, 1, 24, f) != 24 ||
+        fseeko(f, (off_t)(at + 1 + len - 24), SEEK_SET) != 0 || fread(table, 1, 24, f) != 24)
+        return "it is cut inside a block";
+    uint64_t most = len * FST_CHECK_INFLATE + 65536;
+    uint64_t uclen = be64(table), clen = be64(table + 8), items = be64(table + 16);
+    if (be64(fixed) > be64(fixed + 8))
+        return "a block's times are out of order";
+    if (be64(fixed + 16) > most || clen > len || uclen > clen * FST_CHECK_INFLATE + 64 ||
+        items > uclen)
+        return "a block's sizes do not fit its length";
+    return NULL;
+}
+
 /* The blocks after the header, each inside the file and ending where the
  * next begins; the value-change blocks counted into *sections. */
 static const char *check_blocks(FILE *f, uint64_t size, uint64_t *sections)
@@ -89,6 +110,9 @@ static const char *check_blocks(FILE *f, uint64_t size, uint64_t *sections)
             return "a block is shorter than its fixed fields";
         if (len > size - at - 1)
             return "a block runs past the end of the file (it is cut short)";
+        const char *why = value_change_tag(head[0]) ? check_value_changes(f, at, len) : NULL;
+        if (why)
+            return why;
         *sections += value_change_tag(head[0]);
         at += 1 + len;
     }

@@ -32,6 +32,13 @@ bool fst_ticks_fs(const fst_reader *f, uint64_t ticks, int64_t *fs);
  * fstapi reader each, when the sink, the options and the file allow (no
  * dump on/off changes).  *done is false when they were not, or when a part
  * failed (the sink's parts dropped): f then reads them in file order. */
+/* fstapi's reading calls under a guard (fst_guard.c): when fstapi gives up
+ * on a damaged block (its exit()), they return NULL with *escaped set, or
+ * false, and the reader must be left unclosed. */
+void *fst_guarded_open(const char *path, bool *escaped);
+bool fst_guarded_blocks(void *fst, fst_reader *f);
+bool fst_guarded_hier(void *fst, struct fstHier **h);
+
 /* Error 6109 unless `path` is a whole FST file, block by block, whose
  * header's counts fit its size (fst_check.c): what fstapi, which trusts
  * the file, is given. */

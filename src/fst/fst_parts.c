@@ -59,7 +59,11 @@ static bool fst_part_run(fst_parts *ps, fst_reader *w, uint32_t k)
     w->last_ticks = UINT64_MAX;
     w->status = GP_OK;
     fstReaderSetLimitTimeRange(w->fst, from, to);
-    fstReaderIterBlocks2(w->fst, fst_on_change, NULL, w, NULL);
+    if (!fst_guarded_blocks(w->fst, w)) {
+        w->fst = NULL; /* damaged: left unclosed, and the reading in file order says so */
+        w->st.sink = NULL;
+        return false;
+    }
     gp_status st = w->status == GP_OK ? vcd_state_flush(&w->st) : w->status;
     w->st.sink = NULL;
     return st == GP_OK && diag_error_count(w->st.d) == 0;
@@ -76,7 +80,8 @@ static bool fst_part_reader_open(fst_reader *w, const fst_parts *ps)
                         .in_part = true};
     w->st.vals = mem_alloc(w->st.vals_len ? w->st.vals_len : 1);
     w->st.batch = mem_alloc(VCD_BATCH * sizeof *w->st.batch);
-    w->fst = fstReaderOpen(ps->path);
+    bool escaped;
+    w->fst = fst_guarded_open(ps->path, &escaped);
     if (w->fst)
         fst_select_delivered(head, w->fst);
     return w->st.d && w->st.vals && w->st.batch && w->fst;

@@ -134,11 +134,25 @@ static gp_status fst_declare(fst_reader *f, const struct fstHierVar *v)
     return st == GP_OK ? vcd_state_declare(&f->st, v->handle - 1, &decl, f->loc) : st;
 }
 
+/* Error 6110: fstapi gave up on a damaged block (its exit(), fst_guard.c);
+ * its reader is left unclosed. */
+static gp_status fst_damaged(fst_reader *f)
+{
+    f->fst = NULL;
+    diag_error(f->st.d, 6110, f->loc, "'%s' is damaged inside a block: fstapi cannot "
+               "decompress it (the line above is fstapi's)", f->loc.file);
+    return GP_ERR_PARSE;
+}
+
 static gp_status fst_read_hierarchy(fst_reader *f)
 {
     struct fstHier *h;
     gp_status st = GP_OK;
-    while (st == GP_OK && (h = fstReaderIterateHier(f->fst)) != NULL) {
+    while (st == GP_OK) {
+        if (!fst_guarded_hier(f->fst, &h))
+            return fst_damaged(f);
+        if (!h)
+            break;
         if (h->htyp == FST_HT_SCOPE)
             st = vcd_state_push_scope(&f->st, h->u.scope.name, h->u.scope.name_length, f->loc);
         else if (h->htyp == FST_HT_UPSCOPE)
@@ -221,7 +235,8 @@ static gp_status fst_read_changes(fst_reader *f)
     fst_select_delivered(f, f->fst);
     f->activity_n = fstReaderGetNumberDumpActivityChanges(f->fst);
     f->last_ticks = UINT64_MAX;
-    fstReaderIterBlocks2(f->fst, fst_on_change, NULL, f, NULL);
+    if (!fst_guarded_blocks(f->fst, f))
+        return fst_damaged(f);
     if (f->status != GP_OK)
         return f->status;
     uint64_t end = fstReaderGetEndTime(f->fst);
@@ -238,7 +253,10 @@ gp_status fst_read(const char *path, const vcd_options *opt, const vcd_sink *sin
     gp_status st = vcd_state_init(&f.st, path, opt, sink, d);
     if (st == GP_OK)
         st = fst_check_file(path, d);
-    if (st == GP_OK && (f.fst = fstReaderOpen(path)) == NULL) {
+    bool escaped = false;
+    if (st == GP_OK && (f.fst = fst_guarded_open(path, &escaped)) == NULL && escaped) {
+        st = fst_damaged(&f);
+    } else if (st == GP_OK && !f.fst) {
         diag_error(d, 6108, f.loc,
                    "cannot read '%s' as FST: it is damaged, truncated or declares no variable",
                    path);
