@@ -157,12 +157,28 @@ static gp_status spef_parse_delimiters(spef_parser *p, bool divider)
     return st == GP_OK ? spef_next(p) : st;
 }
 
-/* *BUS_DELIMITER [ ] -- the closing one is optional. */
+/* A pair of bus delimiters written as one word, "[]" (as OpenRCX writes
+ * them): both set; false for any other word. */
+static bool spef_bus_pair(spef_parser *p)
+{
+    static const char pairs[] = "[]{}()<>";
+    const tok *t = &p->t;
+    const char *at = t->kind == TOK_WORD && t->len == 2 ? strchr(pairs, t->text[0]) : NULL;
+    if (!at || (at - pairs) % 2 != 0 || t->text[1] != at[1])
+        return false;
+    p->hdr.bus_open = t->text[0];
+    p->hdr.bus_close = t->text[1];
+    return true;
+}
+
+/* *BUS_DELIMITER [ ] -- the closing one is optional; "[]" as one word too. */
 static gp_status spef_parse_bus_delimiter(spef_parser *p)
 {
     gp_status st = spef_next(p);
     if (st != GP_OK)
         return spef_unexpected(p, "a bus delimiter");
+    if (spef_bus_pair(p))
+        return spef_next(p);
     if ((st = spef_parse_char(p, "[{(<:.", false, &p->hdr.bus_open)) != GP_OK ||
         (st = spef_next(p)) != GP_OK)
         return st;

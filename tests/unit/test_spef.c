@@ -334,8 +334,9 @@ static void test_hand_written(void)
     run_free(&x);
 }
 
-/* A bus delimiter without a closing one, a name map out of order, no
- * visitor callbacks but d_net, and a visitor that stops. */
+/* A bus delimiter without a closing one, a pair written as one word, a
+ * name map out of order, no visitor callbacks but d_net, and a visitor
+ * that stops. */
 static void test_variants(void)
 {
     static const char text[] = "*SPEF \"IEEE 1481-2009\"\n*DIVIDER /\n*DELIMITER :\n"
@@ -354,6 +355,22 @@ static void test_variants(void)
     CHECK_NEAR_REL(r.nets[0].total_cap, 30e-15, 1e-12); /* 3 x 10 FF */
     /* ':' is both the pin and the bus delimiter: a trailing ":1" is a bit */
     CHECK_EQ_STR(r.nets[0].conns[0].text, "I b|A[1] I");
+    run_free(&x);
+
+    /* "[]" as one word, as OpenRCX writes it; "[)" is no pair */
+    static const char paired[] = "*SPEF \"IEEE 1481-1998\"\n*DIVIDER /\n*DELIMITER :\n"
+                                 "*BUS_DELIMITER []\n*C_UNIT 1 FF\n*D_NET n[3] 1\n*END\n";
+    recorder rp = {0};
+    read_data(&x, paired, strlen(paired), &rp);
+    CHECK_EQ_INT(x.st, GP_OK);
+    CHECK_EQ_INT(rp.h.bus_open, '[');
+    CHECK_EQ_INT(rp.h.bus_close, ']');
+    CHECK_EQ_INT(rp.net_count, 1);
+    run_free(&x);
+    static const char unpaired[] = "*SPEF \"IEEE 1481-1998\"\n*BUS_DELIMITER [)\n";
+    recorder ru = {0};
+    read_data(&x, unpaired, strlen(unpaired), &ru);
+    CHECK_EQ_INT(diag_first_error_no(x.d), 5006);
     run_free(&x);
 
     recorder stop = {.stop_after = 1};
