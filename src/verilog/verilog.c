@@ -96,6 +96,7 @@ static void vlog_free(vlog_reader *r)
     vlog_group_vec_free(&r->groups);
     vlog_pin_bit_vec_free(&r->pin_bits);
     vec_u32_free(&r->seen);
+    vec_u8_free(&r->boxed);
     vec_u8_free(&r->name_buf);
 }
 

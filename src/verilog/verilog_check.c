@@ -144,6 +144,30 @@ static gp_status vlog_lookup_cell(vlog_reader *r, uint32_t sym, diag_loc loc, bo
     return GP_OK;
 }
 
+/* Whether every connection of inst is empty (or it has none). */
+static bool vlog_connects_nothing(const vlog_reader *r, const vlog_inst *inst)
+{
+    for (uint32_t k = 0; k < inst->nconn; k++)
+        if (r->conns.data[inst->conn0 + k].nterm > 0)
+            return false;
+    return true;
+}
+
+/* Warning 3108, once per cell type: its instances, in no library and
+ * connecting nothing, are left out, as OpenSTA links them as black boxes. */
+static gp_status vlog_black_box(vlog_reader *r, const vlog_inst *inst, diag_loc loc)
+{
+    if (inst->type >= r->boxed.len && !vec_u8_resize(&r->boxed, inst->type + 1 + r->boxed.len / 2))
+        return vlog_nomem(r);
+    if (r->boxed.data[inst->type])
+        return GP_OK;
+    r->boxed.data[inst->type] = 1;
+    diag_warn(r->d, 3108, loc, "'%s' is in no library and its instances (as '%s') connect "
+              "nothing: left out as black boxes, as physical cells (taps, fill, decaps, end "
+              "caps) are; they add no power", vlog_sym(r, inst->type), vlog_sym(r, inst->name));
+    return GP_OK;
+}
+
 /* Sets inst->target: a module of the netlist, else a library cell.  A module
  * with nothing inside (a black-box declaration) gives way to a library cell
  * of its name. */
@@ -164,6 +188,9 @@ static gp_status vlog_resolve_target(vlog_reader *r, const vlog_module *m, vlog_
         inst->target = cell;
     } else if (module) {
         inst->target = VLOG_TARGET_MODULE | (module - 1);
+    } else if (vlog_connects_nothing(r, inst)) {
+        inst->target = VLOG_TARGET_NONE;
+        return vlog_black_box(r, inst, loc);
     } else {
         diag_error(r->d, 3060, loc,
                    "instance '%s': '%s' is neither a library cell nor a module of the netlist: "
@@ -326,6 +353,8 @@ static gp_status vlog_check_module(vlog_reader *r, vlog_module *m)
         uint32_t index = m->inst0 + i;
         const vlog_inst *inst = &r->insts.data[index];
         gp_status st;
+        if (inst->target == VLOG_TARGET_NONE)
+            continue;
         if (!(inst->target & VLOG_TARGET_MODULE)) {
             uint64_t bits = 0;
             if ((st = vlog_check_cell_inst(r, m, inst, index + 1, &bits)) != GP_OK)

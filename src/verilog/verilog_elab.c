@@ -396,7 +396,7 @@ static gp_status vlog_emit_instances(vlog_elab *e)
         const vlog_module *m = &r->modules.data[n->module];
         for (uint32_t k = 0; k < m->ninst && st == GP_OK; k++) {
             const vlog_inst *inst = &r->insts.data[m->inst0 + k];
-            if (!(inst->target & VLOG_TARGET_MODULE))
+            if (!(inst->target & VLOG_TARGET_MODULE) && inst->target != VLOG_TARGET_NONE)
                 st = vlog_emit_instance(e, n, inst);
         }
     }

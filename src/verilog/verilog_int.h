@@ -111,6 +111,9 @@ typedef struct vlog_conn {
 
 /* vlog_inst.target after checking */
 #define VLOG_TARGET_MODULE 0x80000000u /* | module index; otherwise a cell index */
+/* A black box: a cell in no library that connects nothing (a physical
+ * cell: tap, fill, decap, end cap), left out of the design. */
+#define VLOG_TARGET_NONE 0x7fffffffu
 
 typedef struct vlog_inst {
     uint32_t name, type; /* syms */
@@ -195,6 +198,7 @@ typedef struct vlog_reader {
     vlog_group_vec groups;
     vlog_pin_bit_vec pin_bits;
     vec_u32 seen;        /* per group or port: the connection last seen on it, + 1 */
+    vec_u8 boxed;        /* per type sym: 1 once warned as a black box (3108) */
     bool literal_used[VLOG_LITERAL_BITS];
     vec_u8 name_buf;     /* scratch for flat names */
 } vlog_reader;

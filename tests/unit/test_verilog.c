@@ -537,6 +537,27 @@ static void test_declaration_errors(void)
                  "top", 3003, 4);
 }
 
+/* Cells in no library that connect nothing (the taps and fill an OpenROAD
+ * netlist writes as `TAP t ();`) are left out with one warning per type,
+ * as OpenSTA links them as black boxes; one that connects a net is still
+ * error 3060 (it would carry power). */
+static void test_black_boxes(void)
+{
+    static const char text[] =
+        "module top(a, y);\n  input a; output y;\n"
+        "  TAPCELL t1 ();\n  TAPCELL t2 ();\n  FILL f1 (.VPWR());\n"
+        "  INV u1 (.A(a), .Y(y));\nendmodule\n";
+    fake f;
+    diag_ctx *d = diag_new(NULL);
+    CHECK_EQ_INT(read_text(&f, text, "top", d), GP_OK);
+    CHECK_EQ_INT(f.insts, 1);
+    CHECK_EQ_INT(diag_count_of(d, 3108), 2); /* TAPCELL once, FILL once */
+    CHECK(strstr(f.log, "TAPCELL") == NULL);
+    diag_free(d);
+    expect_error("module top(a);\n  input a;\n  TAPCELL t1 ();\n  NOPE u1 (.A(a));\nendmodule\n",
+                 "top", 3060, 4);
+}
+
 static void test_link_errors(void)
 {
     /* unknown cell, unknown pin, width mismatch, connected twice, too many */
@@ -690,6 +711,7 @@ int main(void)
     RUN(test_warnings);
     RUN(test_top_errors);
     RUN(test_deep_hierarchy);
+    RUN(test_black_boxes);
     RUN(test_builder_failure);
     return check_exit_code();
 }
