@@ -40,6 +40,7 @@ static gp_status on_var(void *ctx, const vcd_var *v)
             continue;
         }
         c->net_bound[net] = 1;
+        c->stats->nets_bound++;
         if (!vec_binding_push(&c->bindings, (binding){v->id, bit, net}))
             return events_no_memory(c);
     }

@@ -44,6 +44,7 @@ typedef struct events_stats {
     uint64_t signals_matched;   /* bits naming a net of the design */
     uint64_t signals_unmatched; /* bits naming none */
     uint64_t signals_duplicate; /* matched bits of a net an earlier bit already gave */
+    uint32_t nets_bound;        /* the design's nets some bit gives */
     uint32_t nets_with_activity;
     uint32_t parts;             /* parts read at once on threads; 1: in file order */
     uint32_t windows;           /* windows given (events_stream) */

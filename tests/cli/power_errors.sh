@@ -6,7 +6,8 @@
 # a bad --cuda-variant (status 2), --engine cuda where there is no GPU
 # (found before any input is read), and
 # values out of range (an infinite energy, a SPEF capacitance); and info on
-# a dump none of whose signals names a net (1031).
+# a dump none of whose signals names a net (1031); a dump that gives only some
+# of the nets is analysed with warning 1032.
 set -u
 gp=$1
 lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
@@ -103,6 +104,11 @@ expect 1 "error 8013: the switching energy of the nets driven by primary inputs 
 } > "$tmp/huge.spef"
 expect 1 "huge.spef:16:10: error 5020: total capacitance of net 'y' is out of range" \
        "${base[@]}" --spef "$tmp/huge.spef" --scope tb/dut --period 10ns
+# a dump that gives only some of the nets: the report, and a warning saying so
+grep -v '"' "$tmp/act.vcd" > "$tmp/half.vcd" # y's declaration and changes left out
+expect 0 "warning 1032: the activity gives 1 of the design's 2 nets \\(50.0%\\)" \
+       power --lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/half.vcd" --scope tb/dut \
+       --period 10ns
 # info prints what matched, and refuses a dump none of whose signals names a net
 "$gp" info --lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/act.vcd" --scope tb \
   > "$tmp/info.out" 2> "$tmp/err"
