@@ -23,7 +23,7 @@ static const char info_help[] =
     "\n"
     "output:\n"
     "  --json FILE|-     also write the counts as JSON (keys instances, nets, pins,\n"
-    "                    levels, sdf_arcs, spef_nets, signals_matched,\n"
+    "                    levels, sdf_arcs, spef_nets, signals_matched, signals_pins,\n"
     "                    signals_unmatched, events, cells) to FILE, or to stdout\n"
     "                    instead of the text with -\n"
     "  --list-unmatched  name every activity signal that matches no net\n"
@@ -93,9 +93,13 @@ static void print_text(const cli_inputs *in, const cli_design *cd, const cell_co
                cd->sdf.arcs_annotated, cd->sdf.iopaths_matched, cd->sdf.iopaths,
                cd->sdf.interconnects_matched, cd->sdf.interconnects, cd->sdf.unmatched);
     if (cd->ev) {
-        printf("activity    %s, %s signals matched, %s unmatched; ", cd->activity.format,
+        printf("activity    %s, %s signals matched, %s unmatched", cd->activity.format,
                report_count(a, cd->activity.signals_matched),
                report_count(b, cd->activity.signals_unmatched));
+        if (cd->activity.signals_pins)
+            printf(", %s input pins of cells (not used)",
+                   report_count(a, cd->activity.signals_pins));
+        printf("; ");
         printf("%s events on %s nets, last time %.6g s\n", report_count(a, cd->ev->n_events),
                report_count(c, cd->activity.nets_with_activity), (double)cd->ev->end_fs * 1e-15);
         if (cd->activity.parts > 1)
@@ -115,10 +119,11 @@ static void write_json(FILE *out, const cli_design *cd, const cell_count *cells,
     json_begin_object(&w);
     const design *dg = cd->dg;
     const char *keys[] = {"instances", "nets", "pins", "levels", "sdf_arcs", "spef_nets",
-                          "signals_matched", "signals_unmatched", "events"};
+                          "signals_matched", "signals_pins", "signals_unmatched", "events"};
     uint64_t values[] = {dg->n_insts, dg->n_nets, dg->n_connected_pins, dg->n_levels,
                          cd->sdf.arcs_annotated, cd->spef.nets_matched,
-                         cd->activity.signals_matched, cd->activity.signals_unmatched,
+                         cd->activity.signals_matched, cd->activity.signals_pins,
+                         cd->activity.signals_unmatched,
                          cd->ev ? cd->ev->n_events : 0};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         json_key(&w, keys[k]);

@@ -19,6 +19,26 @@ gp_status events_no_memory(collector *c)
     return GP_ERR_NOMEM;
 }
 
+/* A signal named "inst/PIN" (a port inside a cell model's scope, as a
+ * simulator dumps them): the net its instance's pin drives, or
+ * DESIGN_NONE with *is_pin set when it is another pin of an instance. */
+static uint32_t driven_by_pin(const design *dg, char *name, bool *is_pin)
+{
+    *is_pin = false;
+    char *slash = strrchr(name, '/');
+    if (!slash)
+        return DESIGN_NONE;
+    *slash = '\0';
+    uint32_t inst = design_find_inst(dg, name);
+    *slash = '/';
+    int32_t k = inst == DESIGN_NONE ? LIB_NONE : lib_pin_index(dg->inst_cell[inst], slash + 1);
+    if (k == LIB_NONE)
+        return DESIGN_NONE;
+    *is_pin = true;
+    uint32_t pin = dg->inst_pin0[inst] + (uint32_t)k, net = dg->pin_net[pin];
+    return net != DESIGN_NONE && dg->net_driver[net] == pin ? net : DESIGN_NONE;
+}
+
 static gp_status on_var(void *ctx, const vcd_var *v)
 {
     collector *c = ctx;
@@ -27,7 +47,14 @@ static gp_status on_var(void *ctx, const vcd_var *v)
     for (uint32_t bit = 0; bit < v->width; bit++) {
         if (vcd_bit_name(v, bit, name, sizeof name) >= (int)sizeof name)
             name[sizeof name - 1] = '\0'; /* longer than any net name: stays unmatched */
+        bool is_pin = false;
         uint32_t net = design_find_net(c->dg, name);
+        if (net == DESIGN_NONE)
+            net = driven_by_pin(c->dg, name, &is_pin);
+        if (net == DESIGN_NONE && is_pin) {
+            c->stats->signals_pins++;
+            continue;
+        }
         if (net == DESIGN_NONE) {
             c->stats->signals_unmatched++;
             if (c->opt->list_unmatched)

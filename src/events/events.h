@@ -41,8 +41,11 @@ typedef struct events {
 typedef struct events_stats {
     const char *format;      /* "VCD" or "FST" */
     uint64_t vars;           /* variables under the scope */
-    uint64_t signals_matched;   /* bits naming a net of the design */
-    uint64_t signals_unmatched; /* bits naming none */
+    uint64_t signals_matched;   /* bits naming a net of the design, or the output pin of
+                                   an instance (a cell model's scope) that drives one */
+    uint64_t signals_pins;      /* bits naming another pin of an instance (an input of a
+                                   cell model: its net's value after the wire), not used */
+    uint64_t signals_unmatched; /* bits naming none of these */
     uint64_t signals_duplicate; /* matched bits of a net an earlier bit already gave */
     uint32_t nets_bound;        /* the design's nets some bit gives */
     uint32_t nets_with_activity;

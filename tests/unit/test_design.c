@@ -247,6 +247,35 @@ static void test_events(void)
     diag_free(d);
 }
 
+/* A simulator dumps the cell models' scopes too: u2/Y, the output that
+ * drives n2 (not dumped as a net here), gives n2's changes; u3/Y drives y,
+ * dumped itself before it: a duplicate; u2/A, an input (its net's value
+ * after the wire), is counted apart from the unmatched, as u3/Z, no pin
+ * of an INV, is not. */
+static void test_events_from_cell_pins(void)
+{
+    static const char vcd[] =
+        "$timescale 1ps $end\n$scope module tb $end\n$scope module dut $end\n"
+        "$var wire 1 ! y $end\n$scope module u2 $end\n$var wire 1 \" Y $end\n"
+        "$var wire 1 # A $end\n$upscope $end\n$scope module u3 $end\n$var wire 1 ! Y $end\n"
+        "$var wire 1 $ Z $end\n$upscope $end\n$upscope $end\n$upscope $end\n"
+        "$enddefinitions $end\n#0\n0!\n1\"\n0#\n0$\n#500\n0\"\n1#\n1!\n";
+    char path[256];
+    diag_ctx *d = diag_new(NULL);
+    events *ev;
+    events_stats st;
+    events_options opt = {.scope = "tb/dut"};
+    CHECK_EQ_INT(events_read(dg, scratch_write(dir, "pins.vcd", vcd, path, sizeof path), &opt, &ev, &st, d), GP_OK);
+    CHECK_EQ_INT(st.signals_matched, 3);   /* y, u2/Y (n2), u3/Y (y again) */
+    CHECK_EQ_INT(st.signals_duplicate, 1); /* u3/Y: y came first */
+    CHECK_EQ_INT(st.signals_pins, 1);      /* u2/A */
+    CHECK_EQ_INT(st.signals_unmatched, 1); /* u3/Z: no such pin */
+    uint32_t n2 = design_find_net(dg, "n2");
+    CHECK(ev && ev->net_ev0[n2 + 1] - ev->net_ev0[n2] == 2);
+    events_free(ev);
+    diag_free(d);
+}
+
 static void test_combinational_loop_is_reported(void)
 {
     static const char loop[] = "module loop (a, y);\n  input a; output y;\n  wire x;\n"
@@ -303,6 +332,7 @@ int main(void)
     RUN(test_sdf_delay_range);
     RUN(test_spef_wire_cap);
     RUN(test_events);
+    RUN(test_events_from_cell_pins);
     RUN(test_combinational_loop_is_reported);
     RUN(test_feedback_input_has_its_driver_slew);
     design_free(dg);
