@@ -20,47 +20,65 @@ _Noreturn void fst_escape(int status)
     exit(status); /* not under a guard (the writer): as fstapi meant */
 }
 
-void *fst_guarded_open(const char *path, bool *escaped)
+/* Runs call(arg) under a guard; false when fstapi gave up inside it.  The
+ * guards nest: the outer one is the landing again on the way out. */
+static bool guarded(void (*call)(void *), void *arg)
 {
     jmp_buf here;
     jmp_buf *outer = fst_landing;
-    *escaped = false;
     if (setjmp(here)) {
         fst_landing = outer;
-        *escaped = true;
-        return NULL;
+        return false;
     }
     fst_landing = &here;
-    void *fst = fstReaderOpen(path);
+    call(arg);
     fst_landing = outer;
-    return fst;
+    return true;
+}
+
+typedef struct fst_call {
+    const char *path;
+    void *fst;
+    fst_reader *f;
+    struct fstHier *hier;
+} fst_call;
+
+static void call_open(void *arg)
+{
+    fst_call *c = arg;
+    c->fst = fstReaderOpen(c->path);
+}
+
+static void call_blocks(void *arg)
+{
+    fst_call *c = arg;
+    fstReaderIterBlocks2(c->fst, fst_on_change, NULL, c->f, NULL);
+}
+
+static void call_hier(void *arg)
+{
+    fst_call *c = arg;
+    c->hier = fstReaderIterateHier(c->fst);
+}
+
+void *fst_guarded_open(const char *path, bool *escaped)
+{
+    fst_call c = {.path = path};
+    *escaped = !guarded(call_open, &c);
+    return *escaped ? NULL : c.fst;
 }
 
 bool fst_guarded_blocks(void *fst, fst_reader *f)
 {
-    jmp_buf here;
-    jmp_buf *outer = fst_landing;
-    if (setjmp(here)) {
-        fst_landing = outer;
-        return false;
-    }
-    fst_landing = &here;
-    fstReaderIterBlocks2(fst, fst_on_change, NULL, f, NULL);
-    fst_landing = outer;
-    return true;
+    fst_call c = {.fst = fst, .f = f};
+    return guarded(call_blocks, &c);
 }
 
 bool fst_guarded_hier(void *fst, struct fstHier **h)
 {
-    jmp_buf here;
-    jmp_buf *outer = fst_landing;
-    if (setjmp(here)) {
-        fst_landing = outer;
-        return false;
-    }
-    fst_landing = &here;
-    *h = fstReaderIterateHier(fst);
-    fst_landing = outer;
-    return true;
+    fst_call c = {.fst = fst};
+    bool ok = guarded(call_hier, &c);
+    *h = c.hier;
+    return ok;
 }
 #endif
