@@ -90,7 +90,8 @@ void report_write_text(FILE *out, const design *dg, const power_result *r,
     fprintf(out, "  instances        %s\n", report_count(n, dg->n_insts));
     fprintf(out, "  window           %s .. %s (%s)\n",
             report_eng(a, report_seconds(r->window_start_fs), "s"),
-            report_eng(b, report_seconds(r->window_end_fs), "s"), report_eng(c, r->duration, "s"));
+            report_eng(b, report_seconds(r->window_end_fs), "s"),
+            report_eng(c, report_seconds(r->window_end_fs - r->window_start_fs), "s"));
     fprintf(out, "  period           %s\n", report_eng(a, report_seconds(r->period_fs), "s"));
     fprintf(out, "  cycles           %s\n", report_count(n, r->n_cycles));
     fprintf(out, "  events costed    %s\n", report_count(n, r->events_used));
