@@ -23,7 +23,9 @@
 # full.fst, written by bench_files and checked, read by info),
 # SKIP_BUILD=1, SKIP_CASE=1 (keep the case already in CASE_DIR), BUILD
 # (build-cuda), MEMORY=SIZE (the windowed runs), ONLY_POWER=1 (no info runs),
-# CHECK=0 (the case not read back: saves a fifth of writing a large one).  FST needs a build with fstapi (the device machine has none).
+# CHECK=0 (the case not read back: saves a fifth of writing a large one),
+# CMAKE_ARGS (more for the configure step, e.g. -DGATEPOWER_FSTAPI_DIR=... and
+# -DGATEPOWER_LZ4_LIBRARY=... where the machine has no fstapi sources).  FST needs a build with fstapi (the device machine has none).
 set -uo pipefail
 start=$SECONDS
 build=${BUILD:-build-cuda}
@@ -44,7 +46,8 @@ command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,clocks.sm,clocks
     --format=csv,noheader | tee -a "$log"
 if [ -z "${SKIP_BUILD:-}" ]; then
   say "build"
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGATEPOWER_CUDA=ON >"$out/build.log" 2>&1 &&
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGATEPOWER_CUDA=ON ${CMAKE_ARGS:-} \
+    >"$out/build.log" 2>&1 &&
     cmake --build "$build" -j"$(nproc)" --target gatepower bench_files >>"$out/build.log" 2>&1 ||
     { say "FAIL: build (see build.log)"; tail -20 "$out/build.log"; exit 1; }
 fi
