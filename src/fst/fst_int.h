@@ -23,8 +23,8 @@ typedef struct fst_reader {
 /* fstapi's value change callback: the change into f->st if it lies in
  * [f->from, f->to]. */
 void fst_on_change(void *user, uint64_t ticks, fstHandle h, const unsigned char *value);
-/* Sets fst's process mask to the handles f delivers. */
-void fst_select_delivered(const fst_reader *f, void *fst);
+/* Sets fst's process mask to the handles f delivers among ids [lo, hi). */
+void fst_select_delivered(const fst_reader *f, void *fst, uint32_t lo, uint32_t hi);
 /* Time `ticks` of the file in fs; false beyond 2^63 fs. */
 bool fst_ticks_fs(const fst_reader *f, uint64_t ticks, int64_t *fs);
 

@@ -8,8 +8,12 @@
  * change of a bit (vcd.h) drops the block's initial values that repeat a
  * bit's value.  A file with dump on/off changes is read in file order; a
  * part that fails makes the whole read go back to it, for its messages.
- * Read in batches (vcd.h), the ranges are more and read a batch at a
- * time, in time order. */
+ * A file of fewer blocks than the threads want parts has each time range
+ * cut again into groups of handles (fstapi decodes only the handles of
+ * its process mask): part k is range k / groups, group k % groups, so the
+ * parts of one range follow each other and each net's changes stay in
+ * part order.  Read in batches (vcd.h), the ranges are more and read a
+ * batch of whole ranges at a time, in time order. */
 #include "fst/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST
@@ -24,30 +28,35 @@
 #define FST_PARTS_PER_THREAD 4
 #define FST_TEXT_PER_BYTE 8 /* a batch's bytes count as VCD text: FST packs about this much */
 #define FST_BATCH_MAX_PARTS ((uint32_t)1 << 20)
+#define FST_MAX_GROUPS 64   /* handle groups a time range is cut into, at most */
 
 typedef struct fst_parts {
     const fst_reader *head;
     const char *path;
     uint64_t start, end;   /* the file's time span, in its units */
     uint64_t text_bytes;   /* the file's size as VCD text, about */
-    uint32_t n;
+    uint32_t ranges, groups; /* time ranges, handle groups in each */
+    uint32_t n;            /* parts: ranges x groups */
     uint32_t stop;         /* the end of the batch being read */
     _Atomic uint32_t next; /* the next part to hand out */
     atomic_bool failed;
 } fst_parts;
 
-/* Part k's first time. */
-static uint64_t fst_part_from(const fst_parts *ps, uint32_t k)
+/* Time range r's first time. */
+static uint64_t fst_part_from(const fst_parts *ps, uint32_t r)
 {
     unsigned __int128 span = (unsigned __int128)(ps->end - ps->start) + 1;
-    return ps->start + (uint64_t)(span * k / ps->n);
+    return ps->start + (uint64_t)(span * r / ps->ranges);
 }
 
 /* Reads part k with w, whose reader is open; false if it failed. */
 static bool fst_part_run(fst_parts *ps, fst_reader *w, uint32_t k)
 {
-    uint64_t from = fst_part_from(ps, k);
-    uint64_t to = k + 1 < ps->n ? fst_part_from(ps, k + 1) - 1 : ps->end;
+    uint32_t r = k / ps->groups, g = k % ps->groups, ids = ps->head->st.slot_count;
+    uint64_t from = fst_part_from(ps, r);
+    uint64_t to = r + 1 < ps->ranges ? fst_part_from(ps, r + 1) - 1 : ps->end;
+    fst_select_delivered(ps->head, w->fst, (uint32_t)((uint64_t)ids * g / ps->groups),
+                         (uint32_t)((uint64_t)ids * (g + 1) / ps->groups));
     vcd_part_sink fwd = {ps->head->st.sink, k};
     vcd_sink sink = {.ctx = &fwd, .changes = vcd_part_forward};
     w->st.sink = &sink;
@@ -82,8 +91,6 @@ static bool fst_part_reader_open(fst_reader *w, const fst_parts *ps)
     w->st.batch = mem_alloc(VCD_BATCH * sizeof *w->st.batch);
     bool escaped;
     w->fst = fst_guarded_open(ps->path, &escaped);
-    if (w->fst)
-        fst_select_delivered(head, w->fst);
     return w->st.d && w->st.vals && w->st.batch && w->fst;
 }
 
@@ -113,12 +120,12 @@ static void fst_parts_thread(void *ctx, uint32_t thread, uint32_t threads)
     fst_part_reader_close(&w);
 }
 
-/* The parts for the file on `threads` threads: 0 or 1 when they would not
- * pay (one value-change block each at least, unless a test asks for
- * parts with vcd_options.part_size); read in batches of `batch` bytes, a
- * part per thread in a batch at least. */
-static uint32_t fst_parts_wanted(const fst_parts *ps, const vcd_options *opt, uint32_t threads,
-                                 uint64_t batch)
+/* The time ranges for the file on `threads` threads: 0 or 1 when they
+ * would not pay (one value-change block each at least, unless a test asks
+ * for parts with vcd_options.part_size); read in batches of `batch` bytes,
+ * a part per thread in a batch at least. */
+static uint32_t fst_ranges_wanted(const fst_parts *ps, const vcd_options *opt, uint32_t threads,
+                                  uint64_t batch)
 {
     uint64_t start = ps->start, end = ps->end;
     uint64_t want = (uint64_t)threads * FST_PARTS_PER_THREAD;
@@ -138,9 +145,21 @@ static uint32_t fst_parts_wanted(const fst_parts *ps, const vcd_options *opt, ui
 static uint32_t fst_parts_per_batch(const fst_parts *ps, uint64_t batch)
 {
     uint32_t n = ps->n;
-    uint64_t per_part = ps->text_bytes / n + 1;
-    uint64_t parts = batch / per_part;
-    return !batch ? n : parts < 1 ? 1 : parts < n ? (uint32_t)parts : n;
+    uint64_t per_range = ps->text_bytes / ps->ranges + 1;
+    uint64_t ranges = batch / per_range;
+    uint64_t parts = (ranges < 1 ? 1 : ranges) * ps->groups; /* whole ranges */
+    return !batch || parts >= n ? n : (uint32_t)parts;
+}
+
+/* The handle groups a range is cut into: enough for the threads' parts
+ * when the ranges are fewer (one a block), none past the handles. */
+static uint32_t fst_groups_wanted(const fst_parts *ps, uint32_t threads)
+{
+    uint64_t want = (uint64_t)threads * FST_PARTS_PER_THREAD;
+    uint64_t groups = (want + ps->ranges - 1) / ps->ranges;
+    uint64_t ids = ps->head->st.slot_count;
+    groups = groups < FST_MAX_GROUPS ? groups : FST_MAX_GROUPS;
+    return groups < ids ? (uint32_t)(groups ? groups : 1) : (uint32_t)(ids ? ids : 1);
 }
 
 /* Reads the parts a batch at a time; false when the read must run in file
@@ -161,7 +180,7 @@ static bool fst_parts_run(fst_parts *ps, uint32_t threads, uint64_t batch, gp_st
             return false;
         }
         int64_t complete_fs;
-        if (to < ps->n && fst_ticks_fs(ps->head, fst_part_from(ps, to), &complete_fs) &&
+        if (to < ps->n && fst_ticks_fs(ps->head, fst_part_from(ps, to / ps->groups), &complete_fs) &&
             (*st = sink->parts_done(sink->ctx, to, complete_fs)) != GP_OK)
             return false;
     }
@@ -182,7 +201,9 @@ gp_status fst_parts_read(fst_reader *f, const char *path, const vcd_options *opt
     uint64_t batch = sink->parts_done && opt ? opt->batch_bytes : 0;
     struct stat sb;
     ps.text_bytes = stat(path, &sb) == 0 ? (uint64_t)sb.st_size * FST_TEXT_PER_BYTE : 0;
-    ps.n = fst_parts_wanted(&ps, opt, threads, batch);
+    ps.ranges = fst_ranges_wanted(&ps, opt, threads, batch);
+    ps.groups = threads < 2 || ps.ranges == 0 ? 1 : fst_groups_wanted(&ps, threads);
+    ps.n = ps.ranges * ps.groups;
     int64_t end_fs;
     if (ps.n < 2 || !fst_ticks_fs(f, ps.end, &end_fs))
         return GP_OK; /* the reading in file order reports a time beyond 2^63 fs */

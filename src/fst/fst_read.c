@@ -222,17 +222,17 @@ void fst_on_change(void *user, uint64_t ticks, fstHandle h, const unsigned char 
         f->status = fst_change(f, ticks, h, value);
 }
 
-void fst_select_delivered(const fst_reader *f, void *fst)
+void fst_select_delivered(const fst_reader *f, void *fst, uint32_t lo, uint32_t hi)
 {
     fstReaderClrFacProcessMaskAll(fst);
-    for (uint32_t id = 0; id < f->st.slot_count; id++)
+    for (uint32_t id = lo; id < hi && id < f->st.slot_count; id++)
         if (f->st.slots[id].deliver)
             fstReaderSetFacProcessMask(fst, id + 1);
 }
 
 static gp_status fst_read_changes(fst_reader *f)
 {
-    fst_select_delivered(f, f->fst);
+    fst_select_delivered(f, f->fst, 0, f->st.slot_count);
     f->activity_n = fstReaderGetNumberDumpActivityChanges(f->fst);
     f->last_ticks = UINT64_MAX;
     if (!fst_guarded_blocks(f->fst, f))

@@ -125,16 +125,23 @@ typedef struct reading {
     size_t messages_len;
 } reading;
 
-static reading read_with(const char *path, uint32_t threads)
+/* Reads path on `threads` threads, in parts of part_size bytes at least (0:
+ * the readers' own sizes). */
+static reading read_sized(const char *path, uint32_t threads, size_t part_size)
 {
     reading r = {0};
     FILE *out = open_memstream(&r.messages, &r.messages_len);
     diag_ctx *d = diag_new(out);
-    events_options opt = {.scope = "tb/dut", .threads = threads, .part_size = 1};
+    events_options opt = {.scope = "tb/dut", .threads = threads, .part_size = part_size};
     r.st = events_read(dg, path, &opt, &r.ev, &r.stats, d);
     diag_free(d);
     fclose(out);
     return r;
+}
+
+static reading read_with(const char *path, uint32_t threads)
+{
+    return read_sized(path, threads, 1);
 }
 
 static void reading_free(reading *r)
@@ -496,6 +503,11 @@ static void test_fst_reads_alike(void)
         reading one = read_with(path, 1), many = read_with(path, 3);
         check_alike(&one, &many);
         CHECK(dump_off ? many.stats.parts == 1 : many.stats.parts > 1);
+        /* the readers' own parts: a range a block, cut into groups of handles */
+        reading grouped = read_sized(path, 3, 0);
+        check_alike(&one, &grouped);
+        CHECK(dump_off || grouped.stats.parts >= 12);
+        reading_free(&grouped);
         CHECK(one.ev && one.ev->n_events > 1000);
         if (one.ev && !dump_off) {
             CHECK(check_windows(path, 1, one.ev, 0, NULL) > 10);
