@@ -110,8 +110,9 @@ typedef struct vcd_producer {
 } vcd_producer;
 
 /* Reads the queued parts on the producer until fewer than `keep` wait,
- * then waits until no part is being read if `drain`. */
-static void vcd_stream_help(vcd_producer *p, uint32_t keep, bool drain)
+ * then waits until no part is being read if `drain`; whether a part
+ * failed (read under the lock: the readers set it). */
+static bool vcd_stream_help(vcd_producer *p, uint32_t keep, bool drain)
 {
     vcd_stream *s = p->s;
     pthread_mutex_lock(&s->lock);
@@ -123,7 +124,9 @@ static void vcd_stream_help(vcd_producer *p, uint32_t keep, bool drain)
     }
     while (drain && s->busy > 0)
         pthread_cond_wait(&s->changed, &s->lock);
+    bool failed = s->failed;
     pthread_mutex_unlock(&s->lock);
+    return failed;
 }
 
 /* Where a part cut from text[0..len) ends: at the last line that starts
@@ -181,22 +184,20 @@ static bool vcd_stream_next_text(vcd_producer *p, size_t want, char **text, size
 static bool vcd_stream_announce(vcd_producer *p)
 {
     vcd_stream *s = p->s;
-    vcd_stream_help(p, 1, true);
+    bool failed = vcd_stream_help(p, 1, true);
     uint32_t more = s->announced ? 2 * s->announced : VCD_STREAM_ANNOUNCE;
     more = more < VCD_STREAM_MAX_PARTS ? more : VCD_STREAM_MAX_PARTS;
     const vcd_sink *sink = s->head->st.sink;
-    if (s->failed || sink->parts(sink->ctx, more) != GP_OK)
+    if (failed || sink->parts(sink->ctx, more) != GP_OK)
         return false;
     s->announced = more;
     return true;
 }
 
-/* Whether the parts cut so far read as one reading would: none failed,
- * and no part's first time before the time its predecessor ended at. */
-static bool vcd_stream_parts_agree(const vcd_stream *s)
+/* Whether the parts cut so far, all read, read as one reading would: no
+ * part's first time before the time its predecessor ended at. */
+static bool vcd_stream_times_agree(const vcd_stream *s)
 {
-    if (s->failed)
-        return false;
     for (uint32_t k = 1; k < s->n; k++)
         if (s->first_ticks[k] < s->last_ticks[k - 1])
             return false;
@@ -212,8 +213,7 @@ static bool vcd_stream_batch(vcd_producer *p)
     if (!s->batch || p->batch_read < s->batch || p->eof)
         return true;
     p->batch_read = 0;
-    vcd_stream_help(p, 1, true);
-    if (!vcd_stream_parts_agree(s))
+    if (vcd_stream_help(p, 1, true) || !vcd_stream_times_agree(s))
         return false;
     s->sink_status = sink->parts_done(sink->ctx, s->n, s->last_ticks[s->n - 1] * s->head->scale);
     return s->sink_status == GP_OK;
@@ -333,7 +333,7 @@ static void vcd_stream_thread(void *ctx, uint32_t thread, uint32_t threads)
  * that reading would not warn about. */
 static bool vcd_stream_agree(const vcd_stream *s)
 {
-    return s->n > 0 && s->last_byte == '\n' && vcd_stream_parts_agree(s);
+    return !s->failed && s->n > 0 && s->last_byte == '\n' && vcd_stream_times_agree(s);
 }
 
 /* After a read the sink did not stop: its end, or the parts dropped for
