@@ -163,7 +163,8 @@ static bool spef_bus_pair(spef_parser *p)
 {
     static const char pairs[] = "[]{}()<>";
     const tok *t = &p->t;
-    const char *at = t->kind == TOK_WORD && t->len == 2 ? strchr(pairs, t->text[0]) : NULL;
+    const char *at = t->kind == TOK_WORD && t->len == 2 && t->text[0] ? strchr(pairs, t->text[0])
+                                                                      : NULL;
     if (!at || (at - pairs) % 2 != 0 || t->text[1] != at[1])
         return false;
     p->hdr.bus_open = t->text[0];

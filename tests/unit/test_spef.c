@@ -372,6 +372,13 @@ static void test_variants(void)
     read_data(&x, unpaired, strlen(unpaired), &ru);
     CHECK_EQ_INT(diag_first_error_no(x.d), 5006);
     run_free(&x);
+    /* a NUL and a closing bracket as one word (libFuzzer's): refused, read
+     * within the word */
+    static const char nul[] = "*SPEF \"IEEE 1481-1998\"\n*BUS_DELIMITER \0]\n";
+    recorder rn = {0};
+    read_data(&x, nul, sizeof nul - 1, &rn);
+    CHECK(x.st != GP_OK);
+    run_free(&x);
 
     recorder stop = {.stop_after = 1};
     read_data(&x, text, strlen(text), &stop);
