@@ -1,27 +1,12 @@
 /* strtab.c: an open-addressing hash table from strings to dense ids. */
-#include "util/strtab.h"
+#include "util/strtab_int.h"
 
 #include <stdbool.h>
 #include <string.h>
 
 #include "util/mem.h"
 
-#define STRTAB_MAX_COUNT ((uint32_t)1 << 31)
-#define STRTAB_FIRST_SLOTS 1024
 
-/* A slot keeps 32 bits of the hash beside the id: most mismatches are decided
- * without touching the entry, and rehashing needs no string.  The low bits of
- * the same hash choose the slot; 2^31 strings at load 1/2 need at most 2^32
- * slots, so 32 bits are enough. */
-struct strtab_slot {
-    uint32_t id;
-    uint32_t hash;
-};
-
-struct strtab_entry {
-    const char *str;
-    size_t len;
-};
 
 void strtab_init(strtab *st) { memset(st, 0, sizeof *st); }
 
@@ -53,7 +38,7 @@ static uint64_t strtab_mix(uint64_t h)
 
 /* Eight bytes per step; the tail is loaded zero-padded, and the length is
  * mixed in so that "a" and "a\0" differ. */
-static uint32_t strtab_hash(const char *s, size_t len)
+uint32_t strtab_hash(const char *s, size_t len)
 {
     const uint64_t k = 0x9e3779b97f4a7c15ULL;
     uint64_t h = (uint64_t)len * k;
@@ -88,7 +73,7 @@ static size_t strtab_probe(const strtab *st, const char *s, size_t len, uint32_t
     }
 }
 
-static bool strtab_rehash(strtab *st, size_t slot_count)
+bool strtab_rehash(strtab *st, size_t slot_count)
 {
     if (slot_count > SIZE_MAX / sizeof(strtab_slot))
         return false;

@@ -5,10 +5,12 @@
  * bytes, so they may contain NULs.  Each is stored once, NUL-terminated, in an
  * arena: strtab_str's pointer is stable for the table's lifetime (rehashing
  * moves only the hash slots).  Open addressing with linear probing at a load
- * of at most 1/2; at most 2^31 strings.  Not thread-safe. */
+ * of at most 1/2; at most 2^31 strings.  Not thread-safe
+ * (strtab_intern_all runs threads of its own inside one call). */
 #ifndef GP_UTIL_STRTAB_H
 #define GP_UTIL_STRTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +42,20 @@ void strtab_free(strtab *st);
 uint32_t strtab_intern(strtab *st, const char *s, size_t len);
 /* The id of s[0..len), or STRTAB_NONE if it was never interned. */
 uint32_t strtab_find(const strtab *st, const char *s, size_t len);
+
+/* A string to intern: s[0..len). */
+typedef struct strtab_ref {
+    const char *s;
+    size_t len;
+} strtab_ref;
+
+/* Interns refs[0..n) on up to max_parts threads as n calls of strtab_intern
+ * in order would: ids[i] gets the id that call would return, and the table
+ * holds the same strings under the same ids after (their slots may differ,
+ * which nothing observes).  False on allocation failure or beyond 2^31
+ * strings (ids then undefined, the table holds what it held before). */
+bool strtab_intern_all(strtab *st, const strtab_ref *refs, size_t n, uint32_t *ids,
+                       uint32_t max_parts);
 
 /* The NUL-terminated string of `id`, or NULL for an id not given out. */
 const char *strtab_str(const strtab *st, uint32_t id);

@@ -92,10 +92,80 @@ static void test_a_million_names(void)
     CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes);
 }
 
+/* n strings drawn from `distinct` names (some with NULs, one empty), as a
+ * netlist's words repeat; `seed` varies the draw. */
+static strtab_ref *draw_names(size_t n, uint32_t distinct, uint32_t seed, char **text)
+{
+    strtab_ref *refs = malloc(n * sizeof *refs);
+    char *buf = malloc(n * 24);
+    uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint32_t k = (uint32_t)(x % distinct);
+        char *s = buf + i * 24;
+        int len = k == 0 ? 0 : snprintf(s, 24, "n%u", k);
+        if (k % 5 == 1)
+            s[len++] = '\0'; /* "n1" and "n1\0" are two names */
+        refs[i] = (strtab_ref){s, (size_t)len};
+    }
+    *text = buf;
+    return refs;
+}
+
+/* A batch gives the ids and table that interning one by one gives: on a
+ * table already holding some of the names, on 1 to 8 parts, in tables small
+ * enough that probes run out of their range (and wait for the pass on one
+ * thread). */
+static void test_intern_all_equals_one_by_one(void)
+{
+    const size_t sizes[] = {0, 1, 7, 1000, 200000, 130000};
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+        /* the last: nearly all distinct, the slots near half full at the end */
+        uint32_t distinct = c == 5 ? (uint32_t)sizes[c] * 8 : (uint32_t)(sizes[c] / 3 + 2);
+        for (uint32_t parts = 1; parts <= 8; parts *= 2) {
+            size_t n = sizes[c];
+            char *text, *old_text;
+            strtab_ref *refs = draw_names(n, distinct, (uint32_t)c + parts, &text);
+            strtab_ref *old = draw_names(500, 300, 99, &old_text);
+            strtab one, all;
+            strtab_init(&one);
+            strtab_init(&all);
+            for (size_t i = 0; i < 500; i++) {
+                strtab_intern(&one, old[i].s, old[i].len);
+                strtab_intern(&all, old[i].s, old[i].len);
+            }
+            uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+            CHECK(strtab_intern_all(&all, refs, n, ids, parts));
+            int wrong = 0;
+            for (size_t i = 0; i < n; i++)
+                wrong += ids[i] != strtab_intern(&one, refs[i].s, refs[i].len);
+            CHECK_EQ_INT(wrong, 0);
+            CHECK_EQ_INT(strtab_count(&all), strtab_count(&one));
+            for (uint32_t id = 0; id < strtab_count(&one); id++) {
+                wrong += strtab_len(&all, id) != strtab_len(&one, id) ||
+                         memcmp(strtab_str(&all, id), strtab_str(&one, id),
+                                strtab_len(&one, id) + 1) != 0;
+                wrong += strtab_find(&all, strtab_str(&one, id), strtab_len(&one, id)) != id;
+            }
+            CHECK_EQ_INT(wrong, 0);
+            CHECK_EQ_INT(strtab_find(&all, "absent", 6), STRTAB_NONE);
+            CHECK_EQ_INT(strtab_intern(&all, "after", 5), strtab_count(&one));
+            free(ids);
+            free(refs);
+            free(text);
+            free(old);
+            free(old_text);
+            strtab_free(&one);
+            strtab_free(&all);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(test_same_string_same_id);
     RUN(test_lengths_and_nuls_distinguish);
     RUN(test_a_million_names);
+    RUN(test_intern_all_equals_one_by_one);
     return check_exit_code();
 }
