@@ -87,6 +87,8 @@ static gp_status fuzz_connect(void *ctx, uint32_t inst, int pin, uint32_t net)
     return inst < s->insts && net < s->nets ? GP_OK : GP_ERR_INPUT;
 }
 
+/* Read twice: in one chunk without a top, and in chunks of 1-16 bytes (from
+ * the input's length) with top "top", to try the chunks' borders. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char *const tops[] = {NULL, "top"};
@@ -95,7 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         vlog_builder b = {&s, fuzz_find_cell, fuzz_reserve, fuzz_add_net, fuzz_add_alias,
                           fuzz_add_port, fuzz_add_instance, fuzz_connect};
         diag_ctx *d = diag_new(NULL);
-        vlog_read_memory("fuzz.v", (const char *)data, size, tops[t], &b, d);
+        vlog_read_memory_chunked("fuzz.v", (const char *)data, size, t ? size % 16 + 1 : 0,
+                                 tops[t], &b, d);
         diag_free(d);
     }
     return 0;

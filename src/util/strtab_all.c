@@ -7,8 +7,8 @@
  * new to the table takes a provisional id, STRTAB_PROV | its place in the
  * batch; one whose probe runs out of its range waits for a pass on the
  * calling thread after the parts, in input order.  Then the new strings get
- * their ids in input order, which replace the provisional ones in the slots
- * and in ids[].  Filling empty slots only, in any order, keeps every probe
+ * their ids in input order, which replace the provisional ones in their
+ * slots and in ids[].  Filling empty slots only, in any order, keeps every probe
  * chain whole, so the table is valid whatever order the parts ran in. */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +28,7 @@ typedef struct batch {
     uint32_t *ids;     /* provisional or final ids, then final */
     uint32_t *hash;    /* per string; a new string's final id once ids are given */
     uint32_t *order;   /* the strings by range, in input order within one */
+    uint32_t *slot_of; /* a new string's slot (load 1/2: fewer than 2^32 slots) */
     uint64_t *cursor;  /* [parts][ranges]: counts, then each part's next place in order */
     uint64_t *range0;  /* [ranges + 1]: each range's first place in order */
     uint64_t *waiting; /* [ranges]: its strings that wait, kept at the front of its places */
@@ -66,6 +67,7 @@ static bool probe(batch *b, uint32_t i, size_t stop)
         if (slots[j].id == STRTAB_NONE) {
             slots[j] = (strtab_slot){STRTAB_PROV | i, hash};
             b->ids[i] = STRTAB_PROV | i;
+            b->slot_of[i] = (uint32_t)j;
             return true;
         }
         if (slots[j].hash == hash && same_string(b, slots[j].id, &b->refs[i])) {
@@ -166,6 +168,7 @@ static void copy_new_part(void *ctx, uint32_t part, uint32_t parts)
         memcpy(to, r->s, r->len);
         to[r->len] = '\0';
         b->st->entries[id] = (strtab_entry){to, r->len};
+        b->st->slots[b->slot_of[i]].id = id;
         b->hash[i] = id++;
         to += r->len + 1;
     }
@@ -180,23 +183,12 @@ static void final_ids_part(void *ctx, uint32_t part, uint32_t parts)
             b->ids[i] = b->hash[b->ids[i] & ~STRTAB_PROV];
 }
 
-static void final_slots_part(void *ctx, uint32_t part, uint32_t parts)
-{
-    batch *b = ctx;
-    uint64_t slots = (uint64_t)b->st->slot_mask + 1, end = parts_begin(slots, part + 1, parts);
-    for (uint64_t j = parts_begin(slots, part, parts); j < end; j++) {
-        uint32_t id = b->st->slots[j].id;
-        if (id != STRTAB_NONE && (id & STRTAB_PROV))
-            b->st->slots[j].id = b->hash[id & ~STRTAB_PROV];
-    }
-}
-
 /* Takes the provisional ids out of the slots: the table as before. */
 static void forget_provisional(batch *b)
 {
-    for (size_t j = 0; j <= b->st->slot_mask; j++)
-        if (b->st->slots[j].id & STRTAB_PROV)
-            b->st->slots[j].id = STRTAB_NONE;
+    for (size_t i = 0; i < b->n; i++)
+        if (is_new(b, i))
+            b->st->slots[b->slot_of[i]].id = STRTAB_NONE;
 }
 
 /* Slots for every string at load <= 1/2 and entries for them all, were all
@@ -234,12 +226,13 @@ static bool alloc_batch(batch *b, uint32_t max_parts)
     size_t n = b->n ? b->n : 1;
     b->hash = mem_alloc(n * sizeof *b->hash);
     b->order = mem_alloc(n * sizeof *b->order);
+    b->slot_of = mem_alloc(n * sizeof *b->slot_of);
     b->cursor = mem_calloc((size_t)b->parts * b->ranges, sizeof *b->cursor);
     b->range0 = mem_alloc(((size_t)b->ranges + 1) * sizeof *b->range0);
     b->waiting = mem_alloc((size_t)b->ranges * sizeof *b->waiting);
     b->new_count = mem_alloc((size_t)b->parts * sizeof *b->new_count);
     b->new_bytes = mem_alloc((size_t)b->parts * sizeof *b->new_bytes);
-    return b->hash && b->order && b->cursor && b->range0 && b->waiting && b->new_count &&
+    return b->hash && b->order && b->slot_of && b->cursor && b->range0 && b->waiting && b->new_count &&
            b->new_bytes;
 }
 
@@ -247,6 +240,7 @@ static void free_batch(batch *b)
 {
     mem_free(b->hash);
     mem_free(b->order);
+    mem_free(b->slot_of);
     mem_free(b->cursor);
     mem_free(b->range0);
     mem_free(b->waiting);
@@ -283,12 +277,12 @@ static bool add_new(batch *b)
     }
     if (b->st->count + count > STRTAB_MAX_COUNT)
         return false;
-    b->copies = count ? arena_alloc(&b->st->strings, (size_t)bytes, 1) : NULL;
-    if (count && !b->copies)
+    if (count == 0)
+        return true;
+    if (!(b->copies = arena_alloc(&b->st->strings, (size_t)bytes, 1)))
         return false;
     parts_run(copy_new_part, b, b->parts);
     parts_run(final_ids_part, b, b->parts);
-    parts_run(final_slots_part, b, parts_for((uint64_t)b->st->slot_mask + 1, b->parts));
     b->st->count += (uint32_t)count;
     return true;
 }

@@ -46,6 +46,7 @@ struct tok_lexer {
     char *name;
     infile *in; /* NULL: a memory input, all of it in buf */
     char *buf;
+    bool borrowed; /* buf is the caller's (tok_open_view) */
     size_t cap; /* bytes buf holds, the sentinel not counted */
     size_t chunk;
     const char *cur, *end;
@@ -161,13 +162,32 @@ gp_status tok_open_memory(const char *name, const char *data, size_t len, const 
     return GP_OK;
 }
 
+gp_status tok_open_view(const char *name, const char *data, size_t len, tok_start at,
+                        const tok_config *cfg, diag_ctx *d, tok_lexer **out)
+{
+    gp_status st = tok_create(name, cfg, d, 0, out);
+    if (st != GP_OK)
+        return st;
+    tok_lexer *lx = *out;
+    mem_free(lx->buf);
+    lx->buf = (char *)data; /* never written: a memory input is never refilled */
+    lx->borrowed = true;
+    lx->cur = data + (at.offset < len ? at.offset : len);
+    lx->end = data + len;
+    lx->eof = true;
+    lx->line = at.line;
+    lx->line_start = at.line_start;
+    return GP_OK;
+}
+
 void tok_close(tok_lexer *lx)
 {
     if (!lx)
         return;
     infile_close(lx->in);
     mem_free(lx->retired);
-    mem_free(lx->buf);
+    if (!lx->borrowed)
+        mem_free(lx->buf);
     mem_free(lx->name);
     mem_free(lx);
 }
@@ -186,6 +206,12 @@ void tok_set_chunk_size(tok_lexer *lx, size_t n)
 }
 
 /* --- positions and refills ---------------------------------------------- */
+
+uint64_t tok_text_offset(const tok_lexer *lx, const tok *t)
+{
+    const char *p = t->kind == TOK_EOF || t->kind == TOK_ERROR ? lx->cur : t->text;
+    return lx->buf_off + (uint64_t)(p - lx->buf);
+}
 
 static uint64_t tok_offset(const tok_lexer *lx, const char *p)
 {

@@ -69,12 +69,29 @@ gp_status tok_open(const char *path, const tok_config *cfg, diag_ctx *d, tok_lex
 /* Lexes a copy of data[0..len); `name` (may be NULL) is used in messages. */
 gp_status tok_open_memory(const char *name, const char *data, size_t len, const tok_config *cfg,
                           diag_ctx *d, tok_lexer **out);
+/* Where a view starts: an offset into its data between two tokens, the line
+ * there and the offset of that line's first byte. */
+typedef struct tok_start {
+    uint64_t offset;
+    int line;
+    uint64_t line_start;
+} tok_start;
+/* Lexes data[at.offset .. len) in place, with offsets, lines and columns as
+ * in all of data: the caller keeps data, which has a NUL at data[len], until
+ * tok_close.  Several views may lex one text at once. */
+gp_status tok_open_view(const char *name, const char *data, size_t len, tok_start at,
+                        const tok_config *cfg, diag_ctx *d, tok_lexer **out);
 void tok_close(tok_lexer *lx);
 
 /* The next token; TOK_EOF (again and again) at the end. */
 gp_status tok_next(tok_lexer *lx, tok *t);
 /* The token the next tok_next will return, without consuming it. */
 gp_status tok_peek(tok_lexer *lx, tok *t);
+
+/* The input offset of the text of t, the token tok_next returned last (a
+ * string's text starts after its quote); for TOK_EOF and TOK_ERROR, where
+ * the lexer stopped. */
+uint64_t tok_text_offset(const tok_lexer *lx, const tok *t);
 
 /* t's location, for diag_error; the file name lives until tok_close. */
 diag_loc tok_loc(const tok_lexer *lx, const tok *t);

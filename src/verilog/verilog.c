@@ -107,14 +107,20 @@ static const tok_config vlog_tok_config = {
     .quote = '"',
 };
 
-static gp_status vlog_parse_lexer(vlog_reader *r, tok_lexer *lx, const char *name)
+/* Parses one input: the file `path`, or data[0..len) named `path` when data
+ * is not NULL. */
+static gp_status vlog_parse_input(vlog_reader *r, const char *path, const char *data, size_t len,
+                                  size_t chunk_bytes)
 {
-    if (r->files.len >= UINT32_MAX || !vec_ptr_push(&r->files, (void *)name)) {
-        tok_close(lx);
+    if (r->files.len >= UINT32_MAX || !vec_ptr_push(&r->files, (void *)path))
         return vlog_nomem(r);
-    }
-    gp_status st = vlog_parse(r, lx, (uint32_t)r->files.len - 1);
-    tok_close(lx);
+    vlog_scan *scan;
+    gp_status st = vlog_scan_open(path, data, len, chunk_bytes, &vlog_tok_config, &r->syms, r->d,
+                                  &scan);
+    if (st != GP_OK)
+        return st;
+    st = vlog_parse(r, scan, (uint32_t)r->files.len - 1);
+    vlog_scan_close(scan);
     return st;
 }
 
@@ -227,22 +233,24 @@ gp_status vlog_read(const char *const *paths, int npaths, const char *top, const
 {
     vlog_reader r;
     gp_status st = vlog_init(&r, b, d);
-    for (int i = 0; i < npaths && st == GP_OK; i++) {
-        tok_lexer *lx;
-        st = tok_open(paths[i], &vlog_tok_config, d, &lx);
-        if (st == GP_OK)
-            st = vlog_parse_lexer(&r, lx, paths[i]);
-    }
+    for (int i = 0; i < npaths && st == GP_OK; i++)
+        st = vlog_parse_input(&r, paths[i], NULL, 0, 0);
+    return vlog_finish(&r, st, top);
+}
+
+gp_status vlog_read_memory_chunked(const char *name, const char *text, size_t len,
+                                   size_t chunk_bytes, const char *top, const vlog_builder *b,
+                                   diag_ctx *d)
+{
+    vlog_reader r;
+    gp_status st = vlog_init(&r, b, d);
+    if (st == GP_OK)
+        st = vlog_parse_input(&r, name, text, len, chunk_bytes);
     return vlog_finish(&r, st, top);
 }
 
 gp_status vlog_read_memory(const char *name, const char *text, size_t len, const char *top,
                            const vlog_builder *b, diag_ctx *d)
 {
-    vlog_reader r;
-    gp_status st = vlog_init(&r, b, d);
-    tok_lexer *lx;
-    if (st == GP_OK && (st = tok_open_memory(name, text, len, &vlog_tok_config, d, &lx)) == GP_OK)
-        st = vlog_parse_lexer(&r, lx, name);
-    return vlog_finish(&r, st, top);
+    return vlog_read_memory_chunked(name, text, len, 0, top, b, d);
 }

@@ -119,6 +119,11 @@ gp_status vlog_read(const char *const *paths, int npaths, const char *top, const
  * messages. */
 gp_status vlog_read_memory(const char *name, const char *text, size_t len, const char *top,
                            const vlog_builder *b, diag_ctx *d);
+/* The same, lexed in chunks of about chunk_bytes (0: the default): tests
+ * make them small to try the chunks' borders. */
+gp_status vlog_read_memory_chunked(const char *name, const char *text, size_t len,
+                                   size_t chunk_bytes, const char *top, const vlog_builder *b,
+                                   diag_ctx *d);
 
 #ifdef __cplusplus
 }

@@ -112,7 +112,7 @@ static gp_status vlog_parse_ref(vlog_parser *p)
     vlog_term term = {sig, 0, vlog_signal_width(s)};
     if (selected) {
         uint32_t pos_hi, pos_lo;
-        diag_loc loc = tok_loc(p->lx, &select);
+        diag_loc loc = vlog_scan_loc(p->scan, &select);
         if (!(s->flags & VLOG_SIG_VECTOR)) {
             diag_error(p->r->d, 3012, loc, "'%s' is a scalar: it has no bit [%d]",
                        vlog_sym(p->r, s->name), (int)hi);
@@ -163,7 +163,7 @@ static gp_status vlog_gather_number(vlog_parser *p)
         const char *text = (const char *)buf->data;
         bool has_quote = memchr(text, '\'', buf->len) != NULL;
         tok next;
-        gp_status st = tok_peek(p->lx, &next);
+        gp_status st = vlog_scan_peek(p->scan, &next, NULL);
         if (st != GP_OK)
             return st;
         bool next_word = next.kind == TOK_WORD && !(next.flags & TOK_F_ESCAPED);

@@ -203,14 +203,30 @@ typedef struct vlog_reader {
     vec_u8 name_buf;     /* scratch for flat names */
 } vlog_reader;
 
+/* verilog_scan.c: the tokens of one input, each word with its sym in
+ * `syms`.  `data` NULL: the file `path` (gzip or plain); else a copy of
+ * data[0..len) named `path`.  Lexed in chunks of about chunk_bytes (0: the
+ * default) on threads; the tokens, their order and the messages are those of
+ * one tok_lexer reading the input (util/tok.h), and so are next's and peek's
+ * statuses and the sticky end. */
+typedef struct vlog_scan vlog_scan;
+gp_status vlog_scan_open(const char *path, const char *data, size_t len, size_t chunk_bytes,
+                         const tok_config *cfg, strtab *syms, diag_ctx *d, vlog_scan **out);
+void vlog_scan_close(vlog_scan *s);
+/* sym may be NULL; a token that is not a word has STRTAB_NONE. */
+gp_status vlog_scan_next(vlog_scan *s, tok *t, uint32_t *sym);
+gp_status vlog_scan_peek(vlog_scan *s, tok *t, uint32_t *sym);
+diag_loc vlog_scan_loc(const vlog_scan *s, const tok *t);
+
 /* The state of parsing one input (verilog_lex.c, verilog_parse.c,
  * verilog_expr.c).  `t` is the current token, not yet consumed: directives,
  * attributes and `ifdef'd-out text never show there. */
 typedef struct vlog_parser {
     vlog_reader *r;
-    tok_lexer *lx;
+    vlog_scan *scan;
     uint32_t file;
     tok t;
+    uint32_t sym;      /* t's sym when t is a word */
     vec_u8 conds;      /* `ifdef nesting: VLOG_COND_* per level */
     bool nettype_none; /* `default_nettype none is in effect */
     uint32_t module;   /* the module being parsed */
@@ -266,7 +282,7 @@ diag_loc vlog_loc(const vlog_reader *r, uint32_t file, uint32_t line, uint32_t c
 gp_status vlog_builder_failed(vlog_reader *r, gp_status st, const char *what, const char *name);
 
 /* verilog_parse.c: all modules of one input. */
-gp_status vlog_parse(vlog_reader *r, tok_lexer *lx, uint32_t file);
+gp_status vlog_parse(vlog_reader *r, vlog_scan *scan, uint32_t file);
 
 /* verilog_number.c */
 typedef struct vlog_number {

@@ -14,7 +14,7 @@ enum {
     VLOG_COND_DEAD  /* the whole `ifdef lies in skipped text */
 };
 
-diag_loc vlog_here(const vlog_parser *p) { return tok_loc(p->lx, &p->t); }
+diag_loc vlog_here(const vlog_parser *p) { return vlog_scan_loc(p->scan, &p->t); }
 
 static bool vlog_active(const vlog_parser *p)
 {
@@ -40,12 +40,12 @@ static gp_status vlog_skip_line(vlog_parser *p, int line)
 {
     for (;;) {
         tok next;
-        gp_status st = tok_peek(p->lx, &next);
+        gp_status st = vlog_scan_peek(p->scan, &next, NULL);
         if (st != GP_OK)
             return st;
         if (next.kind == TOK_EOF || next.line != line)
             return GP_OK;
-        if ((st = tok_next(p->lx, &next)) != GP_OK)
+        if ((st = vlog_scan_next(p->scan, &next, NULL)) != GP_OK)
             return st;
     }
 }
@@ -54,17 +54,15 @@ static gp_status vlog_skip_line(vlog_parser *p, int line)
 static gp_status vlog_directive_name(vlog_parser *p, const tok *dir, uint32_t *sym)
 {
     tok name;
-    gp_status st = tok_peek(p->lx, &name);
+    gp_status st = vlog_scan_peek(p->scan, &name, NULL);
     if (st != GP_OK)
         return st;
     if (name.kind != TOK_WORD || name.line != dir->line) {
-        diag_error(p->r->d, 3031, tok_loc(p->lx, dir),
+        diag_error(p->r->d, 3031, vlog_scan_loc(p->scan, dir),
                    "`%.*s needs a macro name on the same line", (int)dir->len - 1, dir->text + 1);
         return GP_ERR_PARSE;
     }
-    tok_next(p->lx, &name);
-    *sym = strtab_intern(&p->r->syms, name.text, name.len);
-    return *sym == STRTAB_NONE ? vlog_nomem(p->r) : GP_OK;
+    return vlog_scan_next(p->scan, &name, sym);
 }
 
 static gp_status vlog_push_cond(vlog_parser *p, const tok *dir, bool when_defined)
@@ -83,7 +81,7 @@ static gp_status vlog_push_cond(vlog_parser *p, const tok *dir, bool when_define
 static gp_status vlog_next_branch(vlog_parser *p, const tok *dir)
 {
     if (p->conds.len == 0) {
-        diag_error(p->r->d, 3032, tok_loc(p->lx, dir),
+        diag_error(p->r->d, 3032, vlog_scan_loc(p->scan, dir),
                    "`%.*s without a matching `ifdef or `ifndef: remove it", (int)dir->len - 1,
                    dir->text + 1);
         return GP_ERR_PARSE;
@@ -126,7 +124,7 @@ static gp_status vlog_define(vlog_parser *p, const tok *dir, bool define)
 static gp_status vlog_default_nettype(vlog_parser *p, const tok *dir)
 {
     tok kind;
-    gp_status st = tok_peek(p->lx, &kind);
+    gp_status st = vlog_scan_peek(p->scan, &kind, NULL);
     if (st == GP_OK && kind.line == dir->line)
         p->nettype_none = vlog_word_is(&kind, "none");
     return st != GP_OK ? st : vlog_skip_line(p, dir->line);
@@ -161,11 +159,11 @@ static gp_status vlog_directive(vlog_parser *p, const tok *dir)
     if (vlog_ignored_directive(dir))
         return vlog_skip_line(p, dir->line);
     if (vlog_word_is(dir, "`include")) {
-        diag_error(p->r->d, 3029, tok_loc(p->lx, dir),
+        diag_error(p->r->d, 3029, vlog_scan_loc(p->scan, dir),
                    "`include is not supported: give the included file as one more netlist file");
         return GP_ERR_UNSUPPORTED;
     }
-    diag_error(p->r->d, 3030, tok_loc(p->lx, dir),
+    diag_error(p->r->d, 3030, vlog_scan_loc(p->scan, dir),
                "macro or directive '%.*s' is not supported in a netlist: expand it first",
                (int)dir->len, dir->text);
     return GP_ERR_UNSUPPORTED;
@@ -187,27 +185,27 @@ static gp_status vlog_skip_attribute(vlog_parser *p, const tok *open)
 {
     for (;;) {
         tok t, next;
-        gp_status st = tok_next(p->lx, &t);
+        gp_status st = vlog_scan_next(p->scan, &t, NULL);
         if (st != GP_OK)
             return st;
         if (t.kind == TOK_EOF) {
-            diag_error(p->r->d, 3033, tok_loc(p->lx, open),
+            diag_error(p->r->d, 3033, vlog_scan_loc(p->scan, open),
                        "attribute '(*' is not closed by '*)' before the end of the file");
             return GP_ERR_PARSE;
         }
         if (t.kind != TOK_WORD || t.text[t.len - 1] != '*')
             continue;
-        if ((st = tok_peek(p->lx, &next)) != GP_OK)
+        if ((st = vlog_scan_peek(p->scan, &next, NULL)) != GP_OK)
             return st;
         if (tok_is_punct(&next, ')'))
-            return tok_next(p->lx, &next);
+            return vlog_scan_next(p->scan, &next, NULL);
     }
 }
 
 gp_status vlog_advance(vlog_parser *p)
 {
     for (;;) {
-        gp_status st = tok_next(p->lx, &p->t);
+        gp_status st = vlog_scan_next(p->scan, &p->t, &p->sym);
         if (st != GP_OK)
             return st;
         tok *t = &p->t;
@@ -226,7 +224,7 @@ gp_status vlog_advance(vlog_parser *p)
         }
         if (tok_is_punct(t, '(')) {
             tok next;
-            if ((st = tok_peek(p->lx, &next)) != GP_OK)
+            if ((st = vlog_scan_peek(p->scan, &next, NULL)) != GP_OK)
                 return st;
             if (next.kind == TOK_WORD && next.text[0] == '*' && !(next.flags & TOK_F_ESCAPED)) {
                 tok open = *t;
@@ -256,8 +254,7 @@ int vlog_keyword_at(vlog_parser *p)
     const tok *t = &p->t;
     if (t->kind != TOK_WORD || (t->flags & TOK_F_ESCAPED))
         return -1;
-    uint32_t sym = strtab_find(&p->r->syms, t->text, t->len);
-    return sym < VLOG_KW_COUNT ? (int)sym : -1;
+    return p->sym < VLOG_KW_COUNT ? (int)p->sym : -1;
 }
 
 gp_status vlog_syntax_error(vlog_parser *p, const char *what)
@@ -296,9 +293,7 @@ gp_status vlog_take_name(vlog_parser *p, const char *what, vlog_name *out)
     if (t->kind != TOK_WORD)
         return vlog_syntax_error(p, what);
     bool escaped = (t->flags & TOK_F_ESCAPED) != 0;
-    out->sym = strtab_intern(&p->r->syms, t->text, t->len);
-    if (out->sym == STRTAB_NONE)
-        return vlog_nomem(p->r);
+    out->sym = p->sym;
     if (!escaped && out->sym < VLOG_KW_COUNT)
         return vlog_syntax_error(p, what);
     if (!escaped && !vlog_simple_identifier(t->text, t->len)) {

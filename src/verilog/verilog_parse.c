@@ -696,9 +696,9 @@ static gp_status vlog_parse_module(vlog_parser *p)
     return vlog_layout_bits(p);
 }
 
-gp_status vlog_parse(vlog_reader *r, tok_lexer *lx, uint32_t file)
+gp_status vlog_parse(vlog_reader *r, vlog_scan *scan, uint32_t file)
 {
-    vlog_parser p = {.r = r, .lx = lx, .file = file};
+    vlog_parser p = {.r = r, .scan = scan, .file = file};
     gp_status st = vlog_advance(&p);
     while (st == GP_OK && p.t.kind != TOK_EOF) {
         int kw = vlog_keyword_at(&p);

@@ -393,6 +393,44 @@ static void check_error(const tok_config *cfg, const char *input, int good_token
     diag_free(d);
 }
 
+/* A view lexes in place from a given start, with the lines, columns and
+ * offsets of the whole text; two views of one text run side by side. */
+static void test_views(void)
+{
+    static const char text[] = "a b\n  \\esc \"str\" c\nd";
+    size_t len = sizeof text - 1;
+    diag_ctx *d = diag_new(stderr);
+    tok_lexer *whole, *tail;
+    CHECK_EQ_INT(tok_open_view("v", text, len, (tok_start){0, 1, 0}, &verilog_cfg, d, &whole),
+                 GP_OK);
+    CHECK_EQ_INT(tok_open_view("v", text, len, (tok_start){4, 2, 4}, &verilog_cfg, d, &tail),
+                 GP_OK);
+    tok t, u;
+    CHECK_EQ_INT(tok_next(whole, &t), GP_OK);
+    CHECK(same_text(&t, "a", 1) && t.text == text);
+    CHECK_EQ_INT(tok_text_offset(whole, &t), 0);
+    CHECK_EQ_INT(tok_next(tail, &u), GP_OK); /* the escaped name: text after the backslash */
+    CHECK(same_text(&u, "esc", 3) && (u.flags & TOK_F_ESCAPED));
+    CHECK_EQ_INT(u.line, 2);
+    CHECK_EQ_INT(u.col, 3);
+    CHECK_EQ_INT(tok_text_offset(tail, &u), 7);
+    CHECK_EQ_INT(tok_next(tail, &u), GP_OK);
+    CHECK(u.kind == TOK_STRING && same_text(&u, "str", 3));
+    CHECK_EQ_INT(tok_text_offset(tail, &u), 12);
+    CHECK_EQ_INT(tok_next(whole, &t), GP_OK);
+    CHECK(same_text(&t, "b", 1));
+    CHECK_EQ_INT(tok_next(tail, &u), GP_OK);
+    CHECK_EQ_INT(tok_next(tail, &u), GP_OK);
+    CHECK(same_text(&u, "d", 1) && u.line == 3 && u.col == 1);
+    CHECK_EQ_INT(tok_next(tail, &u), GP_OK);
+    CHECK(u.kind == TOK_EOF);
+    CHECK_EQ_INT(tok_text_offset(tail, &u), len);
+    tok_close(tail);
+    tok_close(whole);
+    CHECK_EQ_INT(diag_error_count(d), 0);
+    diag_free(d);
+}
+
 static void test_errors(void)
 {
     check_error(&liberty_cfg, "a \"abc\n def", 1, 1120, 1, 3);
@@ -570,6 +608,7 @@ int main(void)
     RUN(test_strings);
     RUN(test_chunk_boundaries);
     RUN(test_peek_keeps_the_current_text);
+    RUN(test_views);
     RUN(test_errors);
     RUN(test_io_error_from_a_truncated_gzip);
     RUN(test_numbers);

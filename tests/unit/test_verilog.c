@@ -128,11 +128,55 @@ static vlog_builder fake_builder(fake *f)
                           fake_add_instance, fake_connect};
 }
 
-/* Reads `text` as file "t.v" and returns the status; the log is in *f. */
+/* What reading a text gave: the status, the builder's log, the messages. */
+typedef struct reading {
+    gp_status status;
+    fake f;
+    char *messages;
+} reading;
+
+static void read_chunked(reading *out, const char *text, const char *top, size_t chunk_bytes)
+{
+    size_t size = 0;
+    FILE *sink = open_memstream(&out->messages, &size);
+    diag_ctx *d = diag_new(sink);
+    vlog_builder b = fake_builder(&out->f);
+    out->status = vlog_read_memory_chunked("t.v", text, strlen(text), chunk_bytes, top, &b, d);
+    diag_free(d);
+    fclose(sink);
+}
+
+/* The text read in chunks of a few bytes (every size from 1 to 40 for a
+ * short text) gives the status, log and messages of the default chunks. */
+static void check_chunks_agree(const char *text, const char *top)
+{
+    reading *whole = malloc(sizeof *whole), *cut = malloc(sizeof *cut);
+    read_chunked(whole, text, top, 0);
+    size_t len = strlen(text), last = len < 2000 ? 40 : len < 100000 ? 3 : 0;
+    for (size_t bytes = 1; bytes <= last || (last == 0 && bytes == 1); bytes++) {
+        size_t chunk = last ? bytes : 4096;
+        read_chunked(cut, text, top, chunk);
+        bool same = cut->status == whole->status && strcmp(cut->f.log, whole->f.log) == 0 &&
+                    strcmp(cut->messages, whole->messages) == 0;
+        CHECK(same);
+        if (!same)
+            fprintf(stderr, "  chunks of %zu bytes: status %d, messages:\n%s  against %d:\n%s",
+                    chunk, (int)cut->status, cut->messages, (int)whole->status, whole->messages);
+        free(cut->messages);
+    }
+    free(whole->messages);
+    free(whole);
+    free(cut);
+}
+
+/* Reads `text` as file "t.v" and returns the status; the log is in *f.
+ * Every reading is also made in small chunks, which must agree. */
 static gp_status read_text(fake *f, const char *text, const char *top, diag_ctx *d)
 {
     vlog_builder b = fake_builder(f);
-    return vlog_read_memory("t.v", text, strlen(text), top, &b, d);
+    gp_status st = vlog_read_memory("t.v", text, strlen(text), top, &b, d);
+    check_chunks_agree(text, top);
+    return st;
 }
 
 static void check_log(const fake *f, const char *want)
@@ -473,6 +517,33 @@ static void test_missing_file(void)
     diag_free(d);
 }
 
+/* What a lexer started inside a comment or in the middle of a line would
+ * read wrong: comments over several lines holding what looks like tokens,
+ * quotes and comment marks inside comments and escaped names.  read_text
+ * also reads it in chunks of every size from 1 to 40 bytes. */
+static void test_chunk_borders(void)
+{
+    static const char text[] =
+        "/* a header comment\n"
+        "   module fake(x); INV u (.A(x)); \"quoted\n"
+        "   // a line comment inside */ module top(a, y);\n"
+        "  input a; // a line comment with */ and \" in it\n"
+        "  output y;\n"
+        "  wire \\w/* ;\n"
+        "  /* one\n  line\n */ INV \\u/1 (.A(a), .Y(\\w/* ));\n"
+        "  (* keep = \"yes\" *)\n"
+        "  INV u2 (.A(\\w/* ), .Y(y));\n"
+        "endmodule\n";
+    fake f;
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(read_text(&f, text, "top", d), GP_OK);
+    check_log(&f, "net 0 a\nnet 1 y\nnet 2 w/*\nport a in 0\nport y out 1\n"
+                  "inst u/1 INV\n  A 0\n  Y 2\ninst u2 INV\n  A 2\n  Y 1\n");
+    diag_free(d);
+    expect_error("module top(a);\n  input a;\n/* never closed\n\n\n", "top", 1121, 3);
+    expect_error("module top(a);\n  input a;\n  \"open\nendmodule\n", "top", 1120, 3);
+}
+
 static void test_syntax_errors(void)
 {
     /* truncated in the middle of an instance */
@@ -701,6 +772,7 @@ int main(void)
     RUN(test_yosys_style);
     RUN(test_constants_through_hierarchy);
     RUN(test_more_syntax);
+    RUN(test_chunk_borders);
     RUN(test_two_files);
     RUN(test_missing_file);
     RUN(test_syntax_errors);
