@@ -217,6 +217,9 @@ void vlog_scan_close(vlog_scan *s);
 gp_status vlog_scan_next(vlog_scan *s, tok *t, uint32_t *sym);
 gp_status vlog_scan_peek(vlog_scan *s, tok *t, uint32_t *sym);
 diag_loc vlog_scan_loc(const vlog_scan *s, const tok *t);
+/* The sym of the token `ahead` places after the one next hands out, when
+ * it is lexed already (else STRTAB_NONE): for prefetching. */
+uint32_t vlog_scan_sym_ahead(const vlog_scan *s, size_t ahead);
 
 /* The state of parsing one input (verilog_lex.c, verilog_parse.c,
  * verilog_expr.c).  `t` is the current token, not yet consumed: directives,

@@ -6,6 +6,10 @@
 
 #include "verilog/verilog_int.h"
 
+/* Tokens ahead whose names vlog_prefetch asks for. */
+#define VLOG_PREFETCH_FAR 48
+#define VLOG_PREFETCH_NEAR 24
+
 /* `ifdef nesting states. */
 enum {
     VLOG_COND_ON,   /* in the branch being read */
@@ -202,8 +206,25 @@ static gp_status vlog_skip_attribute(vlog_parser *p, const tok *open)
     }
 }
 
+/* Names ahead resolve through sig_of and inst_of, and a declared net's
+ * signal, in memory no cache holds on a large netlist: their loads start
+ * now, the far ones' slots and the near ones' signals. */
+static void vlog_prefetch(const vlog_parser *p)
+{
+    const vlog_reader *r = p->r;
+    uint32_t far = vlog_scan_sym_ahead(p->scan, VLOG_PREFETCH_FAR);
+    if (far < r->sig_of.len) {
+        __builtin_prefetch(&r->sig_of.data[far]);
+        __builtin_prefetch(&r->inst_of.data[far]);
+    }
+    uint32_t near = vlog_scan_sym_ahead(p->scan, VLOG_PREFETCH_NEAR);
+    if (near < r->sig_of.len && r->sig_of.data[near].stamp == p->stamp)
+        __builtin_prefetch(&r->signals.data[r->sig_of.data[near].index]);
+}
+
 gp_status vlog_advance(vlog_parser *p)
 {
+    vlog_prefetch(p);
     for (;;) {
         gp_status st = vlog_scan_next(p->scan, &p->t, &p->sym);
         if (st != GP_OK)

@@ -285,6 +285,13 @@ gp_status vlog_scan_peek(vlog_scan *s, tok *t, uint32_t *sym)
     return token_at(s, t, sym);
 }
 
+uint32_t vlog_scan_sym_ahead(const vlog_scan *s, size_t ahead)
+{
+    if (s->span >= s->n_spans || s->at + ahead >= s->spans[s->span].n)
+        return STRTAB_NONE;
+    return s->spans[s->span].toks[s->at + ahead].sym;
+}
+
 diag_loc vlog_scan_loc(const vlog_scan *s, const tok *t)
 {
     return (diag_loc){s->name, t->line, t->col};
