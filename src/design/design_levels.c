@@ -1,4 +1,4 @@
-/* design_levels.c: levelisation of the combinational logic (Kahn's algorithm
+/* design_levels.c: levelisation of the combinational logic (design_waves
  * over cell-to-cell edges), and the report of combinational loops. */
 #include "design/design_int.h"
 
@@ -7,29 +7,18 @@
 
 #include "util/mem.h"
 
-/* A loop header: the statement after it runs with `load` set to each
- * combinational instance that an output pin of instance i drives, once per
- * input pin it drives (i itself included: a cell feeding itself is a loop). */
-#define FOR_EACH_COMB_LOAD(dg, i, load)                                                   \
-    for (uint32_t p_ = (dg)->inst_pin0[i]; p_ < (dg)->inst_pin0[(i) + 1]; p_++)           \
-        if (design_dir_drives(design_lib_pin((dg), p_)->dir) && (dg)->pin_net[p_] != DESIGN_NONE) \
-            for (uint32_t k_ = (dg)->net_pin0[(dg)->pin_net[p_]],                         \
-                          e_ = (dg)->net_pin0[(dg)->pin_net[p_] + 1];                     \
-                 k_ < e_; k_++)                                                           \
-                if ((dg)->net_pins[k_] != p_ &&                                           \
-                    design_dir_loads(design_lib_pin((dg), (dg)->net_pins[k_])->dir) &&    \
-                    !design_is_sequential((dg), (load) = (dg)->pin_inst[(dg)->net_pins[k_]]))
-
-/* Number of combinational driver edges into each combinational instance. */
-static void count_fanin(const design *dg, uint32_t *fanin)
+/* The edges of levelisation: from a combinational instance's driving pin
+ * to each other pin on its net that loads a combinational instance. */
+static bool comb_driver(const design_dag *g, uint32_t p)
 {
-    for (uint32_t i = 0; i < dg->n_insts; i++) {
-        if (design_is_sequential(dg, i))
-            continue;
-        uint32_t load;
-        FOR_EACH_COMB_LOAD(dg, i, load)
-        fanin[load]++;
-    }
+    return design_dir_drives(design_lib_pin(g->dg, p)->dir) &&
+           !design_is_sequential(g->dg, g->dg->pin_inst[p]);
+}
+
+static bool comb_load(const design_dag *g, uint32_t p, uint32_t q)
+{
+    return q != p && design_dir_loads(design_lib_pin(g->dg, q)->dir) &&
+           !design_is_sequential(g->dg, g->dg->pin_inst[q]);
 }
 
 /* Follows driver edges among the instances left with fan-in (all on or
@@ -70,38 +59,25 @@ static void report_loop(design *dg, const uint32_t *fanin, uint32_t start, diag_
 
 gp_status design_levelize(design *dg, diag_ctx *d)
 {
-    uint32_t n = dg->n_insts;
-    uint32_t *fanin = mem_calloc(n ? n : 1, sizeof *fanin);
-    uint32_t *queue = mem_calloc(n ? n : 1, sizeof *queue);
+    uint32_t n = dg->n_insts, ordered;
+    uint32_t *fanin = mem_alloc((n ? n : 1) * sizeof *fanin);
+    uint32_t *order = mem_alloc((n ? n : 1) * sizeof *order);
+    uint32_t *wave0 = mem_alloc(((size_t)n + 1) * sizeof *wave0);
     dg->inst_level = mem_calloc(n ? n : 1, sizeof *dg->inst_level);
-    if (!fanin || !queue || !dg->inst_level) {
+    if (!fanin || !order || !wave0 || !dg->inst_level) {
         mem_free(fanin);
-        mem_free(queue);
+        mem_free(order);
+        mem_free(wave0);
         diag_error(d, 7008, DIAG_NOWHERE, "out of memory while levelising the design");
         return GP_ERR_NOMEM;
     }
-    count_fanin(dg, fanin);
-    uint32_t head = 0, tail = 0, max_level = 0, combinational = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (design_is_sequential(dg, i))
-            continue;
-        combinational++;
-        dg->inst_level[i] = 1;
-        if (fanin[i] == 0)
-            queue[tail++] = i;
-    }
-    while (head < tail) {
-        uint32_t i = queue[head++], load;
-        max_level = dg->inst_level[i] > max_level ? dg->inst_level[i] : max_level;
-        FOR_EACH_COMB_LOAD(dg, i, load)
-        {
-            if (dg->inst_level[load] < dg->inst_level[i] + 1)
-                dg->inst_level[load] = dg->inst_level[i] + 1;
-            if (--fanin[load] == 0)
-                queue[tail++] = load;
-        }
-    }
-    dg->n_loop_insts = combinational - tail;
+    design_dag g = {.dg = dg, .from = comb_driver, .to = comb_load};
+    uint32_t waves = design_waves(&g, fanin, order, wave0, &ordered), max_level = 0;
+    for (uint32_t w = 0; w < waves; w++)
+        for (uint32_t k = wave0[w]; k < wave0[w + 1]; k++)
+            if (!design_is_sequential(dg, order[k]))
+                dg->inst_level[order[k]] = max_level = w + 1;
+    dg->n_loop_insts = n - ordered;
     if (dg->n_loop_insts) {
         for (uint32_t i = 0; i < n; i++)
             if (fanin[i]) {
@@ -115,6 +91,7 @@ gp_status design_levelize(design *dg, diag_ctx *d)
     }
     dg->n_levels = n ? max_level + 1 : 0;
     mem_free(fanin);
-    mem_free(queue);
+    mem_free(order);
+    mem_free(wave0);
     return GP_OK;
 }

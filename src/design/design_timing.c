@@ -5,8 +5,9 @@
  * Order: an instance is computed once every instance driving one of its
  * "timing inputs" (pins that are the related pin of a delay arc: all inputs of
  * a gate, the clock and asynchronous pins of a flop) has been, so clock trees
- * are done before the flops they clock; the instances of one wave (no path of
- * timing inputs between them) are computed at once on threads.  Instances on
+ * are done before the flops they clock; the instances of one wave
+ * (design_waves: no path of timing inputs between them) are computed at once
+ * on threads.  Instances on
  * combinational loops are computed last, from whatever slews their inputs
  * have by then; then every input pin takes its driver's final slew. */
 #include "design/design_int.h"
@@ -56,20 +57,35 @@ static void add_to_drivers(design *dg, uint32_t n, double load)
             dg->pin_load[dg->net_pins[k]] += load;
 }
 
-/* SPEC §2: load = input pin capacitances on the net + wire cap + port load. */
-static void compute_loads(design *dg, const design_timing_options *opt)
+/* SPEC §2: load = input pin capacitances on the net + wire cap (+ the port
+ * load, added after), for nets [first, end); a pin is on one net only. */
+static void net_loads(design *dg, uint32_t first, uint32_t end)
 {
-    for (uint32_t p = 0; p < dg->n_pins; p++)
-        dg->pin_load[p] = 0.0;
-    for (uint32_t n = 0; n < dg->n_nets; n++) {
+    for (uint32_t n = first; n < end; n++) {
         double total = dg->net_wire_cap[n];
         for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++) {
             uint32_t p = dg->net_pins[k];
+            dg->pin_load[p] = 0.0;
             if (p != dg->net_driver[n] && design_dir_loads(design_lib_pin(dg, p)->dir))
                 total += design_lib_pin(dg, p)->capacitance;
         }
         add_to_drivers(dg, n, total);
     }
+}
+
+static void net_loads_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    design *dg = ctx;
+    net_loads(dg, (uint32_t)parts_begin(dg->n_nets, part, parts),
+              (uint32_t)parts_begin(dg->n_nets, part + 1, parts));
+}
+
+static void compute_loads(design *dg, const design_timing_options *opt)
+{
+    for (uint32_t p = 0; p < dg->n_pins; p++)
+        if (dg->pin_net[p] == DESIGN_NONE)
+            dg->pin_load[p] = 0.0;
+    parts_run(net_loads_part, dg, parts_for(dg->n_nets, UINT32_MAX));
     for (uint32_t port = 0; port < dg->n_ports; port++)
         if (dg->ports[port].dir != VLOG_DIR_INPUT && dg->ports[port].net != DESIGN_NONE)
             add_to_drivers(dg, dg->ports[port].net, opt->output_port_load);
@@ -161,63 +177,26 @@ static void instance_timing(design *dg, uint32_t i)
     }
 }
 
-/* Kahn's algorithm over driver -> timing-input edges, with each ordered
- * instance's wave: 0 when no instance drives its timing inputs, else one
- * more than the largest of their drivers'.  Fills order[0..n_insts): the
- * ordered instances, then (loops) the ones left over in index order;
- * returns how many were ordered. */
-static uint32_t timing_order(const design *dg, const uint8_t *is_timing_input, uint32_t *waiting,
-                             uint32_t *order, uint32_t *wave)
+/* The edges of the timing order: from a net's driving pin to each timing
+ * input on the net (g->ctx: is_timing_input per pin). */
+static bool net_driver(const design_dag *g, uint32_t p)
 {
-    for (uint32_t p = 0; p < dg->n_pins; p++)
-        if (is_timing_input[p] && dg->pin_net[p] != DESIGN_NONE &&
-            design_net_driver_inst(dg, dg->pin_net[p]) != DESIGN_NONE)
-            waiting[dg->pin_inst[p]]++;
-    uint32_t head = 0, tail = 0;
-    for (uint32_t i = 0; i < dg->n_insts; i++)
-        if (waiting[i] == 0)
-            order[tail++] = i;
-    while (head < tail) {
-        uint32_t i = order[head++];
-        for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++) {
-            uint32_t n = dg->pin_net[p];
-            if (n == DESIGN_NONE || dg->net_driver[n] != p)
-                continue;
-            for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++) {
-                uint32_t q = dg->net_pins[k], qi = dg->pin_inst[q];
-                if (!is_timing_input[q] || waiting[qi] == 0)
-                    continue;
-                wave[qi] = wave[qi] > wave[i] + 1 ? wave[qi] : wave[i] + 1;
-                if (--waiting[qi] == 0)
-                    order[tail++] = qi;
-            }
-        }
-    }
-    uint32_t ordered = tail;
-    for (uint32_t i = 0; i < dg->n_insts; i++)
-        if (waiting[i] > 0)
-            order[tail++] = i;
-    return ordered;
+    return g->dg->net_driver[g->dg->pin_net[p]] == p;
 }
 
-/* The ordered instances sorted by wave (stably), into sorted[0..n), and
- * each wave's first place, wave0[0..waves] (room for n + 1 entries, and as
- * many in `cursor`); returns the waves. */
-static uint32_t sort_by_wave(const uint32_t *order, uint32_t n, const uint32_t *wave,
-                             uint32_t *sorted, uint32_t *wave0, uint32_t *cursor)
+static bool timing_input(const design_dag *g, uint32_t p, uint32_t q)
 {
-    uint32_t waves = 0;
-    for (uint32_t k = 0; k < n; k++)
-        waves = wave[order[k]] + 1 > waves ? wave[order[k]] + 1 : waves;
-    memset(wave0, 0, ((size_t)waves + 1) * sizeof *wave0);
-    for (uint32_t k = 0; k < n; k++)
-        wave0[wave[order[k]] + 1]++;
-    for (uint32_t w = 0; w < waves; w++)
-        wave0[w + 1] += wave0[w];
-    memcpy(cursor, wave0, ((size_t)waves + 1) * sizeof *cursor);
-    for (uint32_t k = 0; k < n; k++)
-        sorted[cursor[wave[order[k]]]++] = order[k];
-    return waves;
+    (void)p;
+    return ((const uint8_t *)g->ctx)[q] != 0;
+}
+
+/* The instances left out of the waves (loops), after them in index order. */
+static void append_leftovers(const design *dg, const uint32_t *waiting, uint32_t *order,
+                             uint32_t ordered)
+{
+    for (uint32_t i = 0; i < dg->n_insts; i++)
+        if (waiting[i] > 0)
+            order[ordered++] = i;
 }
 
 /* Instances on threads: a wave's, inst[first .. first + count) (an
@@ -264,10 +243,9 @@ static void time_wave(timing_wave *tw, parts_fn *fn, uint32_t first, uint32_t co
  * flop's D may be driven by an instance timed after it). */
 static void time_instances(design *dg, const design_timing_options *opt,
                            const uint8_t *is_timing_input, const uint32_t *order,
-                           uint32_t ordered, const uint32_t *sorted, const uint32_t *wave0,
-                           uint32_t waves)
+                           uint32_t ordered, const uint32_t *wave0, uint32_t waves)
 {
-    timing_wave tw = {dg, opt, is_timing_input, sorted, 0, 0};
+    timing_wave tw = {dg, opt, is_timing_input, order, 0, 0};
     for (uint32_t w = 0; w < waves; w++)
         time_wave(&tw, time_wave_part, wave0[w], wave0[w + 1] - wave0[w]);
     for (uint32_t k = ordered; k < dg->n_insts; k++) {
@@ -281,27 +259,23 @@ gp_status design_compute_timing(design *dg, const design_timing_options *opt, di
 {
     size_t n = dg->n_insts ? dg->n_insts : 1;
     uint8_t *is_timing_input = mem_calloc(dg->n_pins ? dg->n_pins : 1, 1);
-    uint32_t *waiting = mem_calloc(n, sizeof *waiting), *wave = mem_calloc(n, sizeof *wave);
-    uint32_t *order = mem_calloc(n, sizeof *order), *sorted = mem_alloc(n * sizeof *sorted);
+    uint32_t *waiting = mem_alloc(n * sizeof *waiting), *order = mem_alloc(n * sizeof *order);
     uint32_t *wave0 = mem_alloc((n + 1) * sizeof *wave0);
-    uint32_t *cursor = mem_alloc((n + 1) * sizeof *cursor);
-    bool ok = is_timing_input && waiting && wave && order && sorted && wave0 && cursor &&
-              alloc_timing(dg);
+    bool ok = is_timing_input && waiting && order && wave0 && alloc_timing(dg);
     if (ok) {
         compute_loads(dg, opt);
         mark_timing_inputs(dg, is_timing_input);
-        uint32_t ordered = timing_order(dg, is_timing_input, waiting, order, wave);
-        uint32_t waves = sort_by_wave(order, ordered, wave, sorted, wave0, cursor);
-        time_instances(dg, opt, is_timing_input, order, ordered, sorted, wave0, waves);
+        design_dag g = {.dg = dg, .ctx = is_timing_input, .from = net_driver,
+                        .to = timing_input};
+        uint32_t ordered, waves = design_waves(&g, waiting, order, wave0, &ordered);
+        append_leftovers(dg, waiting, order, ordered);
+        time_instances(dg, opt, is_timing_input, order, ordered, wave0, waves);
         for (uint32_t a = 0; a < dg->n_arcs; a++)
             dg->arc_from_sdf[a] = 0;
     }
     mem_free(is_timing_input);
     mem_free(waiting);
-    mem_free(wave);
     mem_free(order);
-    mem_free(sorted);
     mem_free(wave0);
-    mem_free(cursor);
     return ok ? GP_OK : no_memory(d);
 }
