@@ -5,22 +5,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/arena.h"
 #include "util/mem.h"
 #include "util/vec.h"
 #include "verilog/verilog.h"
 
-VEC_DECLARE(vec_port, design_port)
+/* What a name given to the builder names (net_names in call order). */
+enum { NAMES_NET, NAMES_ALIAS, NAMES_PORT };
+typedef struct naming {
+    uint32_t what; /* the net, or the port for NAMES_PORT */
+    uint8_t kind;  /* NAMES_* */
+} naming;
 
-/* What the builder collects while the reader runs. */
+VEC_DECLARE(vec_port, design_port)
+VEC_DECLARE(vec_ref, strtab_ref)
+VEC_DECLARE(vec_naming, naming)
+
+/* What the builder collects while the reader runs.  Names are kept and
+ * interned all at once when the netlist is read (strtab_intern_all), in
+ * the order they came. */
 typedef struct builder {
     design *dg;
     diag_ctx *d;
     vec_ptr pin_name_lists;     /* by lib cell index: the cell's pin names, made on demand */
     vec_ptr inst_cell;
-    vec_u32 inst_name, inst_pin0, pin_net;
-    vec_u32 net_name, net_of_name;
+    vec_u32 inst_pin0, pin_net;
     vec_u8 net_value;
     vec_port ports;
+    arena text;                 /* copies of the names */
+    vec_ref net_refs, inst_refs;
+    vec_naming namings;         /* by net_refs entry */
 } builder;
 
 /* The cell's pin names in library order, kept for the reader's lifetime. */
@@ -65,52 +79,44 @@ static gp_status out_of_memory(builder *b)
     return GP_ERR_NOMEM;
 }
 
-/* Records `name` as a name of `net`; a name given twice is an error. */
-static gp_status name_net(builder *b, const char *name, uint32_t net)
+/* Keeps a copy of `name` for `refs`. */
+static gp_status keep_name(builder *b, vec_ref *refs, const char *name)
 {
-    uint32_t id = strtab_intern(&b->dg->net_names, name, strlen(name));
-    if (id == STRTAB_NONE)
+    size_t len = strlen(name);
+    char *copy = arena_strndup(&b->text, name, len);
+    if (!copy || !vec_ref_push(refs, (strtab_ref){copy, len}))
         return out_of_memory(b);
-    size_t old_len = b->net_of_name.len;
-    if (id >= old_len) {
-        if (!vec_u32_resize(&b->net_of_name, (size_t)id + 1))
-            return out_of_memory(b);
-        for (size_t i = old_len; i <= id; i++)
-            b->net_of_name.data[i] = DESIGN_NONE;
-    }
-    if (b->net_of_name.data[id] != DESIGN_NONE) {
-        diag_error(b->d, 7002, DIAG_NOWHERE,
-                   "two different nets are both called '%s' in the flattened netlist; rename "
-                   "one (an escaped name containing '/' can clash with a hierarchical name)",
-                   name);
-        return GP_ERR_INPUT;
-    }
-    b->net_of_name.data[id] = net;
     return GP_OK;
+}
+
+static gp_status keep_net_name(builder *b, const char *name, uint32_t what, uint8_t kind)
+{
+    if (!vec_naming_push(&b->namings, (naming){what, kind}))
+        return out_of_memory(b);
+    return keep_name(b, &b->net_refs, name);
 }
 
 static gp_status add_net(void *ctx, const char *flat_name, vlog_value value, uint32_t *net)
 {
     builder *b = ctx;
-    *net = (uint32_t)b->net_name.len;
-    if (!vec_u32_push(&b->net_name, strtab_intern(&b->dg->net_names, flat_name, strlen(flat_name))) ||
-        !vec_u8_push(&b->net_value, (uint8_t)value))
+    *net = (uint32_t)b->net_value.len;
+    if (!vec_u8_push(&b->net_value, (uint8_t)value))
         return out_of_memory(b);
-    return name_net(b, flat_name, *net);
+    return keep_net_name(b, flat_name, *net, NAMES_NET);
 }
 
 static gp_status add_net_alias(void *ctx, uint32_t net, const char *flat_name)
 {
-    return name_net(ctx, flat_name, net);
+    return keep_net_name(ctx, flat_name, net, NAMES_ALIAS);
 }
 
 static gp_status add_port(void *ctx, const char *name, int dir, uint32_t net)
 {
     builder *b = ctx;
-    design_port port = {strtab_intern(&b->dg->net_names, name, strlen(name)), dir, net};
-    if (port.name == STRTAB_NONE || !vec_port_push(&b->ports, port))
+    design_port port = {STRTAB_NONE, dir, net};
+    if (!vec_port_push(&b->ports, port))
         return out_of_memory(b);
-    return GP_OK;
+    return keep_net_name(b, name, (uint32_t)(b->ports.len - 1), NAMES_PORT);
 }
 
 static gp_status add_instance(void *ctx, const char *flat_path, const char *cell_name,
@@ -120,21 +126,14 @@ static gp_status add_instance(void *ctx, const char *flat_path, const char *cell
     (void)cell_name;
     const lib_cell *c = lib_cell_at(b->dg->libs, cell_id);
     *inst = (uint32_t)b->inst_cell.len;
-    uint32_t name = strtab_intern(&b->dg->inst_names, flat_path, strlen(flat_path));
-    if (name != *inst) {
-        if (name == STRTAB_NONE)
-            return out_of_memory(b);
-        diag_error(b->d, 7003, DIAG_NOWHERE, "two instances are both called '%s'", flat_path);
-        return GP_ERR_INPUT;
-    }
     size_t first_pin = b->pin_net.len;
-    if (!vec_ptr_push(&b->inst_cell, (void *)c) || !vec_u32_push(&b->inst_name, name) ||
+    if (!vec_ptr_push(&b->inst_cell, (void *)c) ||
         !vec_u32_push(&b->inst_pin0, (uint32_t)first_pin) ||
         !vec_u32_resize(&b->pin_net, first_pin + c->n_pins))
         return out_of_memory(b);
     for (size_t p = first_pin; p < b->pin_net.len; p++)
         b->pin_net.data[p] = DESIGN_NONE;
-    return GP_OK;
+    return keep_name(b, &b->inst_refs, flat_path);
 }
 
 static gp_status connect(void *ctx, uint32_t inst, int pin_index, uint32_t net)
@@ -144,32 +143,97 @@ static gp_status connect(void *ctx, uint32_t inst, int pin_index, uint32_t net)
     return GP_OK;
 }
 
+/* The net names' ids: each net's own name, and every name of a net names
+ * only that net (a name given twice is an error); the ports' names. */
+static gp_status name_nets(builder *b, const uint32_t *ids)
+{
+    design *dg = b->dg;
+    size_t names = strtab_count(&dg->net_names);
+    dg->net_name = mem_alloc((b->net_value.len ? b->net_value.len : 1) * sizeof *dg->net_name);
+    dg->net_of_name = mem_alloc((names ? names : 1) * sizeof *dg->net_of_name);
+    if (!dg->net_name || !dg->net_of_name)
+        return out_of_memory(b);
+    for (size_t i = 0; i < names; i++)
+        dg->net_of_name[i] = DESIGN_NONE; /* port names that name no net get none */
+    for (size_t k = 0; k < b->namings.len; k++) {
+        naming m = b->namings.data[k];
+        if (m.kind == NAMES_PORT) {
+            b->ports.data[m.what].name = ids[k];
+            continue;
+        }
+        if (m.kind == NAMES_NET)
+            dg->net_name[m.what] = ids[k];
+        if (dg->net_of_name[ids[k]] != DESIGN_NONE) {
+            diag_error(b->d, 7002, DIAG_NOWHERE,
+                       "two different nets are both called '%s' in the flattened netlist; "
+                       "rename one (an escaped name containing '/' can clash with a "
+                       "hierarchical name)",
+                       b->net_refs.data[k].s);
+            return GP_ERR_INPUT;
+        }
+        dg->net_of_name[ids[k]] = m.what;
+    }
+    return GP_OK;
+}
+
+/* The instances' names, one each (a name given twice is an error). */
+static gp_status name_instances(builder *b, const uint32_t *ids)
+{
+    design *dg = b->dg;
+    size_t n = b->inst_refs.len;
+    if (!(dg->inst_name = mem_alloc((n ? n : 1) * sizeof *dg->inst_name)))
+        return out_of_memory(b);
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] != i) {
+            diag_error(b->d, 7003, DIAG_NOWHERE, "two instances are both called '%s'",
+                       b->inst_refs.data[i].s);
+            return GP_ERR_INPUT;
+        }
+        dg->inst_name[i] = ids[i];
+    }
+    return GP_OK;
+}
+
+static gp_status intern_names(builder *b)
+{
+    design *dg = b->dg;
+    size_t most = b->net_refs.len > b->inst_refs.len ? b->net_refs.len : b->inst_refs.len;
+    uint32_t *ids = mem_alloc((most ? most : 1) * sizeof *ids);
+    gp_status st = ids ? GP_OK : out_of_memory(b);
+    if (st == GP_OK && !strtab_intern_all(&dg->net_names, b->net_refs.data, b->net_refs.len,
+                                          ids, UINT32_MAX))
+        st = out_of_memory(b);
+    if (st == GP_OK)
+        st = name_nets(b, ids);
+    if (st == GP_OK && !strtab_intern_all(&dg->inst_names, b->inst_refs.data,
+                                          b->inst_refs.len, ids, UINT32_MAX))
+        st = out_of_memory(b);
+    if (st == GP_OK)
+        st = name_instances(b, ids);
+    mem_free(ids);
+    return st;
+}
+
 /* Moves the collected vectors into the design (which then owns them). */
 static gp_status finish_arrays(builder *b)
 {
     design *dg = b->dg;
     if (b->pin_net.len >= DESIGN_NONE || !vec_u32_push(&b->inst_pin0, (uint32_t)b->pin_net.len))
         return out_of_memory(b);
-    /* Port names that name no net get no net either. */
-    size_t named = b->net_of_name.len, names = strtab_count(&dg->net_names);
-    if (!vec_u32_resize(&b->net_of_name, names))
-        return out_of_memory(b);
-    for (size_t i = named; i < names; i++)
-        b->net_of_name.data[i] = DESIGN_NONE;
+    gp_status st = intern_names(b);
+    if (st != GP_OK)
+        return st;
     dg->n_insts = (uint32_t)b->inst_cell.len;
     dg->inst_cell = (const lib_cell **)b->inst_cell.data;
-    dg->inst_name = b->inst_name.data;
     dg->inst_pin0 = b->inst_pin0.data;
     dg->n_pins = (uint32_t)b->pin_net.len;
     dg->pin_net = b->pin_net.data;
-    dg->n_nets = (uint32_t)b->net_name.len;
-    dg->net_name = b->net_name.data;
+    dg->n_nets = (uint32_t)b->net_value.len;
     dg->net_value = b->net_value.data;
-    dg->net_of_name = b->net_of_name.data;
     dg->n_ports = (uint32_t)b->ports.len;
     dg->ports = b->ports.data;
     memset(&b->inst_cell, 0, sizeof b->inst_cell);
-    b->inst_name = b->inst_pin0 = b->pin_net = b->net_name = b->net_of_name = (vec_u32){0};
+    b->inst_pin0 = b->pin_net = (vec_u32){0};
     b->net_value = (vec_u8){0};
     b->ports = (vec_port){0};
     return GP_OK;
@@ -181,13 +245,14 @@ static void builder_free(builder *b)
         mem_free(b->pin_name_lists.data[i]);
     vec_ptr_free(&b->pin_name_lists);
     vec_ptr_free(&b->inst_cell);
-    vec_u32_free(&b->inst_name);
     vec_u32_free(&b->inst_pin0);
     vec_u32_free(&b->pin_net);
-    vec_u32_free(&b->net_name);
-    vec_u32_free(&b->net_of_name);
     vec_u8_free(&b->net_value);
     vec_port_free(&b->ports);
+    arena_free_all(&b->text);
+    vec_ref_free(&b->net_refs);
+    vec_ref_free(&b->inst_refs);
+    vec_naming_free(&b->namings);
 }
 
 /* The top module's name, known before anything is added. */
