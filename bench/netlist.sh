@@ -5,7 +5,8 @@
 #
 #   BASE=<commit> bash bench/netlist.sh
 #
-# 1. builds this tree and BASE (default HEAD~1; git archive into $WORK/base),
+# 1. builds this tree and BASE (default HEAD~1; git archive into $WORK/base;
+#    or a tar made by git archive, where the machine's copy of .git lacks it),
 #    Release, without CUDA (the netlist phase has none);
 # 2. writes the generated case's library and netlist (bench_files: GATES
 #    gates, two cycles of activity, not used);
@@ -30,13 +31,17 @@ say() { echo "[$((SECONDS - start)) s] $*" | tee -a "$log"; }
 
 say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 say "this tree: $(git rev-parse --short HEAD)$(git diff --quiet || echo ' +changes');" \
-    "base: $(git rev-parse --short "$base")"
+    "base: $base"
 build_tree() { # source dir, build dir
   cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DGATEPOWER_CUDA=OFF >>"$out/build.log" 2>&1 &&
     cmake --build "$2" -j"$(nproc)" --target gatepower bench_files >>"$out/build.log" 2>&1
 }
-rm -rf "$work/base" && mkdir -p "$work/base" && git archive "$base" | tar -x -C "$work/base" ||
-  { say "FAIL: git archive $base"; exit 1; }
+rm -rf "$work/base" && mkdir -p "$work/base"
+if [ -f "$base" ]; then # a tar of the tree (git archive), where this copy's git lacks the commit
+  tar -xf "$base" -C "$work/base"
+else
+  git archive "$base" | tar -x -C "$work/base"
+fi || { say "FAIL: the base tree $base"; exit 1; }
 if [ -n "${PATCH:-}" ]; then
   patch_file=$(realpath "$PATCH")
   git apply "$patch_file" && (cd "$work/base" && git apply "$patch_file") ||
