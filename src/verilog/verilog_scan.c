@@ -34,6 +34,7 @@ VEC_DECLARE(vlog_token_vec, vlog_token)
 typedef struct vlog_span {
     vlog_token *toks;
     size_t n;
+    size_t word0; /* its first word's place among the group's words */
 } vlog_span;
 
 typedef struct vlog_chunk {
@@ -164,7 +165,7 @@ static bool find_good(const vlog_scan *s, size_t chunk, const vlog_lexed *c, siz
 static void add_span(vlog_scan *s, vlog_token *toks, size_t k, size_t n)
 {
     if (k < n)
-        s->spans[s->n_spans++] = (vlog_span){toks + k, n - k};
+        s->spans[s->n_spans++] = (vlog_span){toks + k, n - k, 0};
 }
 
 /* Hands out what chunk `chunk` (c) read from s->good on; false when they
@@ -207,36 +208,76 @@ static void lex_group(vlog_scan *s)
     s->done = s->good.kind == TOK_EOF || s->good.kind == TOK_ERROR;
 }
 
+/* The parts over spans in which intern_group reads and writes tokens. */
+static uint32_t span_parts(const vlog_scan *s)
+{
+    uint32_t cores = parts_online_cores();
+    return s->n_spans < cores ? (uint32_t)(s->n_spans ? s->n_spans : 1) : cores;
+}
+
+static void count_words_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    vlog_scan *s = ctx;
+    uint64_t end = parts_begin(s->n_spans, part + 1, parts);
+    for (uint64_t k = parts_begin(s->n_spans, part, parts); k < end; k++) {
+        size_t words = 0;
+        for (size_t i = 0; i < s->spans[k].n; i++)
+            words += s->spans[k].toks[i].kind == TOK_WORD;
+        s->spans[k].word0 = words; /* for now: its own count */
+    }
+}
+
+static void take_words_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    vlog_scan *s = ctx;
+    uint64_t end = parts_begin(s->n_spans, part + 1, parts);
+    for (uint64_t k = parts_begin(s->n_spans, part, parts); k < end; k++) {
+        strtab_ref *ref = s->refs + s->spans[k].word0;
+        for (size_t i = 0; i < s->spans[k].n; i++) {
+            const vlog_token *t = &s->spans[k].toks[i];
+            if (t->kind == TOK_WORD)
+                *ref++ = (strtab_ref){s->text + t->offset, t->len};
+        }
+    }
+}
+
+static void give_syms_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    vlog_scan *s = ctx;
+    uint64_t end = parts_begin(s->n_spans, part + 1, parts);
+    for (uint64_t k = parts_begin(s->n_spans, part, parts); k < end; k++) {
+        const uint32_t *id = s->ids + s->spans[k].word0;
+        for (size_t i = 0; i < s->spans[k].n; i++)
+            if (s->spans[k].toks[i].kind == TOK_WORD)
+                s->spans[k].toks[i].sym = *id++;
+    }
+}
+
 /* The group's words get their syms. */
 static gp_status intern_group(vlog_scan *s)
 {
-    size_t tokens = 0, n = 0;
-    for (size_t k = 0; k < s->n_spans; k++)
-        tokens += s->spans[k].n;
-    if (tokens > s->refs_cap) {
+    parts_run(count_words_part, s, span_parts(s));
+    size_t words = 0;
+    for (size_t k = 0; k < s->n_spans; k++) {
+        size_t own = s->spans[k].word0;
+        s->spans[k].word0 = words;
+        words += own;
+    }
+    if (words > s->refs_cap) {
         mem_free(s->refs);
         mem_free(s->ids);
-        s->refs_cap = tokens;
-        s->refs = mem_alloc(tokens * sizeof *s->refs);
-        s->ids = mem_alloc(tokens * sizeof *s->ids);
+        s->refs_cap = words;
+        s->refs = mem_alloc(words * sizeof *s->refs);
+        s->ids = mem_alloc(words * sizeof *s->ids);
         if (!s->refs || !s->ids) {
             s->refs_cap = 0;
             return GP_ERR_NOMEM;
         }
     }
-    for (size_t k = 0; k < s->n_spans; k++)
-        for (size_t i = 0; i < s->spans[k].n; i++) {
-            const vlog_token *t = &s->spans[k].toks[i];
-            if (t->kind == TOK_WORD)
-                s->refs[n++] = (strtab_ref){s->text + t->offset, t->len};
-        }
-    if (!strtab_intern_all(s->syms, s->refs, n, s->ids, UINT32_MAX))
+    parts_run(take_words_part, s, span_parts(s));
+    if (!strtab_intern_all(s->syms, s->refs, words, s->ids, UINT32_MAX))
         return GP_ERR_NOMEM;
-    n = 0;
-    for (size_t k = 0; k < s->n_spans; k++)
-        for (size_t i = 0; i < s->spans[k].n; i++)
-            if (s->spans[k].toks[i].kind == TOK_WORD)
-                s->spans[k].toks[i].sym = s->ids[n++];
+    parts_run(give_syms_part, s, span_parts(s));
     return GP_OK;
 }
 
