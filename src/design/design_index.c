@@ -3,6 +3,7 @@
 #include "design/design_int.h"
 
 #include "util/mem.h"
+#include "util/parts.h"
 
 static gp_status no_memory(diag_ctx *d)
 {
@@ -37,9 +38,9 @@ static gp_status index_net_pins(design *dg, diag_ctx *d)
     return GP_OK;
 }
 
-/* A net's driver: its output pin, else an inout pin.  Several output pins
- * on one net (tri-state buses, shorts) are warned about; the first counts. */
-static void find_driver(design *dg, uint32_t n, diag_ctx *d)
+/* A net's driver: its output pin, else an inout pin; returns how many
+ * output pins it has. */
+static uint32_t find_driver(design *dg, uint32_t n)
 {
     uint32_t driver = DESIGN_NONE, drivers = 0, inout = DESIGN_NONE;
     for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++) {
@@ -50,12 +51,42 @@ static void find_driver(design *dg, uint32_t n, diag_ctx *d)
         else if (dir == LIB_DIR_INOUT && inout == DESIGN_NONE)
             inout = p;
     }
-    if (drivers > 1)
-        diag_warn(d, 7006, DIAG_NOWHERE,
-                  "net '%s' has %u driving output pins; power is booked on the first, '%s/%s'",
-                  design_net_name(dg, n), drivers, design_inst_name(dg, dg->pin_inst[driver]),
-                  design_lib_pin(dg, driver)->name);
     dg->net_driver[n] = driver != DESIGN_NONE ? driver : inout;
+    return drivers;
+}
+
+typedef struct drivers_run {
+    design *dg;
+    uint32_t *count; /* per net: its output pins */
+} drivers_run;
+
+static void drivers_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    drivers_run *r = ctx;
+    uint64_t end = parts_begin(r->dg->n_nets, part + 1, parts);
+    for (uint64_t n = parts_begin(r->dg->n_nets, part, parts); n < end; n++)
+        r->count[n] = find_driver(r->dg, (uint32_t)n);
+}
+
+/* Every net's driver, on threads; several output pins on one net
+ * (tri-state buses, shorts) are warned about, in net order: the first
+ * counts. */
+static gp_status find_drivers(design *dg, diag_ctx *d)
+{
+    drivers_run r = {dg, mem_alloc((dg->n_nets ? dg->n_nets : 1) * sizeof *r.count)};
+    if (!r.count)
+        return no_memory(d);
+    parts_run(drivers_part, &r, parts_for(dg->n_nets, UINT32_MAX));
+    for (uint32_t n = 0; n < dg->n_nets; n++)
+        if (r.count[n] > 1)
+            diag_warn(d, 7006, DIAG_NOWHERE,
+                      "net '%s' has %u driving output pins; power is booked on the first, "
+                      "'%s/%s'",
+                      design_net_name(dg, n), r.count[n],
+                      design_inst_name(dg, dg->pin_inst[dg->net_driver[n]]),
+                      design_lib_pin(dg, dg->net_driver[n])->name);
+    mem_free(r.count);
+    return GP_OK;
 }
 
 gp_status design_index(design *dg, diag_ctx *d)
@@ -76,7 +107,5 @@ gp_status design_index(design *dg, diag_ctx *d)
         return no_memory(d);
     dg->inst_arc0[dg->n_insts] = dg->n_arcs = (uint32_t)arcs;
     gp_status st = index_net_pins(dg, d);
-    for (uint32_t n = 0; st == GP_OK && n < dg->n_nets; n++)
-        find_driver(dg, n, d);
-    return st;
+    return st == GP_OK ? find_drivers(dg, d) : st;
 }

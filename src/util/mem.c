@@ -45,11 +45,9 @@ static void mem_poison(void *p, size_t size)
 #endif
 }
 
-void *mem_alloc(size_t size)
+/* A new block h of `size` bytes (NULL: none) counted, its user part. */
+static void *mem_counted(mem_header *h, size_t size)
 {
-    if (size > SIZE_MAX - sizeof(mem_header))
-        return NULL;
-    mem_header *h = malloc(sizeof(mem_header) + size);
     if (!h)
         return NULL;
     h->size = size;
@@ -58,14 +56,20 @@ void *mem_alloc(size_t size)
     return h + 1;
 }
 
+void *mem_alloc(size_t size)
+{
+    if (size > SIZE_MAX - sizeof(mem_header))
+        return NULL;
+    return mem_counted(malloc(sizeof(mem_header) + size), size);
+}
+
+/* calloc leaves a large block's pages to be zeroed by the system on first
+ * touch, on whichever thread touches them, instead of here. */
 void *mem_calloc(size_t n, size_t size)
 {
-    if (size != 0 && n > SIZE_MAX / size)
+    if (size != 0 && n > (SIZE_MAX - sizeof(mem_header)) / size)
         return NULL;
-    void *p = mem_alloc(n * size);
-    if (p)
-        memset(p, 0, n * size);
-    return p;
+    return mem_counted(calloc(1, sizeof(mem_header) + n * size), n * size);
 }
 
 void *mem_realloc(void *p, size_t size)

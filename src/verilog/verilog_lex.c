@@ -7,8 +7,8 @@
 #include "verilog/verilog_int.h"
 
 /* Tokens ahead whose names vlog_prefetch asks for. */
-#define VLOG_PREFETCH_FAR 48
-#define VLOG_PREFETCH_NEAR 24
+#define VLOG_PREFETCH_FAR 96
+#define VLOG_PREFETCH_NEAR 48
 
 /* `ifdef nesting states. */
 enum {

@@ -292,6 +292,28 @@ static void test_combinational_loop_is_reported(void)
     diag_free(d);
 }
 
+/* Two outputs on one net (a short): one warning naming the net, and the
+ * first output in the netlist drives it. */
+static void test_two_drivers_are_reported(void)
+{
+    static const char shorted[] = "module shorted (a, y);\n  input a; output y;\n"
+                                  "  INV g1 (.A(a), .Y(y));\n  INV g2 (.A(a), .Y(y));\n"
+                                  "endmodule\n";
+    char path[256];
+    diag_ctx *d = diag_new(NULL);
+    const char *paths[] = {scratch_write(dir, "shorted.v", shorted, path, sizeof path)};
+    design *sh;
+    CHECK_EQ_INT(design_read_netlist(&sh, libs, paths, 1, "shorted", d), GP_OK);
+    CHECK_EQ_INT(diag_count_of(d, 7006), 1);
+    if (sh) {
+        uint32_t g1 = design_find_inst(sh, "g1");
+        CHECK_EQ_INT(sh->net_driver[design_find_net(sh, "y")],
+                     sh->inst_pin0[g1] + (uint32_t)lib_pin_index(sh->inst_cell[g1], "Y"));
+    }
+    design_free(sh);
+    diag_free(d);
+}
+
 /* A flop's D driven by logic that its own Q drives: the flop is timed
  * first (it waits only for its clock), and D still gets its driver's
  * slew, as every input pin does (docs/model.md). */
@@ -327,6 +349,7 @@ int main(void)
     if (!dg)
         return 1; /* the setup's failed checks are printed */
     RUN(test_netlist_and_levels);
+    RUN(test_two_drivers_are_reported);
     RUN(test_loads_slews_delays);
     RUN(test_sdf_annotation);
     RUN(test_sdf_delay_range);
