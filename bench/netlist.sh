@@ -14,7 +14,9 @@
 #    rounds in turns, on every core and then on one (taskset -c 0);
 # 4. prints the median netlist phase and peak memory of each, a table last.
 #
-# Knobs: GATES (1000000), REPEAT (5), BASE, WORK (/tmp/gp-netlist), PATCH (a
+# Knobs: GATES (1000000), REPEAT (5), BASE, WORK (/tmp/gp-netlist),
+# CYCLES (2) with ACTIVITY=1 (the runs read the full-net VCD too, and the
+# table has the activity phase), ONE_CORE=0 (no runs on one core), PATCH (a
 # diff applied to both trees, e.g. prints of sub-phases; the runs' stderr is
 # kept in $OUT/<label>.err).
 set -uo pipefail
@@ -52,18 +54,22 @@ build_tree . "$work/build-new" && build_tree "$work/base" "$work/build-base" ||
   { say "FAIL: build (see build.log)"; tail -20 "$out/build.log"; exit 1; }
 say "case: $gates gates"
 mkdir -p "$work/case"
-"$work/build-new/bench/bench_files" "$work/case" --gates "$gates" --cycles 2 --no-regs \
+"$work/build-new/bench/bench_files" "$work/case" --gates "$gates" --cycles "${CYCLES:-2}" --no-regs \
   >>"$log" 2>&1 || { say "FAIL: bench_files"; exit 1; }
 ls -l "$work/case" >>"$log"
 
-# label, binary, taskset prefix...: appends "label netlist_s peak_gb" to runs.txt
+activity=()
+[ -n "${ACTIVITY:-}" ] && activity=(--activity "$work/case/full.vcd" --scope top)
+# label, binary, taskset prefix...: appends "label netlist_s peak_gb activity_s" to runs.txt
 run() {
   local label=$1 bin=$2; shift 2
   "$@" "$bin" --quiet info --lib "$work/case/cells.lib" --netlist "$work/case/netlist.v" \
-    --timing >/dev/null 2>"$out/$label.err" || { say "FAIL: $label"; cat "$out/$label.err"; }
+    "${activity[@]}" --timing >/dev/null 2>"$out/$label.err" ||
+    { say "FAIL: $label"; cat "$out/$label.err"; }
   local line; line=$(grep '^timing:' "$out/$label.err")
+  local act; act=$(grep -o 'activity [0-9.]* s' <<<"$line" | cut -d' ' -f2)
   echo "$label $(sed -E 's/.*netlist ([0-9.]+) s.*/\1/' <<<"$line")" \
-       "$(sed -E 's/.*peak memory ([0-9.]+) GB.*/\1/' <<<"$line")" >>"$out/runs.txt"
+       "$(sed -E 's/.*peak memory ([0-9.]+) GB.*/\1/' <<<"$line") ${act:-0}" >>"$out/runs.txt"
   say "$label: $line"
 }
 : >"$out/runs.txt"
@@ -71,7 +77,7 @@ for r in $(seq "$repeat"); do
   run base "$work/build-base/gatepower"
   run new "$work/build-new/gatepower"
 done
-for r in $(seq 2); do
+for r in $(seq "$([ "${ONE_CORE:-1}" = 0 ] && echo 0 || echo 2)"); do
   run base-1core "$work/build-base/gatepower" taskset -c 0
   run new-1core "$work/build-new/gatepower" taskset -c 0
 done
@@ -84,13 +90,14 @@ cmp -s "$out/base.info" "$out/new.info" && say "info: the same counts" ||
   { say "FAIL: info differs"; diff "$out/base.info" "$out/new.info" | head; }
 
 say "medians (s, GB):"
-echo "| binary | netlist s | peak GB | runs |" | tee -a "$log"
-echo "|---|---:|---:|---:|" | tee -a "$log"
+echo "| binary | netlist s | peak GB | activity s | runs |" | tee -a "$log"
+echo "|---|---:|---:|---:|---:|" | tee -a "$log"
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 for label in base new base-1core new-1core; do
   n=$(awk -v l="$label" '$1 == l' "$out/runs.txt" | wc -l)
   t=$(awk -v l="$label" '$1 == l { print $2 }' "$out/runs.txt" | median)
   m=$(awk -v l="$label" '$1 == l { print $3 }' "$out/runs.txt" | median)
-  echo "| $label | $t | $m | $n |" | tee -a "$log"
+  a=$(awk -v l="$label" '$1 == l { print $4 }' "$out/runs.txt" | median)
+  [ "$n" -gt 0 ] && echo "| $label | $t | $m | $a | $n |" | tee -a "$log"
 done
 say "done"
