@@ -218,8 +218,8 @@ static void vlog_prefetch(const vlog_parser *p)
         __builtin_prefetch(&r->inst_of.data[far]);
     }
     uint32_t near = vlog_scan_sym_ahead(p->scan, VLOG_PREFETCH_NEAR);
-    if (near < r->sig_of.len && r->sig_of.data[near].stamp == p->stamp)
-        __builtin_prefetch(&r->signals.data[r->sig_of.data[near].index]);
+    if (p->stamp && near < r->sig_of.len && r->sig_of.data[near].stamp == p->stamp)
+        __builtin_prefetch(&r->signals.data[r->sig_of.data[near].index]); /* stamp 0: no module yet */
 }
 
 gp_status vlog_advance(vlog_parser *p)

@@ -263,6 +263,8 @@ static gp_status intern_group(vlog_scan *s)
         s->spans[k].word0 = words;
         words += own;
     }
+    if (words == 0)
+        return GP_OK;
     if (words > s->refs_cap) {
         mem_free(s->refs);
         mem_free(s->ids);
