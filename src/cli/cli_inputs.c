@@ -17,8 +17,9 @@ const char cli_inputs_help[] =
     "  --activity FILE   switching activity, VCD (.vcd, .vcd.gz) or FST\n"
     "  --scope PATH      the design's instance in the dump, e.g. tb/dut (or tb.dut)\n"
     "  --timing          print the wall seconds of each phase (libraries, netlist,\n"
-    "                    SPEF, SDF, activity, engine, writing) on stderr; report.json\n"
-    "                    gets them as its \"timing\" object\n";
+    "                    SPEF, design: loads, slews and delays, SDF, activity,\n"
+    "                    engine, writing) on stderr; report.json gets them as its\n"
+    "                    \"timing\" object\n";
 
 /* Appends `value` to a file list, reporting overflow. */
 static int add_file(const char **list, int *n, const char *option, const char *value, diag_ctx *d)
@@ -92,12 +93,16 @@ gp_status cli_read_design_files(const cli_inputs *in, cli_design *out, const cli
         st = lib_read(out->libs, in->libs[k], d);
     cli_timing_lap(t, "libraries");
     if (st == GP_OK)
-        st = design_read_netlist(&out->dg, out->libs, in->netlists, in->n_netlists, in->top, d);
+        st = design_read_structure(&out->dg, out->libs, in->netlists, in->n_netlists, in->top, d);
     cli_timing_lap(t, "netlist");
     if (st == GP_OK && in->spef) {
-        design_timing_options opt = design_timing_defaults();
-        st = design_read_spef(out->dg, in->spef, &opt, &out->spef, d);
+        st = design_annotate_spef(out->dg, in->spef, &out->spef, d);
         cli_timing_lap(t, "spef");
+    }
+    if (st == GP_OK) {
+        design_timing_options opt = design_timing_defaults();
+        st = design_compute_timing(out->dg, &opt, d);
+        cli_timing_lap(t, "design");
     }
     if (st == GP_OK && in->sdf) {
         st = design_read_sdf(out->dg, in->sdf, &out->sdf, d);

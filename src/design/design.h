@@ -102,6 +102,11 @@ design_timing_options design_timing_defaults(void);
  * computes loads, slews and NLDM delays with default options. */
 gp_status design_read_netlist(design **out, const lib_set *libs, const char *const *paths,
                               int n_paths, const char *top, diag_ctx *d);
+/* The same up to the levels: no loads, slews or delays until
+ * design_compute_timing (for callers that annotate SPEF first, or time the
+ * phases apart). */
+gp_status design_read_structure(design **out, const lib_set *libs, const char *const *paths,
+                                int n_paths, const char *top, diag_ctx *d);
 void design_free(design *dg);
 
 /* Loads, slews and delays from the Liberty tables (SPEC §2); SDF annotation
@@ -131,6 +136,9 @@ typedef struct design_spef_stats {
  * would replace); unmatched nets are warned about and counted. */
 gp_status design_read_spef(design *dg, const char *path, const design_timing_options *opt,
                            design_spef_stats *stats, diag_ctx *d);
+/* Only the wire capacitances: design_compute_timing then uses them. */
+gp_status design_annotate_spef(design *dg, const char *path, design_spef_stats *stats,
+                               diag_ctx *d);
 
 /* Lookups by flat name; DESIGN_NONE when absent. */
 uint32_t design_find_net(const design *dg, const char *name);

@@ -268,8 +268,8 @@ static gp_status on_sizes(void *ctx, const vlog_sizes *sizes)
     return GP_OK;
 }
 
-gp_status design_read_netlist(design **out, const lib_set *libs, const char *const *paths,
-                              int n_paths, const char *top, diag_ctx *d)
+gp_status design_read_structure(design **out, const lib_set *libs, const char *const *paths,
+                                int n_paths, const char *top, diag_ctx *d)
 {
     *out = NULL;
     design *dg = mem_calloc(1, sizeof *dg);
@@ -292,16 +292,27 @@ gp_status design_read_netlist(design **out, const lib_set *libs, const char *con
         st = design_index(dg, d);
     if (st == GP_OK)
         st = design_levelize(dg, d);
-    if (st == GP_OK) {
-        design_timing_options opt = design_timing_defaults();
-        st = design_compute_timing(dg, &opt, d);
-    }
     if (st != GP_OK) {
         design_free(dg);
         return st;
     }
     *out = dg;
     return GP_OK;
+}
+
+gp_status design_read_netlist(design **out, const lib_set *libs, const char *const *paths,
+                              int n_paths, const char *top, diag_ctx *d)
+{
+    gp_status st = design_read_structure(out, libs, paths, n_paths, top, d);
+    if (st == GP_OK) {
+        design_timing_options opt = design_timing_defaults();
+        st = design_compute_timing(*out, &opt, d);
+    }
+    if (st != GP_OK) {
+        design_free(*out);
+        *out = NULL;
+    }
+    return st;
 }
 
 void design_free(design *dg)

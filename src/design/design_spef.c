@@ -1,11 +1,12 @@
 /* design_spef.c: SPEF annotation: each D_NET's total capacitance becomes its
- * net's wire capacitance (the RC network itself is not used yet), then loads,
- * slews and NLDM delays are recomputed with it. */
+ * net's wire capacitance (the RC network itself is not used yet), from which
+ * loads, slews and NLDM delays are computed. */
 #include "design/design_int.h"
 
 #include <string.h>
 
 #include "spef/spef.h"
+#include "util/mem.h"
 
 typedef struct spef_annotator {
     design *dg;
@@ -28,12 +29,23 @@ static gp_status on_d_net(void *ctx, const spef_net *net, diag_loc loc)
     return GP_OK;
 }
 
+gp_status design_annotate_spef(design *dg, const char *path, design_spef_stats *stats,
+                               diag_ctx *d)
+{
+    memset(stats, 0, sizeof *stats);
+    if (!dg->net_wire_cap && !(dg->net_wire_cap = mem_calloc(dg->n_nets ? dg->n_nets : 1,
+                                                             sizeof *dg->net_wire_cap))) {
+        diag_error(d, 7016, DIAG_NOWHERE, "out of memory while reading SPEF");
+        return GP_ERR_NOMEM;
+    }
+    spef_annotator an = {.dg = dg, .d = d, .stats = stats};
+    spef_visitor v = {.ctx = &an, .d_net = on_d_net};
+    return spef_read(path, &v, d);
+}
+
 gp_status design_read_spef(design *dg, const char *path, const design_timing_options *opt,
                            design_spef_stats *stats, diag_ctx *d)
 {
-    memset(stats, 0, sizeof *stats);
-    spef_annotator an = {.dg = dg, .d = d, .stats = stats};
-    spef_visitor v = {.ctx = &an, .d_net = on_d_net};
-    gp_status st = spef_read(path, &v, d);
+    gp_status st = design_annotate_spef(dg, path, stats, d);
     return st == GP_OK ? design_compute_timing(dg, opt, d) : st;
 }

@@ -14,7 +14,7 @@ args=(--lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/act.vcd" --scope top 
 "$gp" --quiet power "${args[@]}" --timing --threads 3 --json "$tmp/timed.json" > /dev/null \
   2> "$tmp/timed.err" || fail=1
 line=$(grep '^timing:' "$tmp/timed.err")
-for phase in libraries netlist activity engine writing total; do
+for phase in libraries netlist design activity engine writing total; do
   case "$line" in *"$phase "[0-9]*) ;; *) echo "FAIL: '$phase' missing from: $line"; fail=1 ;; esac
 done
 grep -q '^timing:' "$tmp/plain.err" && { echo "FAIL: timing printed without --timing"; fail=1; }
@@ -25,7 +25,7 @@ strip() { tr -d ' \n' < "$1" | sed 's/"timing":{[^}]*},//'; }
 [ "$(strip "$tmp/plain.json")" = "$(strip "$tmp/timed.json")" ] ||
   { echo "FAIL: the report differs with --timing --threads 3"; fail=1; }
 "$gp" --quiet info --lib "$lib" --netlist "$tmp/top.v" --timing > /dev/null 2> "$tmp/info.err" || fail=1
-grep -q '^timing: libraries .*netlist .*report ' "$tmp/info.err" ||
+grep -q '^timing: libraries .*netlist .*design .*report ' "$tmp/info.err" ||
   { echo "FAIL: info --timing: $(cat "$tmp/info.err")"; fail=1; }
 [ $fail = 0 ] && echo "ok: --timing phases on stderr and in report.json"
 exit $fail

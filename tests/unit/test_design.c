@@ -276,17 +276,25 @@ static void test_events_from_cell_pins(void)
     diag_free(d);
 }
 
+/* Reads the netlist `text` whose top module is `top` with the tiny library. */
+static design *read_small(const char *top, const char *text, diag_ctx *d)
+{
+    char path[256], file[64];
+    snprintf(file, sizeof file, "%s.v", top);
+    const char *paths[] = {scratch_write(dir, file, text, path, sizeof path)};
+    design *out;
+    CHECK_EQ_INT(design_read_netlist(&out, libs, paths, 1, top, d), GP_OK);
+    return out;
+}
+
 static void test_combinational_loop_is_reported(void)
 {
     static const char loop[] = "module loop (a, y);\n  input a; output y;\n  wire x;\n"
                                "  NAND2 g1 (.A(a), .B(y), .Y(x));\n  INV g2 (.A(x), .Y(y));\n"
                                "endmodule\n";
-    char path[256];
     diag_ctx *d = diag_new(NULL);
-    const char *paths[] = {scratch_write(dir, "loop.v", loop, path, sizeof path)};
-    design *looped;
-    CHECK_EQ_INT(design_read_netlist(&looped, libs, paths, 1, "loop", d), GP_OK);
-    CHECK_EQ_INT(looped->n_loop_insts, 2);
+    design *looped = read_small("loop", loop, d);
+    CHECK(looped && looped->n_loop_insts == 2);
     CHECK_EQ_INT(diag_count_of(d, 7007), 1);
     design_free(looped);
     diag_free(d);
@@ -299,11 +307,8 @@ static void test_two_drivers_are_reported(void)
     static const char shorted[] = "module shorted (a, y);\n  input a; output y;\n"
                                   "  INV g1 (.A(a), .Y(y));\n  INV g2 (.A(a), .Y(y));\n"
                                   "endmodule\n";
-    char path[256];
     diag_ctx *d = diag_new(NULL);
-    const char *paths[] = {scratch_write(dir, "shorted.v", shorted, path, sizeof path)};
-    design *sh;
-    CHECK_EQ_INT(design_read_netlist(&sh, libs, paths, 1, "shorted", d), GP_OK);
+    design *sh = read_small("shorted", shorted, d);
     CHECK_EQ_INT(diag_count_of(d, 7006), 1);
     if (sh) {
         uint32_t g1 = design_find_inst(sh, "g1");
@@ -322,11 +327,8 @@ static void test_feedback_input_has_its_driver_slew(void)
     static const char ring[] = "module ring (clk, y);\n  input clk; output y;\n  wire q;\n"
                                "  DFF r1 (.CLK(clk), .D(y), .Q(q));\n  INV u1 (.A(q), .Y(y));\n"
                                "endmodule\n";
-    char path[256];
     diag_ctx *d = diag_new(NULL);
-    const char *paths[] = {scratch_write(dir, "ring.v", ring, path, sizeof path)};
-    design *rg;
-    CHECK_EQ_INT(design_read_netlist(&rg, libs, paths, 1, "ring", d), GP_OK);
+    design *rg = read_small("ring", ring, d);
     if (rg) {
         uint32_t r1 = design_find_inst(rg, "r1"), u1 = design_find_inst(rg, "u1");
         uint32_t d_pin = rg->inst_pin0[r1] + (uint32_t)lib_pin_index(rg->inst_cell[r1], "D");
