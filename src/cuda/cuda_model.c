@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "design/design_int.h"
+#include "design/design.h"
 #include "power/power_int.h"
 #include "power/power_sipl.h"
 #include "util/mem.h"

@@ -57,6 +57,7 @@ typedef struct design {
     uint32_t n_pins;
     uint32_t *pin_inst;
     uint32_t *pin_net;
+    uint8_t *pin_flags;         /* DESIGN_PIN_* */
     uint32_t n_connected_pins;
 
     uint32_t n_nets;
@@ -152,6 +153,31 @@ static inline const lib_pin *design_lib_pin(const design *dg, uint32_t p)
     uint32_t inst = dg->pin_inst[p];
     return &dg->inst_cell[inst]->pins[p - dg->inst_pin0[inst]];
 }
+
+/* Whether pin direction `dir` drives (output, inout) or loads (input, inout). */
+static inline bool design_dir_drives(lib_dir dir) { return dir == LIB_DIR_OUTPUT || dir == LIB_DIR_INOUT; }
+static inline bool design_dir_loads(lib_dir dir) { return dir == LIB_DIR_INPUT || dir == LIB_DIR_INOUT; }
+
+/* Whether instance i is a sequential cell (has ff or latch groups). */
+static inline bool design_is_sequential(const design *dg, uint32_t i)
+{
+    return dg->inst_cell[i]->n_seqs > 0;
+}
+
+/* The instance driving net n, or DESIGN_NONE. */
+static inline uint32_t design_net_driver_inst(const design *dg, uint32_t n)
+{
+    return dg->net_driver[n] == DESIGN_NONE ? DESIGN_NONE : dg->pin_inst[dg->net_driver[n]];
+}
+
+/* design.pin_flags: a pin's direction and its instance's kind, read from
+ * one byte instead of through the pin's instance and cell. */
+enum {
+    DESIGN_PIN_DRIVES = 1u << 0,    /* output or inout */
+    DESIGN_PIN_LOADS = 1u << 1,     /* input or inout */
+    DESIGN_PIN_OUTPUT = 1u << 2,    /* output (not inout) */
+    DESIGN_PIN_SEQUENTIAL = 1u << 3 /* on a sequential instance */
+};
 
 #ifdef __cplusplus
 }

@@ -320,7 +320,8 @@ void design_free(design *dg)
     if (!dg)
         return;
     void *arrays[] = {dg->inst_cell, dg->inst_name, dg->inst_pin0, dg->inst_arc0,
-                      dg->inst_level, dg->pin_inst, dg->pin_net, dg->net_name, dg->net_value,
+                      dg->inst_level, dg->pin_inst, dg->pin_flags, dg->pin_net, dg->net_name,
+                      dg->net_value,
                       dg->net_pin0, dg->net_pins, dg->net_driver, dg->net_of_name, dg->ports,
                       dg->pin_load, dg->pin_slew[0], dg->pin_slew[1], dg->pin_wire_delay[0],
                       dg->pin_wire_delay[1], dg->arc_delay[0], dg->arc_delay[1],

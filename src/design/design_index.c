@@ -45,10 +45,10 @@ static uint32_t find_driver(design *dg, uint32_t n)
     uint32_t driver = DESIGN_NONE, drivers = 0, inout = DESIGN_NONE;
     for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++) {
         uint32_t p = dg->net_pins[k];
-        lib_dir dir = design_lib_pin(dg, p)->dir;
-        if (dir == LIB_DIR_OUTPUT && drivers++ == 0)
+        uint8_t f = dg->pin_flags[p];
+        if ((f & DESIGN_PIN_OUTPUT) && drivers++ == 0)
             driver = p;
-        else if (dir == LIB_DIR_INOUT && inout == DESIGN_NONE)
+        else if ((f & DESIGN_PIN_DRIVES) && !(f & DESIGN_PIN_OUTPUT) && inout == DESIGN_NONE)
             inout = p;
     }
     dg->net_driver[n] = driver != DESIGN_NONE ? driver : inout;
@@ -89,17 +89,36 @@ static gp_status find_drivers(design *dg, diag_ctx *d)
     return GP_OK;
 }
 
+/* Each instance's pins: their instance and flags. */
+static void pins_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    design *dg = ctx;
+    uint64_t end = parts_begin(dg->n_insts, part + 1, parts);
+    for (uint64_t i = parts_begin(dg->n_insts, part, parts); i < end; i++) {
+        const lib_cell *c = dg->inst_cell[i];
+        uint8_t seq = design_is_sequential(dg, (uint32_t)i) ? DESIGN_PIN_SEQUENTIAL : 0;
+        for (uint32_t k = 0; k < c->n_pins; k++) {
+            lib_dir dir = c->pins[k].dir;
+            dg->pin_inst[dg->inst_pin0[i] + k] = (uint32_t)i;
+            dg->pin_flags[dg->inst_pin0[i] + k] =
+                (uint8_t)(seq | (design_dir_drives(dir) ? DESIGN_PIN_DRIVES : 0) |
+                          (design_dir_loads(dir) ? DESIGN_PIN_LOADS : 0) |
+                          (dir == LIB_DIR_OUTPUT ? DESIGN_PIN_OUTPUT : 0));
+        }
+    }
+}
+
 gp_status design_index(design *dg, diag_ctx *d)
 {
-    dg->pin_inst = mem_calloc(dg->n_pins ? dg->n_pins : 1, sizeof *dg->pin_inst);
+    dg->pin_inst = mem_alloc((dg->n_pins ? dg->n_pins : 1) * sizeof *dg->pin_inst);
+    dg->pin_flags = mem_alloc(dg->n_pins ? dg->n_pins : 1);
     dg->net_driver = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *dg->net_driver);
     dg->inst_arc0 = mem_calloc((size_t)dg->n_insts + 1, sizeof *dg->inst_arc0);
-    if (!dg->pin_inst || !dg->net_driver || !dg->inst_arc0)
+    if (!dg->pin_inst || !dg->pin_flags || !dg->net_driver || !dg->inst_arc0)
         return no_memory(d);
+    parts_run(pins_part, dg, parts_for(dg->n_insts, UINT32_MAX));
     uint64_t arcs = 0;
     for (uint32_t i = 0; i < dg->n_insts; i++) {
-        for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++)
-            dg->pin_inst[p] = i;
         dg->inst_arc0[i] = (uint32_t)arcs;
         arcs += dg->inst_cell[i]->n_arcs;
     }

@@ -11,14 +11,14 @@
  * to each other pin on its net that loads a combinational instance. */
 static bool comb_driver(const design_dag *g, uint32_t p)
 {
-    return design_dir_drives(design_lib_pin(g->dg, p)->dir) &&
-           !design_is_sequential(g->dg, g->dg->pin_inst[p]);
+    return (g->dg->pin_flags[p] & (DESIGN_PIN_DRIVES | DESIGN_PIN_SEQUENTIAL)) ==
+           DESIGN_PIN_DRIVES;
 }
 
 static bool comb_load(const design_dag *g, uint32_t p, uint32_t q)
 {
-    return q != p && design_dir_loads(design_lib_pin(g->dg, q)->dir) &&
-           !design_is_sequential(g->dg, g->dg->pin_inst[q]);
+    return q != p && (g->dg->pin_flags[q] & (DESIGN_PIN_LOADS | DESIGN_PIN_SEQUENTIAL)) ==
+                         DESIGN_PIN_LOADS;
 }
 
 /* Follows driver edges among the instances left with fan-in (all on or

@@ -53,7 +53,7 @@ static bool alloc_timing(design *dg)
 static void add_to_drivers(design *dg, uint32_t n, double load)
 {
     for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++)
-        if (design_dir_drives(design_lib_pin(dg, dg->net_pins[k])->dir))
+        if (dg->pin_flags[dg->net_pins[k]] & DESIGN_PIN_DRIVES)
             dg->pin_load[dg->net_pins[k]] += load;
 }
 
@@ -66,7 +66,7 @@ static void net_loads(design *dg, uint32_t first, uint32_t end)
         for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++) {
             uint32_t p = dg->net_pins[k];
             dg->pin_load[p] = 0.0;
-            if (p != dg->net_driver[n] && design_dir_loads(design_lib_pin(dg, p)->dir))
+            if (p != dg->net_driver[n] && (dg->pin_flags[p] & DESIGN_PIN_LOADS))
                 total += design_lib_pin(dg, p)->capacitance;
         }
         add_to_drivers(dg, n, total);
@@ -109,7 +109,7 @@ static void input_slews(design *dg, uint32_t i, const design_timing_options *opt
                         const uint8_t *only)
 {
     for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++) {
-        if (!design_dir_loads(design_lib_pin(dg, p)->dir) || (only && !only[p]))
+        if (!(dg->pin_flags[p] & DESIGN_PIN_LOADS) || (only && !only[p]))
             continue;
         uint32_t n = dg->pin_net[p];
         for (int dir = 0; dir < 2; dir++) {

@@ -30,7 +30,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "design/design_int.h"
+#include "design/design.h"
 #include "util/mem.h"
 #include "util/parts.h"
 #include "util/vec.h"

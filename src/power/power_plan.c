@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "design/design_int.h"
+#include "design/design.h"
 #include "util/mem.h"
 #include "util/parts.h"
 #include "util/vec.h"

@@ -16,7 +16,7 @@
 
 #include <math.h>
 
-#include "design/design_int.h"
+#include "design/design.h"
 #include "util/mem.h"
 #include "util/vec.h"
 #include "verilog/verilog.h"

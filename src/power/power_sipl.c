@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "design/design_int.h"
+#include "design/design.h"
 #include "util/mem.h"
 
 /* Keys and related-pin candidates: every cell gets them. */
