@@ -3,6 +3,7 @@
 #ifndef GP_CLI_CLI_H
 #define GP_CLI_CLI_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -62,6 +63,9 @@ void cli_timing_lap(cli_timing *t, const char *name);
 /* Ends the phase now running as two: `part`, part_seconds of it spent
  * in turns with the rest, and `name`, the rest. */
 void cli_timing_lap_split(cli_timing *t, const char *name, const char *part, double part_seconds);
+/* Records `name`, which took `seconds` beside the phases that follow
+ * (not in the total). */
+void cli_timing_beside(cli_timing *t, const char *name, double seconds);
 /* "timing: libraries 0.12 s, netlist 1.30 s, ...; total 3.1 s; peak memory
  * 2.1 GB" (the process's peak resident memory). */
 void cli_timing_print(const cli_timing *t, FILE *out);
@@ -75,6 +79,12 @@ typedef struct cli_design {
     design_spef_stats spef;
     events_stats activity;
     cli_timing timing; /* the reading's phases, then the command's own */
+    /* The design's loads, slews and delays computed on a thread of their
+     * own while the activity is read (cli_design_ready waits for them). */
+    pthread_t timing_thread;
+    bool timing_pending;
+    gp_status timing_status;
+    double timing_seconds;
 } cli_design;
 
 /* Reads libraries, netlist, SPEF, SDF and activity, in that order (SPEF
@@ -83,8 +93,14 @@ typedef struct cli_design {
  * progress bar shows on a terminal unless --quiet. */
 gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design *out,
                           const cli_context *ctx);
-/* The same but the activity, which `power` reads in windows itself. */
-gp_status cli_read_design_files(const cli_inputs *in, cli_design *out, const cli_context *ctx);
+/* The same but the activity, which `power` reads in windows itself; with
+ * beside_activity (and no SDF, which needs them first) the loads, slews
+ * and delays are left computing on a thread: call cli_design_ready before
+ * the engine. */
+gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_design *out,
+                                const cli_context *ctx);
+/* Waits for the loads, slews and delays when they are computing. */
+gp_status cli_design_ready(cli_design *cd);
 void cli_design_free(cli_design *cd);
 
 /* A time with its unit (s ms us ns ps fs, e.g. "10ns", "2.5 us") in fs;

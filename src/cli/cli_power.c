@@ -230,7 +230,7 @@ uint64_t cli_memory_default(const cli_power_args *a)
 /* The windows' way from events_stream to the power stream. */
 typedef struct stream_run {
     power_stream *power;
-    const events_stats *stats;
+    cli_design *cd;
     diag_ctx *d;
     double engine_seconds;
 } stream_run;
@@ -250,8 +250,11 @@ static bool has_activity(const events_window *w, const events_stats *stats, diag
 static gp_status on_window(void *ctx, const events_window *w, int64_t *keep_from)
 {
     stream_run *run = ctx;
-    if (!has_activity(w, run->stats, run->d))
+    if (!has_activity(w, &run->cd->activity, run->d))
         return GP_ERR_INPUT;
+    gp_status ready = cli_design_ready(run->cd); /* the engine needs the delays */
+    if (ready != GP_OK)
+        return ready;
     double start = progress_now_seconds();
     gp_status st = power_stream_window(run->power, w, keep_from, run->d);
     run->engine_seconds += progress_now_seconds() - start;
@@ -283,7 +286,7 @@ int cli_power_stream(const cli_power_args *a, const cli_inputs *in, uint64_t mem
     if (power_check_design(cd->dg, &a->opt, d) != GP_OK)
         return CLI_EXIT_INPUT;
     stream_run run = {.power = power_stream_new(cd->dg, &a->opt, run_engine, (void *)a),
-                      .stats = &cd->activity, .d = d};
+                      .cd = cd, .d = d};
     if (!run.power) {
         diag_error(d, 1028, DIAG_NOWHERE, "out of memory");
         return CLI_EXIT_INPUT;
@@ -294,6 +297,9 @@ int cli_power_stream(const cli_power_args *a, const cli_inputs *in, uint64_t mem
     events_consumer consumer = {.ctx = &run, .memory = memory ? memory : cli_memory_default(a),
                                 .window = on_window, .restart = on_restart};
     gp_status st = events_stream(cd->dg, in->activity, &opt, &consumer, &cd->activity, d);
+    gp_status ready = cli_design_ready(cd);
+    if (st == GP_OK)
+        st = ready;
     if (st == GP_OK)
         warn_coverage(cd->dg, &cd->activity, d);
     cli_timing_lap_split(&cd->timing, "activity", "engine", run.engine_seconds);

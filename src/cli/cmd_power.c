@@ -78,7 +78,7 @@ int cli_power(int argc, char **argv, const cli_context *ctx)
     cli_design cd;
     status = CLI_EXIT_INPUT;
     a.in.threads = a.power.threads;
-    if (cli_read_design_files(&a.in, &cd, ctx) == GP_OK)
+    if (cli_read_design_files(&a.in, true, &cd, ctx) == GP_OK)
         status = cli_power_stream(&a.power, &a.in, a.memory, &cd, ctx);
     if (a.in.timing)
         cli_timing_print(&cd.timing, stderr);

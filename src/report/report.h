@@ -29,6 +29,7 @@
 typedef struct report_phase {
     const char *name;
     double seconds;
+    bool beside; /* ran beside the phases after it, on threads of its own */
 } report_phase;
 
 /* What the result itself does not record. */
