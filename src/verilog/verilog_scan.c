@@ -2,17 +2,18 @@
  * words interned in batches (strtab_intern_all), handed to the parser one at
  * a time with each word's sym.
  *
- * The text is read whole.  Chunks start after a newline.  A group of them is
- * lexed at once, each chunk by a view of its own (messages kept to itself)
- * that runs on until the first token at or after the next chunk's start: its
- * "next" token.  Lexing from a token's start gives the same tokens whatever
- * came before, so a chunk's tokens count from the one at its predecessor's
- * next token (both lexers agree from there on).  Where a chunk holds no such
- * token (its start lay inside a comment, and what its lexer read there as
- * tokens ran past that place) or its lexer stopped at an error, the rest of
- * the group is lexed again on the calling thread from that token, with the
- * reader's messages: the tokens and messages are those of one lexer reading
- * the file from its start. */
+ * The text is read whole.  Chunks start after a newline.  A group of them
+ * (VLOG_GROUP_CHUNKS) is lexed at once, its words are interned, then the
+ * parser takes its tokens.  Each chunk is lexed by a view of its own
+ * (messages kept to itself) that runs on until the first token at or after
+ * the next chunk's start: its "next" token.  Lexing from a token's start
+ * gives the same tokens whatever came before, so a chunk's tokens count from
+ * the one at its predecessor's next token (both lexers agree from there on).
+ * Where a chunk holds no such token (its start lay inside a comment, and
+ * what its lexer read there as tokens ran past that place) or its lexer
+ * stopped at an error, the rest of the group is lexed again on the calling
+ * thread from that token, with the reader's messages: the tokens and
+ * messages are those of one lexer reading the file from its start. */
 #include "verilog/verilog_int.h"
 
 #include "util/infile.h"
@@ -58,12 +59,12 @@ struct vlog_scan {
     strtab *syms;
     vlog_chunk *chunks;
     size_t n_chunks, group_end; /* the chunks lexed so far: [0, group_end) */
-    vlog_lexed lexed[VLOG_GROUP_CHUNKS]; /* the group's, kept for the next group */
+    vlog_lexed lexed[VLOG_GROUP_CHUNKS]; /* the group's; their buffers serve the next */
     vlog_token_vec relexed;     /* the group's rest, lexed again (see above) */
     vlog_span spans[VLOG_GROUP_CHUNKS + 1]; /* the group's tokens in order, none empty */
     size_t n_spans, span, at;   /* the next one to hand out: spans[span].toks[at] */
     vlog_token good;            /* the first token after them, as one lexer reads the file */
-    bool done;                  /* toks ends with TOK_EOF or TOK_ERROR */
+    bool done;                  /* good is TOK_EOF or TOK_ERROR: nothing left to lex */
     gp_status status;           /* GP_OK, or how the lexer failed at the TOK_ERROR */
     strtab_ref *refs;           /* scratch for interning */
     uint32_t *ids;
