@@ -135,8 +135,12 @@ gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_
     for (int k = 0; st == GP_OK && k < in->n_libs; k++)
         st = lib_read(out->libs, in->libs[k], d);
     cli_timing_lap(t, "libraries");
-    if (st == GP_OK)
-        st = design_read_structure(&out->dg, out->libs, in->netlists, in->n_netlists, in->top, d);
+    if (st == GP_OK) {
+        progress bar;
+        progress_init(&bar, stderr, !ctx->quiet);
+        st = design_read_structure(&out->dg, out->libs, in->netlists, in->n_netlists, in->top,
+                                   &bar, d);
+    }
     cli_timing_lap(t, "netlist");
     if (st == GP_OK && in->spef) {
         st = design_annotate_spef(out->dg, in->spef, &out->spef, d);

@@ -24,6 +24,7 @@
 
 #include "liberty/liberty.h"
 #include "util/diag.h"
+#include "util/progress.h"
 #include "util/status.h"
 #include "util/strtab.h"
 
@@ -105,9 +106,9 @@ gp_status design_read_netlist(design **out, const lib_set *libs, const char *con
                               int n_paths, const char *top, diag_ctx *d);
 /* The same up to the levels: no loads, slews or delays until
  * design_compute_timing (for callers that annotate SPEF first, or time the
- * phases apart). */
+ * phases apart); `bar` (may be NULL) shows the netlist's reading. */
 gp_status design_read_structure(design **out, const lib_set *libs, const char *const *paths,
-                                int n_paths, const char *top, diag_ctx *d);
+                                int n_paths, const char *top, progress *bar, diag_ctx *d);
 void design_free(design *dg);
 
 /* Loads, slews and delays from the Liberty tables (SPEC §2); SDF annotation

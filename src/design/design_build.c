@@ -269,7 +269,7 @@ static gp_status on_sizes(void *ctx, const vlog_sizes *sizes)
 }
 
 gp_status design_read_structure(design **out, const lib_set *libs, const char *const *paths,
-                                int n_paths, const char *top, diag_ctx *d)
+                                int n_paths, const char *top, progress *bar, diag_ctx *d)
 {
     *out = NULL;
     design *dg = mem_calloc(1, sizeof *dg);
@@ -284,7 +284,7 @@ gp_status design_read_structure(design **out, const lib_set *libs, const char *c
     vlog_builder vb = {.ctx = &b, .find_cell = find_cell, .reserve = on_sizes, .add_net = add_net,
                        .add_net_alias = add_net_alias, .add_port = add_port,
                        .add_instance = add_instance, .connect = connect};
-    gp_status st = vlog_read(paths, n_paths, top, &vb, d);
+    gp_status st = vlog_read(paths, n_paths, top, &vb, bar, d);
     if (st == GP_OK)
         st = finish_arrays(&b);
     builder_free(&b);
@@ -303,7 +303,7 @@ gp_status design_read_structure(design **out, const lib_set *libs, const char *c
 gp_status design_read_netlist(design **out, const lib_set *libs, const char *const *paths,
                               int n_paths, const char *top, diag_ctx *d)
 {
-    gp_status st = design_read_structure(out, libs, paths, n_paths, top, d);
+    gp_status st = design_read_structure(out, libs, paths, n_paths, top, NULL, d);
     if (st == GP_OK) {
         design_timing_options opt = design_timing_defaults();
         st = design_compute_timing(*out, &opt, d);

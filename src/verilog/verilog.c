@@ -115,8 +115,8 @@ static gp_status vlog_parse_input(vlog_reader *r, const char *path, const char *
     if (r->files.len >= UINT32_MAX || !vec_ptr_push(&r->files, (void *)path))
         return vlog_nomem(r);
     vlog_scan *scan;
-    gp_status st = vlog_scan_open(path, data, len, chunk_bytes, &vlog_tok_config, &r->syms, r->d,
-                                  &scan);
+    gp_status st = vlog_scan_open(path, data, len, chunk_bytes, &vlog_tok_config, &r->syms,
+                                  r->bar, r->d, &scan);
     if (st != GP_OK)
         return st;
     st = vlog_parse(r, scan, (uint32_t)r->files.len - 1);
@@ -229,10 +229,11 @@ static gp_status vlog_finish(vlog_reader *r, gp_status st, const char *top)
 }
 
 gp_status vlog_read(const char *const *paths, int npaths, const char *top, const vlog_builder *b,
-                    diag_ctx *d)
+                    progress *bar, diag_ctx *d)
 {
     vlog_reader r;
     gp_status st = vlog_init(&r, b, d);
+    r.bar = bar;
     for (int i = 0; i < npaths && st == GP_OK; i++)
         st = vlog_parse_input(&r, paths[i], NULL, 0, 0);
     return vlog_finish(&r, st, top);

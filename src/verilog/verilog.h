@@ -52,6 +52,7 @@
 #include <stdint.h>
 
 #include "util/diag.h"
+#include "util/progress.h"
 #include "util/status.h"
 
 #ifdef __cplusplus
@@ -111,9 +112,10 @@ typedef struct vlog_builder {
 /* Reads the netlist files `paths` (gzip or plain; modules may be spread over
  * them in any order) and builds the design below module `top` (NULL: the only
  * module no other module instantiates).  Errors go to `d` with file:line:col;
- * the first error stops the reading. */
+ * the first error stops the reading.  `bar` (may be NULL) shows each file's
+ * reading. */
 gp_status vlog_read(const char *const *paths, int npaths, const char *top, const vlog_builder *b,
-                    diag_ctx *d);
+                    progress *bar, diag_ctx *d);
 
 /* The same for one netlist held in memory; `name` stands for the file in
  * messages. */

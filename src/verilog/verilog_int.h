@@ -201,17 +201,19 @@ typedef struct vlog_reader {
     vec_u8 boxed;        /* per type sym: 1 once warned as a black box (3108) */
     bool literal_used[VLOG_LITERAL_BITS];
     vec_u8 name_buf;     /* scratch for flat names */
+    progress *bar;       /* NULL: none */
 } vlog_reader;
 
 /* verilog_scan.c: the tokens of one input, each word with its sym in
- * `syms`.  `data` NULL: the file `path` (gzip or plain); else a copy of
+ * `syms`, with `bar` (may be NULL) showing how much of it is lexed.  `data` NULL: the file `path` (gzip or plain); else a copy of
  * data[0..len) named `path`.  Lexed in chunks of about chunk_bytes (0: the
  * default) on threads; the tokens, their order and the messages are those of
  * one tok_lexer reading the input (util/tok.h), and so are next's and peek's
  * statuses and the sticky end. */
 typedef struct vlog_scan vlog_scan;
 gp_status vlog_scan_open(const char *path, const char *data, size_t len, size_t chunk_bytes,
-                         const tok_config *cfg, strtab *syms, diag_ctx *d, vlog_scan **out);
+                         const tok_config *cfg, strtab *syms, progress *bar, diag_ctx *d,
+                         vlog_scan **out);
 void vlog_scan_close(vlog_scan *s);
 /* sym may be NULL; a token that is not a word has STRTAB_NONE. */
 gp_status vlog_scan_next(vlog_scan *s, tok *t, uint32_t *sym);

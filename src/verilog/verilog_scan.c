@@ -66,6 +66,7 @@ struct vlog_scan {
     vlog_token good;            /* the first token after them, as one lexer reads the file */
     bool done;                  /* good is TOK_EOF or TOK_ERROR: nothing left to lex */
     gp_status status;           /* GP_OK, or how the lexer failed at the TOK_ERROR */
+    progress *bar;              /* NULL: none */
     strtab_ref *refs;           /* scratch for interning */
     uint32_t *ids;
     size_t refs_cap;
@@ -292,6 +293,9 @@ static void fill(vlog_scan *s)
     s->n_spans = s->span = s->at = 0;
     while (s->n_spans == 0 && !s->done)
         lex_group(s);
+    if (s->bar)
+        progress_update(s->bar, s->group_end < s->n_chunks ? s->chunks[s->group_end].begin
+                                                           : s->len);
     if (intern_group(s) != GP_OK) {
         s->n_spans = 0;
         s->done = true;
@@ -389,13 +393,14 @@ static gp_status open_text(vlog_scan *s, size_t chunk_bytes)
 }
 
 gp_status vlog_scan_open(const char *path, const char *data, size_t len, size_t chunk_bytes,
-                         const tok_config *cfg, strtab *syms, diag_ctx *d, vlog_scan **out)
+                         const tok_config *cfg, strtab *syms, progress *bar, diag_ctx *d,
+                         vlog_scan **out)
 {
     *out = NULL;
     vlog_scan *s = mem_calloc(1, sizeof *s);
     if (!s)
         return no_memory(d, path);
-    *s = (vlog_scan){.name = path, .cfg = *cfg, .d = d, .syms = syms};
+    *s = (vlog_scan){.name = path, .cfg = *cfg, .d = d, .syms = syms, .bar = bar};
     gp_status st = GP_OK;
     if (!data) {
         st = infile_read_all(path, d, &s->text, &s->len);
@@ -412,6 +417,8 @@ gp_status vlog_scan_open(const char *path, const char *data, size_t len, size_t 
         vlog_scan_close(s);
         return st;
     }
+    if (bar)
+        progress_begin(bar, "reading netlist", s->len);
     *out = s;
     return GP_OK;
 }
@@ -420,6 +427,8 @@ void vlog_scan_close(vlog_scan *s)
 {
     if (!s)
         return;
+    if (s->bar)
+        progress_end(s->bar);
     mem_free(s->chunks);
     for (size_t k = 0; k < VLOG_GROUP_CHUNKS; k++)
         vlog_token_vec_free(&s->lexed[k].toks);

@@ -194,7 +194,7 @@ static void test_reg1_asap7(void)
     const char *paths[] = {"../../../shared/designs/reg1_asap7.v"};
     if (access(paths[0], R_OK) != 0)
         check_skip("../../../shared/designs/reg1_asap7.v is missing");
-    CHECK_EQ_INT(vlog_read(paths, 1, "top", &b, d), GP_OK);
+    CHECK_EQ_INT(vlog_read(paths, 1, "top", &b, NULL, d), GP_OK);
     check_log(&f, "net 0 in1\nnet 1 in2\nnet 2 clk1\nnet 3 clk2\nnet 4 clk3\nnet 5 out\n"
                   "net 6 r1q\nnet 7 r2q\nnet 8 u1z\nnet 9 u2z\n"
                   "port in1 in 0\nport in2 in 1\nport clk1 in 2\nport clk2 in 3\n"
@@ -459,7 +459,7 @@ static void test_two_files(void)
     vlog_builder b = fake_builder(&f);
     diag_ctx *d = diag_new(stderr);
     const char *paths[] = {p1, p2};
-    CHECK_EQ_INT(vlog_read(paths, 2, "top", &b, d), GP_OK);
+    CHECK_EQ_INT(vlog_read(paths, 2, "top", &b, NULL, d), GP_OK);
     check_log(&f, hier_log);
     diag_free(d);
     unlink(p1);
@@ -511,7 +511,7 @@ static void test_missing_file(void)
     vlog_builder b = fake_builder(&f);
     diag_ctx *d = diag_new(NULL);
     const char *paths[] = {"/nonexistent/netlist.v"};
-    CHECK_EQ_INT(vlog_read(paths, 1, "top", &b, d), GP_ERR_IO);
+    CHECK_EQ_INT(vlog_read(paths, 1, "top", &b, NULL, d), GP_ERR_IO);
     CHECK_EQ_INT(diag_first_error_no(d), 1101);
     CHECK(strstr(diag_first_error_text(d), "/nonexistent/netlist.v") != NULL);
     diag_free(d);
