@@ -7,9 +7,9 @@
  * a gate, the clock and asynchronous pins of a flop) has been, so clock trees
  * are done before the flops they clock; the instances of one wave
  * (design_waves: no path of timing inputs between them) are computed at once
- * on threads.  Instances on
- * combinational loops are computed last, from whatever slews their inputs
- * have by then; then every input pin takes its driver's final slew. */
+ * on threads.  Instances on combinational loops are computed last, from
+ * whatever slews their inputs have by then; then every input pin takes its
+ * driver's final slew. */
 #include "design/design_int.h"
 
 #include <math.h>

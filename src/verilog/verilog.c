@@ -21,11 +21,14 @@ const char *const vlog_keyword_text[VLOG_KW_COUNT] = {
     "tranif1", "rtranif0", "rtranif1",
 };
 
-gp_status vlog_nomem(vlog_reader *r)
+gp_status vlog_no_memory(diag_ctx *d, const char *file)
 {
-    diag_error(r->d, 3091, DIAG_NOWHERE, "out of memory while reading the netlist");
+    diag_loc where = {file, 0, 0};
+    diag_error(d, 3091, where, "out of memory while reading the netlist");
     return GP_ERR_NOMEM;
 }
+
+gp_status vlog_nomem(vlog_reader *r) { return vlog_no_memory(r->d, NULL); }
 
 gp_status vlog_reserve_maps(vlog_reader *r, uint32_t sym)
 {

@@ -271,7 +271,8 @@ uint64_t vlog_conn_width(const vlog_reader *r, const vlog_conn *c);
  * nothing. */
 gp_status vlog_fit_unsized(vlog_reader *r, const vlog_conn *c, uint32_t width, bool *fits);
 
-/* verilog.c */
+/* verilog.c: message 3091, at `file` (NULL: nowhere) or for the reader. */
+gp_status vlog_no_memory(diag_ctx *d, const char *file);
 gp_status vlog_nomem(vlog_reader *r);
 /* Grows the per-sym maps (module_of, cell_of, sig_of, inst_of) to hold `sym`. */
 gp_status vlog_reserve_maps(vlog_reader *r, uint32_t sym);

@@ -78,13 +78,6 @@ static vlog_token token_of(const tok_lexer *lx, const tok *t)
                         (uint32_t)t->col, STRTAB_NONE, (uint8_t)t->kind, (uint8_t)t->flags};
 }
 
-static gp_status no_memory(diag_ctx *d, const char *name)
-{
-    diag_loc where = {name, 0, 0};
-    diag_error(d, 3093, where, "out of memory while reading the netlist");
-    return GP_ERR_NOMEM;
-}
-
 /* Where a token starts: a string's quote or an escaped name's backslash
  * comes before its text. */
 static tok_start start_of(const vlog_token *t)
@@ -300,7 +293,7 @@ static void fill(vlog_scan *s)
         s->n_spans = 0;
         s->done = true;
         s->good.kind = TOK_ERROR;
-        s->status = no_memory(s->d, s->name);
+        s->status = vlog_no_memory(s->d, s->name);
     }
 }
 
@@ -389,7 +382,7 @@ static gp_status cut_chunks(vlog_scan *s, size_t chunk_bytes)
 static gp_status open_text(vlog_scan *s, size_t chunk_bytes)
 {
     gp_status st = cut_chunks(s, chunk_bytes ? chunk_bytes : VLOG_CHUNK_BYTES);
-    return st == GP_OK ? GP_OK : no_memory(s->d, s->name);
+    return st == GP_OK ? GP_OK : vlog_no_memory(s->d, s->name);
 }
 
 gp_status vlog_scan_open(const char *path, const char *data, size_t len, size_t chunk_bytes,
@@ -399,7 +392,7 @@ gp_status vlog_scan_open(const char *path, const char *data, size_t len, size_t 
     *out = NULL;
     vlog_scan *s = mem_calloc(1, sizeof *s);
     if (!s)
-        return no_memory(d, path);
+        return vlog_no_memory(d, path);
     *s = (vlog_scan){.name = path, .cfg = *cfg, .d = d, .syms = syms, .bar = bar};
     gp_status st = GP_OK;
     if (!data) {
@@ -409,7 +402,7 @@ gp_status vlog_scan_open(const char *path, const char *data, size_t len, size_t 
         s->text[len] = '\0';
         s->len = len;
     } else {
-        st = no_memory(d, path);
+        st = vlog_no_memory(d, path);
     }
     if (st == GP_OK)
         st = open_text(s, chunk_bytes);
