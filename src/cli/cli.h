@@ -13,6 +13,7 @@
 #include "liberty/liberty.h"
 #include "power/power.h"
 #include "report/report.h"
+#include "sdc/sdc.h"
 #include "util/diag.h"
 
 /* Exit statuses: 1 the inputs are wrong (the message says what to fix),
@@ -33,7 +34,10 @@ typedef struct cli_inputs {
     int n_libs;
     const char *netlists[CLI_MAX_FILES];
     int n_netlists;
+    const char *sdcs[CLI_MAX_FILES];
+    int n_sdcs;
     const char *top, *sdf, *spef, *activity, *scope;
+    double output_load; /* --output-load: F on every output port (SDC's set_load wins) */
     bool timing;   /* --timing: seconds per phase on stderr and in report.json */
     int threads;   /* reading the activity (0: every core): the command's --threads */
 } cli_inputs;
@@ -77,6 +81,8 @@ typedef struct cli_design {
     events *ev; /* NULL without --activity */
     design_sdf_stats sdf;
     design_spef_stats spef;
+    sdc *sdc;              /* NULL without --sdc */
+    sdc_timing constraints; /* the options of the design's timing, SDC's or the defaults */
     events_stats activity;
     cli_timing timing; /* the reading's phases, then the command's own */
     /* The design's loads, slews and delays computed on a thread of their
@@ -129,9 +135,14 @@ cli_power_args cli_power_defaults(void);
 int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, diag_ctx *d);
 /* Runs the power analysis of `ev` and prints and writes its results; returns
  * the exit status. */
-/* Reports a clock given both ways or not at all (before any input is read);
- * `command` names the command in the message. */
-bool cli_power_clock_given(const cli_power_args *a, const char *command, diag_ctx *d);
+/* Reports a clock given both ways, or not at all where no SDC may give it
+ * (before any input is read); `command` names the command in the message. */
+bool cli_power_clock_given(const cli_power_args *a, const cli_inputs *in, const char *command,
+                           diag_ctx *d);
+/* The period from cd's SDC when --period is not given: the clock --clock
+ * names, else the fastest (a note says which); false after reporting an
+ * SDC without clocks.  A --clock that is no SDC clock stays a net. */
+bool cli_power_clock_from_sdc(cli_power_args *a, const cli_design *cd, diag_ctx *d);
 /* Reports --engine cuda where no device can run it (before any input is
  * read); false then. */
 bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d);

@@ -2,7 +2,9 @@
  * inputs they name into the design database. */
 #include "cli/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -16,6 +18,14 @@ const char cli_inputs_help[] =
     "  --top MODULE      the top module (default: the one no other module instantiates)\n"
     "  --spef FILE       parasitics: each D_NET's total capacitance is its net's wire cap\n"
     "  --sdf FILE        delays (SDF 3.0); without it delays come from the NLDM tables\n"
+    "  --sdc FILE        constraints (SDC, read as Tcl); repeat for several: clocks\n"
+    "                    (create_clock; ideal unless set_propagated_clock, at\n"
+    "                    set_clock_transition, else 0), set_input_transition,\n"
+    "                    set_driving_cell, set_load; the clock's period when\n"
+    "                    --period is not given. Without it every input has a\n"
+    "                    0.1 ns slew and clocks propagate from their ports\n"
+    "  --output-load CAP load outside the design on every output port, e.g. 10fF\n"
+    "                    (default 0; SDC's set_load on a port wins)\n"
     "  --activity FILE   switching activity, VCD (.vcd, .vcd.gz) or FST\n"
     "  --scope PATH      the design's instance in the dump, e.g. tb/dut (or tb.dut)\n"
     "  --timing          print the wall seconds of each phase (libraries, netlist,\n"
@@ -35,6 +45,27 @@ static int add_file(const char **list, int *n, const char *option, const char *v
     return 1;
 }
 
+/* "10fF", "0.05pF", "1e-14F": a capacitance with its unit, in farads. */
+static bool parse_capacitance(const char *text, double *farads)
+{
+    static const struct {
+        const char *name;
+        double farads;
+    } units[] = {{"F", 1}, {"uF", 1e-6}, {"nF", 1e-9}, {"pF", 1e-12}, {"fF", 1e-15}};
+    if (!(isdigit((unsigned char)text[0]) || text[0] == '.') || strpbrk(text, "xX"))
+        return false; /* strtod would take hex, inf, nan, signs and blanks */
+    char *end;
+    double value = strtod(text, &end);
+    if (end == text || !isfinite(value) || value < 0)
+        return false;
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+        if (strcmp(end, units[u].name) == 0) {
+            *farads = value * units[u].farads;
+            return true;
+        }
+    return false;
+}
+
 int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
 {
     static const char *const single[] = {"--top", "--sdf", "--spef", "--activity", "--scope"};
@@ -44,7 +75,8 @@ int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
         in->timing = true;
         return 1;
     }
-    bool known = strcmp(option, "--lib") == 0 || strcmp(option, "--netlist") == 0;
+    bool known = strcmp(option, "--lib") == 0 || strcmp(option, "--netlist") == 0 ||
+                 strcmp(option, "--sdc") == 0 || strcmp(option, "--output-load") == 0;
     for (size_t k = 0; k < sizeof single / sizeof single[0]; k++)
         known |= strcmp(option, single[k]) == 0;
     if (!known)
@@ -58,6 +90,15 @@ int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
         return add_file(in->libs, &in->n_libs, option, value, d);
     if (strcmp(option, "--netlist") == 0)
         return add_file(in->netlists, &in->n_netlists, option, value, d);
+    if (strcmp(option, "--sdc") == 0)
+        return add_file(in->sdcs, &in->n_sdcs, option, value, d);
+    if (strcmp(option, "--output-load") == 0) {
+        if (parse_capacitance(value, &in->output_load))
+            return 1;
+        diag_error(d, 1035, DIAG_NOWHERE, "bad value '%s' for --output-load: give a "
+                   "capacitance with its unit (F, uF, nF, pF, fF), e.g. 10fF", value);
+        return -1;
+    }
     for (size_t k = 0; k < sizeof single / sizeof single[0]; k++)
         if (strcmp(option, single[k]) == 0)
             *single_field[k] = value;
@@ -89,8 +130,8 @@ static void *compute_timing(void *arg)
 {
     timing_job *job = arg;
     double start = progress_now_seconds();
-    design_timing_options opt = design_timing_defaults();
-    job->cd->timing_status = design_compute_timing(job->cd->dg, &opt, job->d);
+    job->cd->timing_status = design_compute_timing(job->cd->dg, &job->cd->constraints.opt,
+                                                   job->d);
     job->cd->timing_seconds = progress_now_seconds() - start;
     mem_free(job);
     return NULL;
@@ -117,6 +158,24 @@ gp_status cli_design_ready(cli_design *cd)
     cd->timing_pending = false;
     cli_timing_beside(&cd->timing, "design", cd->timing_seconds);
     return cd->timing_status;
+}
+
+/* The options of the design's timing: the SDC's (whose set_load on nets
+ * sets their wire loads first), or the defaults. */
+static gp_status read_constraints(const cli_inputs *in, cli_design *cd, diag_ctx *d)
+{
+    design_timing_options base = design_timing_defaults();
+    base.output_port_load = in->output_load;
+    cd->constraints = (sdc_timing){.opt = base};
+    if (in->n_sdcs == 0)
+        return GP_OK;
+    gp_status st = sdc_read(&cd->sdc, cd->dg, cd->libs, in->sdcs, in->n_sdcs, d);
+    if (st == GP_OK)
+        st = design_set_wire_caps(cd->dg, cd->sdc->net_load, d);
+    if (st == GP_OK)
+        st = sdc_timing_make(cd->sdc, cd->dg, &base, &cd->constraints, d);
+    cli_timing_lap(&cd->timing, "sdc");
+    return st;
 }
 
 gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_design *out,
@@ -146,10 +205,11 @@ gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_
         st = design_annotate_spef(out->dg, in->spef, &out->spef, d);
         cli_timing_lap(t, "spef");
     }
+    if (st == GP_OK)
+        st = read_constraints(in, out, d);
     if (st != GP_OK || (beside_activity && !in->sdf && start_timing(out, d)))
         return st;
-    design_timing_options opt = design_timing_defaults();
-    st = design_compute_timing(out->dg, &opt, d);
+    st = design_compute_timing(out->dg, &out->constraints.opt, d);
     cli_timing_lap(t, "design");
     if (st == GP_OK && in->sdf) {
         st = design_read_sdf(out->dg, in->sdf, &out->sdf, d);
@@ -177,6 +237,8 @@ gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design 
 void cli_design_free(cli_design *cd)
 {
     cli_design_ready(cd);
+    sdc_timing_free(&cd->constraints);
+    sdc_free(cd->sdc);
     events_free(cd->ev);
     design_free(cd->dg);
     lib_set_free(cd->libs);

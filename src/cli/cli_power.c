@@ -1,6 +1,7 @@
 /* cli_power.c: the power analysis options and outputs shared by `power` and
  * `resim --power`: parsing them, running the engine (on events held whole
  * or read in windows), writing the results. */
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,7 +13,8 @@
 const char cli_power_help[] =
     "analysis:\n"
     "  --period TIME     clock period with unit, e.g. 10ns; or\n"
-    "  --clock NET       measure the period on this net (its most frequent rise-to-rise)\n"
+    "  --clock NAME      a clock of the SDC (default: its fastest), else a net whose\n"
+    "                    period is measured (its most frequent rise-to-rise)\n"
     "  --window T0:T1    analyse [T0, T1) only, e.g. 1us:2us (default: the whole dump)\n"
     "  --glitch on|off   off books glitch events as ordinary internal and switching\n"
     "                    energy, unscaled, to compare with average-power tools\n"
@@ -131,18 +133,42 @@ bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d)
     return a->engine != CLI_ENGINE_CUDA || cuda_power_check_device(a->cuda.device, d) == GP_OK;
 }
 
-bool cli_power_clock_given(const cli_power_args *a, const char *command, diag_ctx *d)
+bool cli_power_clock_given(const cli_power_args *a, const cli_inputs *in, const char *command,
+                           diag_ctx *d)
 {
     if (a->opt.period_fs && a->opt.clock_net) {
         diag_error(d, 1026, DIAG_NOWHERE, "%s: give the clock as --period TIME or as --clock "
                    "NET (whose period is measured), not both", command);
         return false;
     }
-    if (!a->opt.period_fs && !a->opt.clock_net) {
-        diag_error(d, 1027, DIAG_NOWHERE, "%s needs the clock: give --period TIME (e.g. 10ns) "
-                   "or --clock NET (its period is measured on the activity)", command);
+    if (!a->opt.period_fs && !a->opt.clock_net && in->n_sdcs == 0) {
+        diag_error(d, 1027, DIAG_NOWHERE, "%s needs the clock: give --period TIME (e.g. 10ns), "
+                   "--clock NET (its period is measured on the activity) or --sdc FILE (its "
+                   "create_clock)", command);
         return false;
     }
+    return true;
+}
+
+bool cli_power_clock_from_sdc(cli_power_args *a, const cli_design *cd, diag_ctx *d)
+{
+    if (a->opt.period_fs || !cd->sdc)
+        return true;
+    const sdc_clock *k = sdc_find_clock(cd->sdc, a->opt.clock_net);
+    if (!k && a->opt.clock_net)
+        return true; /* a net, whose period the activity gives */
+    if (!k) {
+        diag_error(d, 1033, DIAG_NOWHERE, "the SDC defines no clock: give --period TIME or "
+                   "create_clock in the SDC");
+        return false;
+    }
+    bool named = a->opt.clock_net != NULL;
+    a->opt.period_fs = llround(k->period * 1e15);
+    a->opt.clock_net = NULL;
+    if (cd->sdc->n_clocks > 1)
+        diag_note(d, 1034, DIAG_NOWHERE, "the SDC defines %u clocks: cycles follow '%s' (period "
+                  "%.6g ns, %s); --clock NAME chooses another", cd->sdc->n_clocks, k->name,
+                  k->period * 1e9, named ? "as --clock names it" : "the fastest");
     return true;
 }
 

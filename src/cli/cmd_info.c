@@ -23,8 +23,9 @@ static const char info_help[] =
     "\n"
     "output:\n"
     "  --json FILE|-     also write the counts as JSON (keys instances, nets, pins,\n"
-    "                    levels, sdf_arcs, spef_nets, signals_matched, signals_pins,\n"
-    "                    signals_unmatched, events, cells) to FILE, or to stdout\n"
+    "                    levels, sdf_arcs, spef_nets, sdc_clocks, signals_matched,\n"
+    "                    signals_pins, signals_unmatched, events, cells) to FILE,\n"
+    "                    or to stdout\n"
     "                    instead of the text with -\n"
     "  --list-unmatched  name every activity signal that matches no net\n"
     "  --threads N       threads reading a VCD (default 0: every core; 1: in file\n"
@@ -71,6 +72,20 @@ static cell_count *count_cells(const design *dg, size_t *n_out)
     return counts;
 }
 
+/* The clocks, and the nets on their networks. */
+static void print_sdc(const cli_design *cd)
+{
+    const sdc *s = cd->sdc;
+    printf("SDC         %" PRIu32 " clock%s", s->n_clocks, s->n_clocks == 1 ? "" : "s");
+    for (uint32_t c = 0; c < s->n_clocks; c++)
+        printf("%s %s %.6g ns %s", c ? "," : ":", s->clocks[c].name, s->clocks[c].period * 1e9,
+               s->clocks[c].n_sources == 0 ? "virtual"
+               : s->clocks[c].propagated   ? "propagated"
+                                           : "ideal");
+    printf("; %" PRIu32 " nets on ideal clock networks, %" PRIu32 " on propagated ones\n",
+           cd->constraints.ideal_nets, cd->constraints.propagated_nets);
+}
+
 static void print_text(const cli_inputs *in, const cli_design *cd, const cell_count *cells,
                        size_t n_cells)
 {
@@ -92,6 +107,8 @@ static void print_text(const cli_inputs *in, const cli_design *cd, const cell_co
                " entries unmatched\n",
                cd->sdf.arcs_annotated, cd->sdf.iopaths_matched, cd->sdf.iopaths,
                cd->sdf.interconnects_matched, cd->sdf.interconnects, cd->sdf.unmatched);
+    if (cd->sdc)
+        print_sdc(cd);
     if (cd->ev) {
         printf("activity    %s, %s signals matched, %s unmatched", cd->activity.format,
                report_count(a, cd->activity.signals_matched),
@@ -119,9 +136,11 @@ static void write_json(FILE *out, const cli_design *cd, const cell_count *cells,
     json_begin_object(&w);
     const design *dg = cd->dg;
     const char *keys[] = {"instances", "nets", "pins", "levels", "sdf_arcs", "spef_nets",
-                          "signals_matched", "signals_pins", "signals_unmatched", "events"};
+                          "sdc_clocks", "signals_matched", "signals_pins", "signals_unmatched",
+                          "events"};
     uint64_t values[] = {dg->n_insts, dg->n_nets, dg->n_connected_pins, dg->n_levels,
                          cd->sdf.arcs_annotated, cd->spef.nets_matched,
+                         cd->sdc ? cd->sdc->n_clocks : 0,
                          cd->activity.signals_matched, cd->activity.signals_pins,
                          cd->activity.signals_unmatched,
                          cd->ev ? cd->ev->n_events : 0};

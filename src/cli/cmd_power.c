@@ -6,7 +6,7 @@
 
 static const char power_help[] =
     "usage: gatepower power --lib FILE --netlist FILE --activity FILE --scope PATH\n"
-    "                       (--period TIME | --clock NET) [options]\n"
+    "                       (--period TIME | --clock NAME | --sdc FILE) [options]\n"
     "\n"
     "Time-based power, as PrimePower's time-based mode computes it: every event of\n"
     "every pin costs its internal energy (Liberty internal_power at the related\n"
@@ -64,7 +64,7 @@ static int parse_options(int argc, char **argv, power_args *a, diag_ctx *d)
                    "--activity FILE (VCD or FST) and --scope PATH");
         return CLI_EXIT_USAGE;
     }
-    if (!cli_power_clock_given(&a->power, "gatepower power", d))
+    if (!cli_power_clock_given(&a->power, &a->in, "gatepower power", d))
         return CLI_EXIT_USAGE;
     return cli_power_engine_ready(&a->power, d) ? 0 : CLI_EXIT_INPUT;
 }
@@ -78,7 +78,8 @@ int cli_power(int argc, char **argv, const cli_context *ctx)
     cli_design cd;
     status = CLI_EXIT_INPUT;
     a.in.threads = a.power.threads;
-    if (cli_read_design_files(&a.in, true, &cd, ctx) == GP_OK)
+    if (cli_read_design_files(&a.in, true, &cd, ctx) == GP_OK &&
+        cli_power_clock_from_sdc(&a.power, &cd, ctx->diag))
         status = cli_power_stream(&a.power, &a.in, a.memory, &cd, ctx);
     if (a.in.timing)
         cli_timing_print(&cd.timing, stderr);

@@ -82,7 +82,7 @@ static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
                    "activity: give --activity FILE (VCD or FST) and --scope PATH");
         return CLI_EXIT_USAGE;
     }
-    if (a->want_power && !cli_power_clock_given(&a->power, "gatepower resim --power", d))
+    if (a->want_power && !cli_power_clock_given(&a->power, &a->in, "gatepower resim --power", d))
         return CLI_EXIT_USAGE;
     return !a->want_power || cli_power_engine_ready(&a->power, d) ? 0 : CLI_EXIT_INPUT;
 }
@@ -128,7 +128,8 @@ int cli_resim(int argc, char **argv, const cli_context *ctx)
     resim_stats stats;
     status = CLI_EXIT_INPUT;
     if (cli_read_design(&a.in, false, &cd, ctx) == GP_OK &&
-        (!a.want_power || power_check_design(cd.dg, &a.power.opt, ctx->diag) == GP_OK) &&
+        (!a.want_power || (cli_power_clock_from_sdc(&a.power, &cd, ctx->diag) &&
+                           power_check_design(cd.dg, &a.power.opt, ctx->diag) == GP_OK)) &&
         resim_run(cd.dg, cd.ev, &a.opt, &full, &stats, ctx->diag) == GP_OK) {
         cli_timing_lap(&cd.timing, "resim");
         if (!ctx->quiet)

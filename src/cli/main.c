@@ -124,6 +124,8 @@ int main(int argc, char **argv)
             goto done;
         } else if (strcmp(argv[i], "--version") == 0) {
             printf("gatepower %s\n", GATEPOWER_VERSION);
+            printf("SDC: %s\n", sdc_available() ? "read by an embedded Tcl interpreter"
+                                                 : "not in this build (no tcl-dev)");
             print_cuda_devices(stdout);
             status = 0;
             goto done;

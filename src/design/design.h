@@ -92,6 +92,14 @@ typedef struct design {
 typedef struct design_timing_options {
     double input_slew;       /* s, transition of primary inputs (default 0.1 ns) */
     double output_port_load; /* F, extra load of a net on an output port (default 0) */
+    /* Optional, per port (NULL: the defaults above; a NAN entry: its
+     * default): an input port's slew by direction of its transition (s),
+     * and the load outside the design on an output or inout port (F). */
+    const double *port_slew[2];
+    const double *port_load;
+    /* Optional, per net (NULL or a NAN entry: none): the slew of every pin
+     * on the net, by direction (s): an ideal clock network's. */
+    const double *net_ideal_slew[2];
 } design_timing_options;
 
 /* The defaults documented in docs/model.md. */
@@ -138,6 +146,10 @@ typedef struct design_spef_stats {
  * would replace); unmatched nets are warned about and counted. */
 gp_status design_read_spef(design *dg, const char *path, const design_timing_options *opt,
                            design_spef_stats *stats, diag_ctx *d);
+/* Sets net n's wire capacitance to cap[n] (F) where cap[n] is not NAN, in
+ * place of SPEF's (SDC's set_load on nets); design_compute_timing then
+ * uses them. */
+gp_status design_set_wire_caps(design *dg, const double *cap, diag_ctx *d);
 /* Only the wire capacitances: design_compute_timing then uses them. */
 gp_status design_annotate_spef(design *dg, const char *path, design_spef_stats *stats,
                                diag_ctx *d);

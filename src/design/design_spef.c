@@ -1,8 +1,10 @@
-/* design_spef.c: SPEF annotation: each D_NET's total capacitance becomes its
- * net's wire capacitance (the RC network itself is not used yet), from which
- * loads, slews and NLDM delays are computed. */
+/* design_spef.c: the nets' wire capacitances: each SPEF D_NET's total
+ * capacitance (the RC network itself is not used yet), or a value given
+ * per net (SDC's set_load), from which loads, slews and NLDM delays are
+ * computed. */
 #include "design/design_int.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "spef/spef.h"
@@ -29,12 +31,29 @@ static gp_status on_d_net(void *ctx, const spef_net *net, diag_loc loc)
     return GP_OK;
 }
 
+static bool alloc_wire_caps(design *dg)
+{
+    return dg->net_wire_cap || (dg->net_wire_cap = mem_calloc(dg->n_nets ? dg->n_nets : 1,
+                                                             sizeof *dg->net_wire_cap));
+}
+
+gp_status design_set_wire_caps(design *dg, const double *cap, diag_ctx *d)
+{
+    if (!alloc_wire_caps(dg)) {
+        diag_error(d, 7017, DIAG_NOWHERE, "out of memory while setting the nets' loads");
+        return GP_ERR_NOMEM;
+    }
+    for (uint32_t n = 0; n < dg->n_nets; n++)
+        if (!isnan(cap[n]))
+            dg->net_wire_cap[n] = cap[n];
+    return GP_OK;
+}
+
 gp_status design_annotate_spef(design *dg, const char *path, design_spef_stats *stats,
                                diag_ctx *d)
 {
     memset(stats, 0, sizeof *stats);
-    if (!dg->net_wire_cap && !(dg->net_wire_cap = mem_calloc(dg->n_nets ? dg->n_nets : 1,
-                                                             sizeof *dg->net_wire_cap))) {
+    if (!alloc_wire_caps(dg)) {
         diag_error(d, 7016, DIAG_NOWHERE, "out of memory while reading SPEF");
         return GP_ERR_NOMEM;
     }

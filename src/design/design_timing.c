@@ -1,6 +1,8 @@
 /* design_timing.c: the static quantities of SPEC §2: the load of each output
  * pin, slews propagated in topological order through the timing arcs, and
- * NLDM delays per arc and output direction.
+ * NLDM delays per arc and output direction.  The options give the inputs'
+ * slews and the ports' loads, and the slews of ideal clock networks, which
+ * every pin on such a net takes in place of the propagated one.
  *
  * Order: an instance is computed once every instance driving one of its
  * "timing inputs" (pins that are the related pin of a delay arc: all inputs of
@@ -80,6 +82,12 @@ static void net_loads_part(void *ctx, uint32_t part, uint32_t parts)
               (uint32_t)parts_begin(dg->n_nets, part + 1, parts));
 }
 
+/* A per-port option's value, or `fallback` where it gives none. */
+static double port_option(const double *per_port, uint32_t port, double fallback)
+{
+    return per_port && !isnan(per_port[port]) ? per_port[port] : fallback;
+}
+
 static void compute_loads(design *dg, const design_timing_options *opt)
 {
     for (uint32_t p = 0; p < dg->n_pins; p++)
@@ -88,7 +96,8 @@ static void compute_loads(design *dg, const design_timing_options *opt)
     parts_run(net_loads_part, dg, parts_for(dg->n_nets, UINT32_MAX));
     for (uint32_t port = 0; port < dg->n_ports; port++)
         if (dg->ports[port].dir != VLOG_DIR_INPUT && dg->ports[port].net != DESIGN_NONE)
-            add_to_drivers(dg, dg->ports[port].net, opt->output_port_load);
+            add_to_drivers(dg, dg->ports[port].net,
+                           port_option(opt->port_load, port, opt->output_port_load));
 }
 
 /* Marks the pins that are related pins of delay arcs of their cell. */
@@ -102,22 +111,46 @@ static void mark_timing_inputs(const design *dg, uint8_t *is_timing_input)
     }
 }
 
-/* The slew an input pin sees: its driver's, the primary input slew for a net
- * driven from outside (a port or nothing), 0 on a constant or no net; for
- * instance i's timing inputs only when `only` is not NULL. */
-static void input_slews(design *dg, uint32_t i, const design_timing_options *opt,
-                        const uint8_t *only)
+/* Where the slews of pins on nets the design does not drive come from:
+ * per net, the slew of the input port on it (NULL without per-port
+ * slews: the options' input_slew everywhere). */
+typedef struct slew_rules {
+    const design_timing_options *opt;
+    double *port_net_slew[2];
+} slew_rules;
+
+/* The ideal clock slew of the pins on net n, or NAN off ideal networks. */
+static double ideal_slew(const slew_rules *sr, uint32_t n, int dir)
+{
+    const double *ideal = sr->opt->net_ideal_slew[dir];
+    return ideal ? ideal[n] : NAN;
+}
+
+static double outside_slew(const slew_rules *sr, uint32_t n, int dir)
+{
+    const double *port = sr->port_net_slew[dir];
+    return port && !isnan(port[n]) ? port[n] : sr->opt->input_slew;
+}
+
+/* The slew an input pin sees: an ideal clock's, its driver's, the input
+ * slew for a net driven from outside (a port or nothing), 0 on a constant
+ * or no net; for instance i's timing inputs only when `only` is not NULL. */
+static void input_slews(design *dg, uint32_t i, const slew_rules *sr, const uint8_t *only)
 {
     for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++) {
         if (!(dg->pin_flags[p] & DESIGN_PIN_LOADS) || (only && !only[p]))
             continue;
         uint32_t n = dg->pin_net[p];
         for (int dir = 0; dir < 2; dir++) {
-            double slew = opt->input_slew;
+            double slew;
             if (n == DESIGN_NONE || dg->net_value[n] != VLOG_VALUE_SIGNAL)
                 slew = 0.0;
+            else if (!isnan(slew = ideal_slew(sr, n, dir)))
+                ;
             else if (dg->net_driver[n] != DESIGN_NONE && dg->net_driver[n] != p)
                 slew = dg->pin_slew[dir][dg->net_driver[n]];
+            else
+                slew = outside_slew(sr, n, dir);
             dg->pin_slew[dir][p] = slew;
         }
     }
@@ -148,8 +181,9 @@ static double lookup_or_nan(const lib_table *t, double slew, double load)
 }
 
 /* Delays of instance i's arcs and the slews of its outputs: the worst
- * transition over the output's arcs (never below 0). */
-static void instance_timing(design *dg, uint32_t i)
+ * transition over the output's arcs (never below 0), or an ideal clock's
+ * on an ideal clock network. */
+static void instance_timing(design *dg, uint32_t i, const slew_rules *sr)
 {
     const lib_cell *c = dg->inst_cell[i];
     uint32_t pin0 = dg->inst_pin0[i];
@@ -174,6 +208,14 @@ static void instance_timing(design *dg, uint32_t i)
             dg->pin_slew[DESIGN_RISE][out] = rise_slew;
         if (fall_slew > dg->pin_slew[DESIGN_FALL][out])
             dg->pin_slew[DESIGN_FALL][out] = fall_slew;
+    }
+    for (uint32_t k = 0; k < c->n_pins; k++) {
+        uint32_t n = dg->pin_net[pin0 + k];
+        if (!design_dir_drives(c->pins[k].dir) || n == DESIGN_NONE)
+            continue;
+        for (int dir = 0; dir < 2; dir++)
+            if (!isnan(ideal_slew(sr, n, dir)))
+                dg->pin_slew[dir][pin0 + k] = ideal_slew(sr, n, dir);
     }
 }
 
@@ -205,7 +247,7 @@ static void append_leftovers(const design *dg, const uint32_t *waiting, uint32_t
  * pass. */
 typedef struct timing_wave {
     design *dg;
-    const design_timing_options *opt;
+    const slew_rules *sr;
     const uint8_t *is_timing_input;
     const uint32_t *inst;
     uint32_t first, count;
@@ -217,8 +259,8 @@ static void time_wave_part(void *ctx, uint32_t part, uint32_t parts)
     uint64_t end = parts_begin(tw->count, part + 1, parts);
     for (uint64_t k = parts_begin(tw->count, part, parts); k < end; k++) {
         uint32_t i = tw->inst[tw->first + k];
-        input_slews(tw->dg, i, tw->opt, tw->is_timing_input);
-        instance_timing(tw->dg, i);
+        input_slews(tw->dg, i, tw->sr, tw->is_timing_input);
+        instance_timing(tw->dg, i, tw->sr);
     }
 }
 
@@ -227,7 +269,7 @@ static void input_slews_part(void *ctx, uint32_t part, uint32_t parts)
     const timing_wave *tw = ctx;
     uint64_t end = parts_begin(tw->count, part + 1, parts);
     for (uint64_t k = parts_begin(tw->count, part, parts); k < end; k++)
-        input_slews(tw->dg, tw->first + (uint32_t)k, tw->opt, NULL);
+        input_slews(tw->dg, tw->first + (uint32_t)k, tw->sr, NULL);
 }
 
 static void time_wave(timing_wave *tw, parts_fn *fn, uint32_t first, uint32_t count)
@@ -241,18 +283,37 @@ static void time_wave(timing_wave *tw, parts_fn *fn, uint32_t first, uint32_t co
  * (loops) after them one by one in index order, from whatever slews their
  * inputs have by then; then every input takes its driver's final slew (a
  * flop's D may be driven by an instance timed after it). */
-static void time_instances(design *dg, const design_timing_options *opt,
-                           const uint8_t *is_timing_input, const uint32_t *order,
-                           uint32_t ordered, const uint32_t *wave0, uint32_t waves)
+static void time_instances(design *dg, const slew_rules *sr, const uint8_t *is_timing_input,
+                           const uint32_t *order, uint32_t ordered, const uint32_t *wave0,
+                           uint32_t waves)
 {
-    timing_wave tw = {dg, opt, is_timing_input, order, 0, 0};
+    timing_wave tw = {dg, sr, is_timing_input, order, 0, 0};
     for (uint32_t w = 0; w < waves; w++)
         time_wave(&tw, time_wave_part, wave0[w], wave0[w + 1] - wave0[w]);
     for (uint32_t k = ordered; k < dg->n_insts; k++) {
-        input_slews(dg, order[k], opt, NULL);
-        instance_timing(dg, order[k]);
+        input_slews(dg, order[k], sr, NULL);
+        instance_timing(dg, order[k], sr);
     }
     time_wave(&tw, input_slews_part, 0, dg->n_insts);
+}
+
+/* The per-net slews of the input ports the options give; false when out
+ * of memory (nothing to do without per-port slews). */
+static bool port_net_slews(const design *dg, slew_rules *sr)
+{
+    for (int dir = 0; dir < 2; dir++) {
+        if (!sr->opt->port_slew[dir])
+            continue;
+        double *slew = sr->port_net_slew[dir] = mem_alloc((dg->n_nets ? dg->n_nets : 1) * sizeof *slew);
+        if (!slew)
+            return false;
+        for (uint32_t n = 0; n < dg->n_nets; n++)
+            slew[n] = NAN;
+        for (uint32_t port = 0; port < dg->n_ports; port++)
+            if (dg->ports[port].dir != VLOG_DIR_OUTPUT && dg->ports[port].net != DESIGN_NONE)
+                slew[dg->ports[port].net] = sr->opt->port_slew[dir][port];
+    }
+    return true;
 }
 
 gp_status design_compute_timing(design *dg, const design_timing_options *opt, diag_ctx *d)
@@ -261,7 +322,9 @@ gp_status design_compute_timing(design *dg, const design_timing_options *opt, di
     uint8_t *is_timing_input = mem_calloc(dg->n_pins ? dg->n_pins : 1, 1);
     uint32_t *waiting = mem_alloc(n * sizeof *waiting), *order = mem_alloc(n * sizeof *order);
     uint32_t *wave0 = mem_alloc((n + 1) * sizeof *wave0);
-    bool ok = is_timing_input && waiting && order && wave0 && alloc_timing(dg);
+    slew_rules sr = {.opt = opt};
+    bool ok = is_timing_input && waiting && order && wave0 && alloc_timing(dg) &&
+              port_net_slews(dg, &sr);
     if (ok) {
         compute_loads(dg, opt);
         mark_timing_inputs(dg, is_timing_input);
@@ -269,10 +332,12 @@ gp_status design_compute_timing(design *dg, const design_timing_options *opt, di
                         .to = timing_input};
         uint32_t ordered, waves = design_waves(&g, waiting, order, wave0, &ordered);
         append_leftovers(dg, waiting, order, ordered);
-        time_instances(dg, opt, is_timing_input, order, ordered, wave0, waves);
+        time_instances(dg, &sr, is_timing_input, order, ordered, wave0, waves);
         for (uint32_t a = 0; a < dg->n_arcs; a++)
             dg->arc_from_sdf[a] = 0;
     }
+    mem_free(sr.port_net_slew[0]);
+    mem_free(sr.port_net_slew[1]);
     mem_free(is_timing_input);
     mem_free(waiting);
     mem_free(order);

@@ -2,7 +2,7 @@
  *
  * Every message has a stable number, unique in the source tree (checked by
  * scripts/check-msgids).  Ranges by module:
- *   1000-1999 util and CLI     2000-2999 Liberty    3000-3999 Verilog
+ *   1000-1599 util, CLI, CUDA  1600-1999 SDC        2000-2999 Liberty    3000-3999 Verilog
  *   4000-4999 SDF              5000-5999 SPEF       6000-6999 VCD / FST
  *   7000-7999 design, events   8000-8999 power      9000-9999 resim
  *

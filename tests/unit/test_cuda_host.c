@@ -60,7 +60,7 @@ static design *read_design(const char *name, const char *text, diag_ctx *d)
     design *dg = NULL;
     CHECK_EQ_INT(design_read_netlist(&dg, libs, paths, 1, "top", d), GP_OK);
     if (dg)
-        CHECK_EQ_INT(design_compute_timing(dg, &(design_timing_options){1e-10, 0}, d), GP_OK);
+        CHECK_EQ_INT(design_compute_timing(dg, &(design_timing_options){.input_slew = 1e-10}, d), GP_OK);
     return dg;
 }
 

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "scratch.h"
 #include "power/power.h"
+#include "sdc/sdc.h"
 
 #include <unistd.h>
 
@@ -338,23 +339,25 @@ static void test_clock_tree_groups(void)
  * clock buffer cb, whose output slews are 0.2 ns (rise) and 0.3 ns (fall).
  * DFFS's CLK power: rise_power (1.0, 3.0) and fall_power (0.4, 0.8) at
  * slews (0.1, 0.3).  The period comes from clk's rising edges (5, 15, 25). */
+static const char clock_netlist[] = "module top (clk, d, q1, q2);\n"
+                                    "  input clk, d; output q1, q2;\n  wire ck;\n"
+                                    "  CKB cb (.A(clk), .Y(ck));\n"
+                                    "  DFFS f1 (.CLK(ck), .D(d), .Q(q1));\n"
+                                    "  DFFS f2 (.CLK(clk), .D(d), .Q(q2));\nendmodule\n";
+static const char clock_vcd[] =
+    "#0\n0clk\n0ck\n#5000\n1clk\n#5050\n1ck\n#10000\n0clk\n#10050\n0ck\n"
+    "#15000\n1clk\n#15050\n1ck\n#20000\n0clk\n#20050\n0ck\n"
+    "#25000\n1clk\n#25050\n1ck\n#30000\n0clk\n";
+
 static void test_clock_pin_slew(void)
 {
-    static const char netlist[] = "module top (clk, d, q1, q2);\n"
-                                  "  input clk, d; output q1, q2;\n  wire ck;\n"
-                                  "  CKB cb (.A(clk), .Y(ck));\n"
-                                  "  DFFS f1 (.CLK(ck), .D(d), .Q(q1));\n"
-                                  "  DFFS f2 (.CLK(clk), .D(d), .Q(q2));\nendmodule\n";
-    static const char vcd[] = "#0\n0clk\n0ck\n#5000\n1clk\n#5050\n1ck\n#10000\n0clk\n#10050\n0ck\n"
-                              "#15000\n1clk\n#15050\n1ck\n#20000\n0clk\n#20050\n0ck\n"
-                              "#25000\n1clk\n#25050\n1ck\n#30000\n0clk\n";
     /* Three rises and two falls of each CLK inside [0, 30) (clk's fall at 30
      * is the window's end).  f1 at 0.2 ns: 1.0 + (0.2-0.1)/(0.3-0.1) * (3.0 -
      * 1.0) = 2.0 per rise; at 0.3 ns: 0.8 per fall.  f2 at 0.1 ns: 1.0, 0.4. */
     const double f1_internal = (3 * 2.0 + 2 * 0.8) * PJ;
     const double f2_internal = (3 * 1.0 + 2 * 0.4) * PJ;
     hand_case hc;
-    if (!hand_load(&hc, "clock", netlist, "clk ck", vcd))
+    if (!hand_load(&hc, "clock", clock_netlist, "clk ck", clock_vcd))
         return;
     power_options opt = power_defaults();
     opt.clock_net = "clk";
@@ -378,6 +381,60 @@ static void test_clock_pin_slew(void)
         CHECK_NEAR_REL(r->io_switching, 3 * (0.01 + 0.004) * PF * V2, 1e-9);
     }
     hand_result_free(r);
+    hand_free(&hc);
+}
+
+/* The clock of test_clock_pin_slew given by SDC: ideal, every pin of its
+ * network (clk, cb's A and Y, ck, both CLKs) is at the clock's transition,
+ * 0 unless set_clock_transition gives one; DFFS's tables extrapolate to
+ * 1.0 - 0.1 x 10 = 0 pJ per rise and 0.4 - 0.1 x 2 = 0.2 pJ per fall at 0.
+ * Propagated, the slews are those of test_clock_pin_slew. */
+static void test_ideal_clock_slew(void)
+{
+    static const struct {
+        const char *sdc;
+        double f1, f2; /* pJ */
+    } cases[] = {
+        {"create_clock -period 10 [get_ports clk]\n", 3 * 0.0 + 2 * 0.2, 3 * 0.0 + 2 * 0.2},
+        {"create_clock -period 10 clk\nset_clock_transition 0.2 [all_clocks]\n",
+         3 * 2.0 + 2 * 0.6, 3 * 2.0 + 2 * 0.6},
+        {"create_clock -period 10 clk\nset_clock_transition -rise 0.3 clk\n",
+         3 * 3.0 + 2 * 0.2, 3 * 3.0 + 2 * 0.2},
+        {"create_clock -period 10 clk\nset_propagated_clock clk\n"
+         "set_input_transition 0.1 clk\n", 3 * 2.0 + 2 * 0.8, 3 * 1.0 + 2 * 0.4},
+    };
+    if (!sdc_available()) {
+        fprintf(stderr, "test_ideal_clock_slew skipped: this build reads no SDC (no Tcl)\n");
+        return;
+    }
+    hand_case hc;
+    if (!hand_load(&hc, "ideal", clock_netlist, "clk ck", clock_vcd))
+        return;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char path[256];
+        const char *paths[] = {scratch_write(dir, "ideal.sdc", cases[k].sdc, path, sizeof path)};
+        diag_ctx *d = diag_new(stderr);
+        sdc *s = NULL;
+        sdc_timing t = {0};
+        design_timing_options base = design_timing_defaults();
+        CHECK_EQ_INT(sdc_read(&s, hc.dg, libs, paths, 1, d), GP_OK);
+        if (s && sdc_timing_make(s, hc.dg, &base, &t, d) == GP_OK &&
+            design_compute_timing(hc.dg, &t.opt, d) == GP_OK) {
+            power_options opt = power_defaults();
+            opt.period_fs = llround(sdc_find_clock(s, NULL)->period * 1e15);
+            power_result *r = hand_run(&hc, &opt);
+            CHECK_EQ_INT(opt.period_fs, T10_FS);
+            if (r) {
+                CHECK_NEAR_REL(inst_e(&hc, r, "f1", POWER_INTERNAL), cases[k].f1 * PJ, 1e-9);
+                CHECK_NEAR_REL(inst_e(&hc, r, "f2", POWER_INTERNAL), cases[k].f2 * PJ, 1e-9);
+            }
+            hand_result_free(r);
+        }
+        CHECK_EQ_INT(diag_error_count(d), 0);
+        sdc_timing_free(&t);
+        sdc_free(s);
+        diag_free(d);
+    }
     hand_free(&hc);
 }
 
@@ -700,6 +757,7 @@ int main(void)
         RUN(test_related_pin);
         RUN(test_when_selection);
         RUN(test_clock_pin_slew);
+    RUN(test_ideal_clock_slew);
         RUN(test_clock_tree_groups);
         RUN(test_switching_and_io);
         RUN(test_leakage);
