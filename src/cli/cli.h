@@ -112,6 +112,9 @@ void cli_design_free(cli_design *cd);
 /* A time with its unit (s ms us ns ps fs, e.g. "10ns", "2.5 us") in fs;
  * false when malformed, negative or without a unit. */
 bool cli_parse_time(const char *text, int64_t *fs);
+/* A capacitance with its unit (F uF nF pF fF, e.g. "10fF") in farads;
+ * false when malformed, negative or without a unit. */
+bool cli_parse_capacitance(const char *text, double *farads);
 /* A whole number from 0 to max; false when malformed or out of range. */
 bool cli_parse_count(const char *text, int max, int *out);
 /* "T0:T1", both times with units. */

@@ -2,9 +2,7 @@
  * inputs they name into the design database. */
 #include "cli/cli.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -45,27 +43,6 @@ static int add_file(const char **list, int *n, const char *option, const char *v
     return 1;
 }
 
-/* "10fF", "0.05pF", "1e-14F": a capacitance with its unit, in farads. */
-static bool parse_capacitance(const char *text, double *farads)
-{
-    static const struct {
-        const char *name;
-        double farads;
-    } units[] = {{"F", 1}, {"uF", 1e-6}, {"nF", 1e-9}, {"pF", 1e-12}, {"fF", 1e-15}};
-    if (!(isdigit((unsigned char)text[0]) || text[0] == '.') || strpbrk(text, "xX"))
-        return false; /* strtod would take hex, inf, nan, signs and blanks */
-    char *end;
-    double value = strtod(text, &end);
-    if (end == text || !isfinite(value) || value < 0)
-        return false;
-    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
-        if (strcmp(end, units[u].name) == 0) {
-            *farads = value * units[u].farads;
-            return true;
-        }
-    return false;
-}
-
 int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
 {
     static const char *const single[] = {"--top", "--sdf", "--spef", "--activity", "--scope"};
@@ -93,7 +70,7 @@ int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
     if (strcmp(option, "--sdc") == 0)
         return add_file(in->sdcs, &in->n_sdcs, option, value, d);
     if (strcmp(option, "--output-load") == 0) {
-        if (parse_capacitance(value, &in->output_load))
+        if (cli_parse_capacitance(value, &in->output_load))
             return 1;
         diag_error(d, 1035, DIAG_NOWHERE, "bad value '%s' for --output-load: give a "
                    "capacitance with its unit (F, uF, nF, pF, fF), e.g. 10fF", value);

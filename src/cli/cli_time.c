@@ -1,5 +1,5 @@
-/* cli_time.c: times and sizes given on the command line ("10ns", "2.5 us",
- * "0:1us", "512M"). */
+/* cli_time.c: times, capacitances and sizes given on the command line
+ * ("10ns", "2.5 us", "0:1us", "10fF", "512M"). */
 #include "cli/cli.h"
 
 #include <ctype.h>
@@ -13,18 +13,30 @@ static const struct {
     double fs;
 } time_units[] = {{"s", 1e15}, {"ms", 1e12}, {"us", 1e9}, {"ns", 1e6}, {"ps", 1e3}, {"fs", 1.0}};
 
-bool cli_parse_time(const char *text, int64_t *fs)
+/* A plain non-negative decimal number and what follows it (blanks
+ * skipped); false for anything else. */
+static bool parse_number(const char *text, double *value, const char **unit)
 {
     if (!(isdigit((unsigned char)text[0]) || text[0] == '.') || strpbrk(text, "xX"))
         return false; /* strtod would take hex, inf, nan, signs and blanks */
     char *end;
-    double value = strtod(text, &end);
-    if (end == text || !isfinite(value) || value < 0)
+    *value = strtod(text, &end);
+    if (end == text || !isfinite(*value) || *value < 0)
         return false;
     while (*end == ' ')
         end++;
+    *unit = end;
+    return true;
+}
+
+bool cli_parse_time(const char *text, int64_t *fs)
+{
+    double value;
+    const char *unit;
+    if (!parse_number(text, &value, &unit))
+        return false;
     for (size_t u = 0; u < sizeof time_units / sizeof time_units[0]; u++) {
-        if (strcmp(end, time_units[u].name) != 0)
+        if (strcmp(unit, time_units[u].name) != 0)
             continue;
         double scaled = value * time_units[u].fs;
         if (scaled >= 9.2e18)
@@ -32,6 +44,24 @@ bool cli_parse_time(const char *text, int64_t *fs)
         *fs = (int64_t)llround(scaled);
         return true;
     }
+    return false;
+}
+
+bool cli_parse_capacitance(const char *text, double *farads)
+{
+    static const struct {
+        const char *name;
+        double farads;
+    } units[] = {{"F", 1}, {"uF", 1e-6}, {"nF", 1e-9}, {"pF", 1e-12}, {"fF", 1e-15}};
+    double value;
+    const char *unit;
+    if (!parse_number(text, &value, &unit))
+        return false;
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+        if (strcmp(unit, units[u].name) == 0) {
+            *farads = value * units[u].farads;
+            return true;
+        }
     return false;
 }
 

@@ -109,6 +109,24 @@ static bool rise_fall(sdc_option *opts, size_t n, bool applies[2])
     return !sdc_opt(opts, n, "-min")->given || sdc_opt(opts, n, "-max")->given;
 }
 
+/* A command `cmd [options] value objects`: its options, the value in
+ * `unit` (not negative), the objects of `kinds` (the caller frees them). */
+static int value_and_objects(sdc_reader *r, int objc, Tcl_Obj *const objv[], sdc_option *opts,
+                             size_t n_opts, const char *usage, double unit, sdc_kinds kinds,
+                             double *value, sdc_object **objs, Tcl_Size *n)
+{
+    Tcl_Obj *pos[2];
+    int n_pos;
+    const char *cmd = Tcl_GetString(objv[0]);
+    if (sdc_parse_args(r, objc, objv, opts, n_opts, pos, 2, &n_pos) != TCL_OK)
+        return TCL_ERROR;
+    if (n_pos != 2)
+        return sdc_fail(r, 1636, "%s: give %s", cmd, usage);
+    if (sdc_get_value(r, cmd, pos[0], unit, false, value) != TCL_OK)
+        return TCL_ERROR;
+    return sdc_objects(r, cmd, pos[1], kinds, objs, n);
+}
+
 /* ---- clocks --------------------------------------------------------------- */
 
 static sdc_clock *new_clock(sdc_reader *r, const char *name)
@@ -337,30 +355,17 @@ static int create_generated_clock(ClientData cd, Tcl_Interp *ip, int objc,
     return clock_sources(r, "create_generated_clock", pos[0], k);
 }
 
-/* The clocks a command names (clocks, or bare names of clocks). */
-static int command_clocks(sdc_reader *r, const char *cmd, Tcl_Obj *list, sdc_object **objs,
-                          Tcl_Size *n)
-{
-    return sdc_objects(r, cmd, list, SDC_KIND(SDC_CLOCK), objs, n);
-}
-
 static int set_clock_transition(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
     (void)ip;
     sdc_reader *r = cd;
     sdc_option opts[] = {SDC_FLAG("-rise"), SDC_FLAG("-fall"), SDC_FLAG("-min"), SDC_FLAG("-max")};
-    Tcl_Obj *pos[2];
-    int n_pos;
     double tr;
     sdc_object *objs;
     Tcl_Size n;
     bool dir[2];
-    if (sdc_parse_args(r, objc, objv, opts, 4, pos, 2, &n_pos) != TCL_OK)
-        return TCL_ERROR;
-    if (n_pos != 2)
-        return sdc_fail(r, 1636, "set_clock_transition: give the transition and the clocks");
-    if (sdc_get_value(r, "set_clock_transition", pos[0], r->time_unit, false, &tr) != TCL_OK ||
-        command_clocks(r, "set_clock_transition", pos[1], &objs, &n) != TCL_OK)
+    if (value_and_objects(r, objc, objv, opts, 4, "the transition and the clocks", r->time_unit,
+                          SDC_KIND(SDC_CLOCK), &tr, &objs, &n) != TCL_OK)
         return TCL_ERROR;
     bool applies = rise_fall(opts, 4, dir);
     for (Tcl_Size k = 0; applies && k < n; k++)
@@ -409,18 +414,12 @@ static int set_input_transition(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj
     sdc_reader *r = cd;
     sdc_option opts[] = {SDC_FLAG("-rise"), SDC_FLAG("-fall"), SDC_FLAG("-min"), SDC_FLAG("-max"),
                          SDC_VALUE("-clock"), SDC_FLAG("-clock_fall")};
-    Tcl_Obj *pos[2];
-    int n_pos;
     double tr;
     sdc_object *objs;
     Tcl_Size n;
     bool dir[2];
-    if (sdc_parse_args(r, objc, objv, opts, 6, pos, 2, &n_pos) != TCL_OK)
-        return TCL_ERROR;
-    if (n_pos != 2)
-        return sdc_fail(r, 1638, "set_input_transition: give the transition and the ports");
-    if (sdc_get_value(r, "set_input_transition", pos[0], r->time_unit, false, &tr) != TCL_OK ||
-        sdc_objects(r, "set_input_transition", pos[1], SDC_KIND(SDC_PORT), &objs, &n) != TCL_OK)
+    if (value_and_objects(r, objc, objv, opts, 6, "the transition and the ports", r->time_unit,
+                          SDC_KIND(SDC_PORT), &tr, &objs, &n) != TCL_OK)
         return TCL_ERROR;
     bool applies = rise_fall(opts, 6, dir);
     for (Tcl_Size k = 0; applies && k < n; k++)
@@ -450,19 +449,13 @@ static int set_load(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj *const objv
     sdc_option opts[] = {SDC_FLAG("-min"), SDC_FLAG("-max"), SDC_FLAG("-rise"), SDC_FLAG("-fall"),
                          SDC_FLAG("-pin_load"), SDC_FLAG("-wire_load"),
                          SDC_FLAG("-subtract_pin_load"), SDC_VALUE("-corner")};
-    Tcl_Obj *pos[2];
-    int n_pos;
     double cap;
     sdc_object *objs;
     Tcl_Size n;
     bool dir[2];
-    if (sdc_parse_args(r, objc, objv, opts, 8, pos, 2, &n_pos) != TCL_OK)
-        return TCL_ERROR;
-    if (n_pos != 2)
-        return sdc_fail(r, 1639, "set_load: give the capacitance and the ports or nets");
-    if (sdc_get_value(r, "set_load", pos[0], r->cap_unit, false, &cap) != TCL_OK ||
-        sdc_objects(r, "set_load", pos[1], SDC_KIND(SDC_PORT) | SDC_KIND(SDC_NET), &objs, &n) !=
-            TCL_OK)
+    if (value_and_objects(r, objc, objv, opts, 8, "the capacitance and the ports or nets",
+                          r->cap_unit, SDC_KIND(SDC_PORT) | SDC_KIND(SDC_NET), &cap, &objs,
+                          &n) != TCL_OK)
         return TCL_ERROR;
     bool applies = rise_fall(opts, 4, dir), wire = opts[5].given && !opts[4].given;
     for (Tcl_Size k = 0; applies && k < n; k++) {

@@ -224,7 +224,7 @@ static void test_errors(void)
     } cases[] = {
         {"create_clock -period 10 [get_ports clk]\nfoo bar\n", 1602, 2},
         {"foreach i {1 2} {\n  set_load -bogus 1 [get_ports y]\n}\n", 1621, 2},
-        {"proc f {} {\n  set_load 1\n}\n\nf\n", 1639, 2},
+        {"proc f {} {\n  set_load 1\n}\n\nf\n", 1636, 2},
         {"set x [expr {1 +}]\n", 1601, 1},
         {"\nexit\n", 1603, 2},
         {"set_input_transition -1 [get_ports a]\n", 1624, 1},
