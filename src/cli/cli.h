@@ -38,6 +38,7 @@ typedef struct cli_inputs {
     int n_sdcs;
     const char *top, *sdf, *spef, *activity, *scope;
     double output_load; /* --output-load: F on every output port (SDC's set_load wins) */
+    bool list_unannotated; /* --list-unannotated: a note per net the activity misses */
     bool timing;   /* --timing: seconds per phase on stderr and in report.json */
     int threads;   /* reading the activity (0: every core): the command's --threads */
 } cli_inputs;
@@ -74,6 +75,22 @@ void cli_timing_beside(cli_timing *t, const char *name, double seconds);
  * 2.1 GB" (the process's peak resident memory). */
 void cli_timing_print(const cli_timing *t, FILE *out);
 
+/* How much of the design the activity annotates (cli_coverage_check). */
+typedef struct cli_coverage {
+    const design *dg;
+    const char *scope;
+    diag_ctx *d;
+    bool list_all;    /* a note per unannotated net */
+    bool refuse_most; /* an error (1036, 1038) when fewer than half the driven nets are */
+    uint32_t driven, driven_annotated, inputs, inputs_annotated;
+} cli_coverage;
+
+/* events_options.bound: counts the nets driven by cells and the primary
+ * inputs the dump gives; a warning (1032) naming the first missing ones
+ * below 100%, an error with refuse_most when most driven nets are missing
+ * (naming the scope the dump seems to hold the design under). */
+gp_status cli_coverage_check(void *ctx, const uint8_t *net_bound, const events_stats *stats);
+
 /* Everything read from the inputs, and what matched what. */
 typedef struct cli_design {
     lib_set *libs;
@@ -84,6 +101,7 @@ typedef struct cli_design {
     sdc *sdc;              /* NULL without --sdc */
     sdc_timing constraints; /* the options of the design's timing, SDC's or the defaults */
     events_stats activity;
+    cli_coverage coverage;
     cli_timing timing; /* the reading's phases, then the command's own */
     /* The design's loads, slews and delays computed on a thread of their
      * own while the activity is read (cli_design_ready waits for them). */
@@ -95,10 +113,11 @@ typedef struct cli_design {
 
 /* Reads libraries, netlist, SPEF, SDF and activity, in that order (SPEF
  * before SDF: SPEF's loads change the NLDM delays that SDF replaces).
- * list_unmatched: name each activity signal that matches no net.  A
- * progress bar shows on a terminal unless --quiet. */
-gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design *out,
-                          const cli_context *ctx);
+ * list_unmatched: name each activity signal that matches no net;
+ * coverage: warn of nets the activity does not give (not for a register
+ * dump).  A progress bar shows on a terminal unless --quiet. */
+gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, bool coverage,
+                          cli_design *out, const cli_context *ctx);
 /* The same but the activity, which `power` reads in windows itself; with
  * beside_activity (and no SDF, which needs them first) the loads, slews
  * and delays are left computing on a thread: call cli_design_ready before

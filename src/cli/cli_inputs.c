@@ -26,6 +26,9 @@ const char cli_inputs_help[] =
     "                    (default 0; SDC's set_load on a port wins)\n"
     "  --activity FILE   switching activity, VCD (.vcd, .vcd.gz) or FST\n"
     "  --scope PATH      the design's instance in the dump, e.g. tb/dut (or tb.dut)\n"
+    "  --list-unannotated  name every net driven by a cell, and every primary\n"
+    "                    input, that the activity does not give (a warning names\n"
+    "                    the first few)\n"
     "  --timing          print the wall seconds of each phase (libraries, netlist,\n"
     "                    SPEF, design: loads, slews and delays, SDF, activity,\n"
     "                    engine, writing) on stderr; report.json gets them as its\n"
@@ -50,6 +53,10 @@ int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
     const char *option = argv[*i];
     if (strcmp(option, "--timing") == 0) {
         in->timing = true;
+        return 1;
+    }
+    if (strcmp(option, "--list-unannotated") == 0) {
+        in->list_unannotated = true;
         return 1;
     }
     bool known = strcmp(option, "--lib") == 0 || strcmp(option, "--netlist") == 0 ||
@@ -195,15 +202,19 @@ gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_
     return st;
 }
 
-gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, cli_design *out,
-                          const cli_context *ctx)
+gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, bool coverage,
+                          cli_design *out, const cli_context *ctx)
 {
     gp_status st = cli_read_design_files(in, in->activity != NULL, out, ctx);
     if (st == GP_OK && in->activity) {
         progress bar;
         progress_init(&bar, stderr, !ctx->quiet);
+        out->coverage = (cli_coverage){.dg = out->dg, .scope = in->scope, .d = ctx->diag,
+                                       .list_all = in->list_unannotated};
         events_options opt = {.scope = in->scope, .list_unmatched = list_unmatched, .bar = &bar,
-                              .threads = (uint32_t)in->threads};
+                              .threads = (uint32_t)in->threads,
+                              .bound = coverage ? cli_coverage_check : NULL,
+                              .bound_ctx = &out->coverage};
         st = events_read(out->dg, in->activity, &opt, &out->ev, &out->activity, ctx->diag);
         cli_timing_lap(&out->timing, "activity");
     }

@@ -287,19 +287,6 @@ static gp_status on_window(void *ctx, const events_window *w, int64_t *keep_from
     return st;
 }
 
-/* Warning 1032 when the activity gives fewer than CLI_MIN_COVERAGE of the
- * design's nets: the others switch nowhere, and their power is missing. */
-#define CLI_MIN_COVERAGE 0.95
-static void warn_coverage(const design *dg, const events_stats *stats, diag_ctx *d)
-{
-    if (dg->n_nets == 0 || stats->nets_bound >= CLI_MIN_COVERAGE * dg->n_nets)
-        return;
-    diag_warn(d, 1032, DIAG_NOWHERE, "the activity gives %u of the design's %u nets (%.1f%%): "
-              "the others have no switching, and their power is missing from the report; check "
-              "--scope (gatepower info --list-unmatched names the signals that matched nothing)",
-              stats->nets_bound, dg->n_nets, 100.0 * stats->nets_bound / dg->n_nets);
-}
-
 static void on_restart(void *ctx)
 {
     power_stream_restart(((stream_run *)ctx)->power);
@@ -319,15 +306,16 @@ int cli_power_stream(const cli_power_args *a, const cli_inputs *in, uint64_t mem
     }
     progress bar;
     progress_init(&bar, stderr, !ctx->quiet);
-    events_options opt = {.scope = in->scope, .bar = &bar, .threads = (uint32_t)in->threads};
+    cd->coverage = (cli_coverage){.dg = cd->dg, .scope = in->scope, .d = d,
+                                  .list_all = in->list_unannotated, .refuse_most = true};
+    events_options opt = {.scope = in->scope, .bar = &bar, .threads = (uint32_t)in->threads,
+                          .bound = cli_coverage_check, .bound_ctx = &cd->coverage};
     events_consumer consumer = {.ctx = &run, .memory = memory ? memory : cli_memory_default(a),
                                 .window = on_window, .restart = on_restart};
     gp_status st = events_stream(cd->dg, in->activity, &opt, &consumer, &cd->activity, d);
     gp_status ready = cli_design_ready(cd);
     if (st == GP_OK)
         st = ready;
-    if (st == GP_OK)
-        warn_coverage(cd->dg, &cd->activity, d);
     cli_timing_lap_split(&cd->timing, "activity", "engine", run.engine_seconds);
     cd->timing.windows = cd->activity.windows;
     power_result *r = st == GP_OK ? power_stream_result(run.power) : NULL;

@@ -24,8 +24,9 @@ static const char info_help[] =
     "output:\n"
     "  --json FILE|-     also write the counts as JSON (keys instances, nets, pins,\n"
     "                    levels, sdf_arcs, spef_nets, sdc_clocks, signals_matched,\n"
-    "                    signals_pins, signals_unmatched, events, cells) to FILE,\n"
-    "                    or to stdout\n"
+    "                    signals_pins, signals_unmatched, events, nets_annotated\n"
+    "                    and nets_unannotated: nets driven by cells and primary\n"
+    "                    inputs, cells) to FILE, or to stdout\n"
     "                    instead of the text with -\n"
     "  --list-unmatched  name every activity signal that matches no net\n"
     "  --threads N       threads reading a VCD (default 0: every core; 1: in file\n"
@@ -91,7 +92,7 @@ static void print_text(const cli_inputs *in, const cli_design *cd, const cell_co
 {
     const design *dg = cd->dg;
     size_t n_libs = lib_library_count(cd->libs);
-    char a[REPORT_COUNT_LEN], b[REPORT_COUNT_LEN], c[REPORT_COUNT_LEN];
+    char a[REPORT_COUNT_LEN], b[REPORT_COUNT_LEN], c[REPORT_COUNT_LEN], d[REPORT_COUNT_LEN];
     printf("instances   %s of %zu cell types (%zu librar%s read)\n",
            report_count(a, dg->n_insts), n_cells, n_libs, n_libs == 1 ? "y" : "ies");
     printf("nets        %s\n", report_count(a, dg->n_nets));
@@ -123,6 +124,10 @@ static void print_text(const cli_inputs *in, const cli_design *cd, const cell_co
             printf("            read in %" PRIu32 " parts at once\n", cd->activity.parts);
         else
             printf("            read in file order\n");
+        const cli_coverage *cov = &cd->coverage;
+        printf("annotated   %s of %s nets driven by cells, %s of %s primary inputs\n",
+               report_count(a, cov->driven_annotated), report_count(b, cov->driven),
+               report_count(c, cov->inputs_annotated), report_count(d, cov->inputs));
     }
     printf("cells used:\n");
     for (size_t k = 0; k < n_cells; k++)
@@ -137,13 +142,16 @@ static void write_json(FILE *out, const cli_design *cd, const cell_count *cells,
     const design *dg = cd->dg;
     const char *keys[] = {"instances", "nets", "pins", "levels", "sdf_arcs", "spef_nets",
                           "sdc_clocks", "signals_matched", "signals_pins", "signals_unmatched",
-                          "events"};
+                          "events", "nets_annotated", "nets_unannotated"};
+    const cli_coverage *cov = &cd->coverage;
+    uint32_t annotated = cov->driven_annotated + cov->inputs_annotated;
     uint64_t values[] = {dg->n_insts, dg->n_nets, dg->n_connected_pins, dg->n_levels,
                          cd->sdf.arcs_annotated, cd->spef.nets_matched,
                          cd->sdc ? cd->sdc->n_clocks : 0,
                          cd->activity.signals_matched, cd->activity.signals_pins,
                          cd->activity.signals_unmatched,
-                         cd->ev ? cd->ev->n_events : 0};
+                         cd->ev ? cd->ev->n_events : 0, annotated,
+                         cov->driven + cov->inputs - annotated};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         json_key(&w, keys[k]);
         json_uint(&w, values[k]);
@@ -236,7 +244,7 @@ int cli_info(int argc, char **argv, const cli_context *ctx)
         return status < 0 ? 0 : status;
     cli_design cd;
     in.threads = a.threads;
-    if (cli_read_design(&in, a.list_unmatched, &cd, ctx) != GP_OK)
+    if (cli_read_design(&in, a.list_unmatched, true, &cd, ctx) != GP_OK)
         status = CLI_EXIT_INPUT;
     else
         status = report(&in, &cd, a.json, ctx->diag);

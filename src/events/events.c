@@ -7,6 +7,7 @@
  * a dump read in file order is one part, a plain VCD read on threads as
  * many as the reader cut (vcd.h); the store is built from them, once at
  * the end or, streaming, in windows as the dump is read. */
+#include <stdio.h>
 #include <string.h>
 
 #include "events/events_int.h"
@@ -39,6 +40,44 @@ static uint32_t driven_by_pin(const design *dg, char *name, bool *is_pin)
     return net != DESIGN_NONE && dg->net_driver[net] == pin ? net : DESIGN_NONE;
 }
 
+/* An unmatched signal "a/b/n5" whose tail "b/n5" or "n5" names a net: the
+ * path before that tail is tallied as where the design may be. */
+static void tally_scope_hint(collector *c, const char *name)
+{
+    for (const char *slash = strchr(name, '/'); slash; slash = strchr(slash + 1, '/')) {
+        if (design_find_net(c->dg, slash + 1) == DESIGN_NONE)
+            continue;
+        size_t len = (size_t)(slash - name);
+        if (len >= sizeof c->hints[0].path)
+            return;
+        for (int k = 0; k < EVENTS_HINTS; k++) {
+            scope_tally *t = &c->hints[k];
+            if (t->signals == 0) { /* slots fill in order: no earlier one holds it */
+                memcpy(t->path, name, len);
+                t->path[len] = '\0';
+            }
+            if (strncmp(t->path, name, len) == 0 && t->path[len] == '\0') {
+                t->signals++;
+                return;
+            }
+        }
+        return;
+    }
+}
+
+/* The tallied path most unmatched signals point to. */
+static void choose_scope_hint(collector *c)
+{
+    const scope_tally *best = NULL;
+    for (int k = 0; k < EVENTS_HINTS; k++)
+        if (c->hints[k].signals && (!best || c->hints[k].signals > best->signals))
+            best = &c->hints[k];
+    if (best) {
+        snprintf(c->stats->scope_hint, sizeof c->stats->scope_hint, "%s", best->path);
+        c->stats->scope_hint_signals = best->signals;
+    }
+}
+
 static gp_status on_var(void *ctx, const vcd_var *v)
 {
     collector *c = ctx;
@@ -57,6 +96,7 @@ static gp_status on_var(void *ctx, const vcd_var *v)
         }
         if (net == DESIGN_NONE) {
             c->stats->signals_unmatched++;
+            tally_scope_hint(c, name);
             if (c->opt->list_unmatched)
                 diag_note(c->d, 7102, DIAG_NOWHERE, "activity signal '%s' names no net", name);
             continue;
@@ -133,6 +173,9 @@ static gp_status on_start(void *ctx, const vcd_info *info)
         st = bind_aliases(c, slots, count);
     mem_free(count);
     vec_binding_free(&c->bindings);
+    choose_scope_hint(c);
+    if (st == GP_OK && c->opt->bound)
+        st = c->opt->bound(c->opt->bound_ctx, c->net_bound, c->stats);
     return st == GP_OK ? events_parts_reset(c, 1) : st;
 }
 

@@ -51,6 +51,11 @@ typedef struct events_stats {
     uint32_t nets_with_activity;
     uint32_t parts;             /* parts read at once on threads; 1: in file order */
     uint32_t windows;           /* windows given (events_stream) */
+    /* Where the design's nets seem to be, when the scope is above them: the
+     * path below the scope under which most unmatched signals name nets
+     * ("" when none does), and how many do. */
+    char scope_hint[256];
+    uint64_t scope_hint_signals;
 } events_stats;
 
 typedef struct events_options {
@@ -61,6 +66,11 @@ typedef struct events_options {
     progress *bar;         /* advanced while the file is read; NULL: none */
     uint32_t threads;      /* reading a plain VCD and building the store (0: one per core) */
     size_t part_size;      /* vcd_options.part_size (0: its default); for tests */
+    /* Called once the header is read, before any change: per net, 1 where a
+     * signal of the dump gives it.  A status other than GP_OK stops the
+     * reading with that status (the callback reports why).  NULL: none. */
+    gp_status (*bound)(void *ctx, const uint8_t *net_bound, const events_stats *stats);
+    void *bound_ctx;
 } events_options;
 
 /* Reads the VCD or FST file `path` into the events of `dg`'s nets. */

@@ -48,6 +48,14 @@ typedef struct part_bucket {
  * which has it too, is told apart first. */
 #define EVENTS_ALIASED ((uint32_t)1 << 31)
 
+/* Paths below the scope under which unmatched signals would name nets
+ * (events_stats.scope_hint), tallied for the first few seen. */
+#define EVENTS_HINTS 8
+typedef struct scope_tally {
+    char path[256];
+    uint64_t signals;
+} scope_tally;
+
 typedef struct collector {
     const design *dg;
     const events_options *opt;
@@ -55,6 +63,7 @@ typedef struct collector {
     diag_ctx *d;
     vec_binding bindings;     /* during the header, in declaration order */
     uint8_t *net_bound;       /* per net: an earlier bit gave it */
+    scope_tally hints[EVENTS_HINTS];
     uint32_t *slot0;          /* [id_count + 1]: id's bit b is slot slot0[id] + b */
     /* Per slot: DESIGN_NONE if unbound, its net, or EVENTS_ALIASED | k for a
      * slot several nets are bound to (aliases: one code or handle declared

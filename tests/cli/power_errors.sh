@@ -63,7 +63,8 @@ expect 1 'error 8011: the window .* lies outside the dump' "${base[@]}" --scope 
 expect 1 'error 8011: the window .* lies outside the dump' "${base[@]}" --scope tb/dut --period 10ns \
        --window 20ns:30ns
 expect 0 '' "${base[@]}" --scope tb/dut --period 10ns --window 15ns:30ns
-expect 1 'error 8005: the activity has no events on any net' "${base[@]}" --scope tb --period 10ns
+expect 1 "error 1036: the activity gives only 0 of the 1 nets driven by cells: --scope 'tb' .*try --scope tb/dut" \
+       "${base[@]}" --scope tb --period 10ns
 sed -e 's/^[01]\(.\)$/x\1/' "$tmp/act.vcd" > "$tmp/allx.vcd"
 expect 1 'error 1025: the activity.s 2 signals that name nets never leave x or z' \
        power --lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/allx.vcd" --scope tb/dut --period 10ns
@@ -104,10 +105,21 @@ expect 1 "error 8013: the switching energy of the nets driven by primary inputs 
 } > "$tmp/huge.spef"
 expect 1 "huge.spef:16:10: error 5020: total capacitance of net 'y' is out of range" \
        "${base[@]}" --spef "$tmp/huge.spef" --scope tb/dut --period 10ns
-# a dump that gives only some of the nets: the report, and a warning saying so
-grep -v '"' "$tmp/act.vcd" > "$tmp/half.vcd" # y's declaration and changes left out
-expect 0 "warning 1032: the activity gives 1 of the design's 2 nets \\(50.0%\\)" \
+# a dump that gives only some of the nets: the report, and a warning naming
+# them; one that gives fewer than half the driven nets is refused
+grep -v '!' "$tmp/act.vcd" > "$tmp/half.vcd" # a's declaration and changes left out
+expect 0 "warning 1032: the activity gives 1 of the 1 nets driven by cells \\(100.0%\\) and 0 of the 1 primary inputs.*without activity: a " \
        power --lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/half.vcd" --scope tb/dut \
+       --period 10ns
+expect 0 "note 1037: net 'a' \\(a primary input\\) has no activity" \
+       power --lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/half.vcd" --scope tb/dut \
+       --period 10ns --list-unannotated
+"$gp" info --lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/half.vcd" --scope tb/dut \
+  --json - 2>/dev/null | tr -d ' \n' | grep -q '"nets_annotated":1,"nets_unannotated":1' \
+  || { echo "FAIL: info --json does not count the annotated nets"; failures=$((failures + 1)); }
+grep -v '"' "$tmp/act.vcd" > "$tmp/regs.vcd" # y's declaration and changes left out
+expect 1 "error 1038: the activity gives only 0 of the 1 nets driven by cells" \
+       power --lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/regs.vcd" --scope tb/dut \
        --period 10ns
 # info prints what matched, and refuses a dump none of whose signals names a net
 "$gp" info --lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/act.vcd" --scope tb \
