@@ -68,6 +68,31 @@ expect 0 '' "${base[@]}" --sdc "$tmp/i.sdc" --out "$tmp/i"
 awk -v a="$(field uf 4 "$tmp/i")" -v b="$(field uf 4 "$tmp/n")" 'BEGIN { exit !(a < b) }' \
   || fail "the ideal clock's flop internal power is not below the propagated one's"
 
+# Hand-worked on osu018: only the clock moves (d and q stay 0), so the
+# flop's internal energy is its CLK pin's passive power, 4 rises and 4
+# falls of cb inside [0, 45 ns), at the ideal clock's slew 0, extrapolated
+# from DFFPOSX1's tables (rise 0.006865, 0.006943 pJ and fall 0.11034,
+# 0.129769 pJ at 0.06 and 0.24 ns).
+{
+  printf '$timescale 1ps $end\n$scope module tb $end\n$scope module dut $end\n'
+  printf '$var wire 1 ! clk $end\n$var wire 1 " d $end\n$var wire 1 # q $end\n'
+  printf '$var wire 1 $ cb $end\n$upscope $end\n$upscope $end\n$enddefinitions $end\n'
+  printf '#0\n$dumpvars\n0!\n0"\n0#\n0$\n$end\n'
+  for c in 0 1 2 3; do
+    printf '#%d\n1!\n#%d\n1$\n#%d\n0!\n#%d\n0$\n' $((c * 10000 + 5000)) $((c * 10000 + 5060)) \
+      $((c * 10000 + 10000)) $((c * 10000 + 10060))
+  done
+  printf '#45000\n'
+} > "$tmp/clk.vcd"
+expect 0 '' power --lib "$lib" --netlist "$tmp/t.v" --activity "$tmp/clk.vcd" --scope tb/dut \
+  --sdc "$tmp/i.sdc" --out "$tmp/h"
+awk -v w="$(field uf 4 "$tmp/h")" 'BEGIN {
+  rise = 0.006865 - 0.06 * (0.006943 - 0.006865) / 0.18
+  fall = 0.11034 - 0.06 * (0.129769 - 0.11034) / 0.18
+  e = (4 * rise + 4 * fall) * 1e-12 / 45e-9
+  exit !((w - e) / e < 1e-6 && (e - w) / e < 1e-6) }' \
+  || fail "uf's internal $(field uf 4 "$tmp/h") W is not its CLK energy at slew 0"
+
 # Several clocks: the fastest, or the one --clock names.
 printf 'create_clock -name fast -period 5 clk\ncreate_clock -name slow -period 20\n' > "$tmp/two.sdc"
 expect 0 "note 1034: .*'fast' \(period 5 ns, the fastest\)" "${base[@]}" --sdc "$tmp/two.sdc"
