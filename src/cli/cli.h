@@ -80,15 +80,18 @@ typedef struct cli_coverage {
     const design *dg;
     const char *scope;
     diag_ctx *d;
+    bool warn;        /* warning 1032 below 100% (not for a register dump) */
     bool list_all;    /* a note per unannotated net */
     bool refuse_most; /* an error (1036, 1038) when fewer than half the driven nets are */
     uint32_t driven, driven_annotated, inputs, inputs_annotated;
+    uint8_t *net_bound; /* a copy of the dump's net_bound (NULL when out of memory) */
 } cli_coverage;
 
-/* events_options.bound: counts the nets driven by cells and the primary
- * inputs the dump gives; a warning (1032) naming the first missing ones
- * below 100%, an error with refuse_most when most driven nets are missing
- * (naming the scope the dump seems to hold the design under). */
+/* events_options.bound: keeps a copy of net_bound and counts the nets
+ * driven by cells and the primary inputs the dump gives; with warn a
+ * warning (1032) naming the first missing ones below 100%, an error with
+ * refuse_most when most driven nets are missing (naming the scope the dump
+ * seems to hold the design under). */
 gp_status cli_coverage_check(void *ctx, const uint8_t *net_bound, const events_stats *stats);
 
 /* Everything read from the inputs, and what matched what. */
@@ -115,7 +118,7 @@ typedef struct cli_design {
  * before SDF: SPEF's loads change the NLDM delays that SDF replaces).
  * list_unmatched: name each activity signal that matches no net;
  * coverage: warn of nets the activity does not give (not for a register
- * dump).  A progress bar shows on a terminal unless --quiet. */
+ * dump); out->coverage.net_bound says which it gives either way.  A progress bar shows on a terminal unless --quiet. */
 gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, bool coverage,
                           cli_design *out, const cli_context *ctx);
 /* The same but the activity, which `power` reads in windows itself; with

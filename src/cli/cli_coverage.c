@@ -4,6 +4,9 @@
  * the dump's header is read, before its changes are. */
 #include "cli/cli.h"
 
+#include <string.h>
+
+#include "util/mem.h"
 #include "verilog/verilog.h"
 
 /* The first unannotated nets a warning names. */
@@ -67,6 +70,9 @@ gp_status cli_coverage_check(void *ctx, const uint8_t *net_bound, const events_s
 {
     cli_coverage *cov = ctx;
     const design *dg = cov->dg;
+    mem_free(cov->net_bound);
+    if ((cov->net_bound = mem_alloc(dg->n_nets ? dg->n_nets : 1)))
+        memcpy(cov->net_bound, net_bound, dg->n_nets);
     cov->driven = cov->driven_annotated = cov->inputs = cov->inputs_annotated = 0;
     for (uint32_t n = 0; n < dg->n_nets; n++) {
         bool driven;
@@ -77,6 +83,8 @@ gp_status cli_coverage_check(void *ctx, const uint8_t *net_bound, const events_s
         (*count)++;
         *annotated += net_bound[n];
     }
+    if (!cov->warn)
+        return GP_OK;
     if (cov->refuse_most && 2 * (uint64_t)cov->driven_annotated < cov->driven)
         return refuse_scope(cov, stats);
     if (cov->driven_annotated == cov->driven && cov->inputs_annotated == cov->inputs)

@@ -210,10 +210,9 @@ gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, bool covera
         progress bar;
         progress_init(&bar, stderr, !ctx->quiet);
         out->coverage = (cli_coverage){.dg = out->dg, .scope = in->scope, .d = ctx->diag,
-                                       .list_all = in->list_unannotated};
+                                       .warn = coverage, .list_all = in->list_unannotated};
         events_options opt = {.scope = in->scope, .list_unmatched = list_unmatched, .bar = &bar,
-                              .threads = (uint32_t)in->threads,
-                              .bound = coverage ? cli_coverage_check : NULL,
+                              .threads = (uint32_t)in->threads, .bound = cli_coverage_check,
                               .bound_ctx = &out->coverage};
         st = events_read(out->dg, in->activity, &opt, &out->ev, &out->activity, ctx->diag);
         cli_timing_lap(&out->timing, "activity");
@@ -226,6 +225,7 @@ void cli_design_free(cli_design *cd)
 {
     cli_design_ready(cd);
     sdc_timing_free(&cd->constraints);
+    mem_free(cd->coverage.net_bound);
     sdc_free(cd->sdc);
     events_free(cd->ev);
     design_free(cd->dg);

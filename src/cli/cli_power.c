@@ -306,7 +306,7 @@ int cli_power_stream(const cli_power_args *a, const cli_inputs *in, uint64_t mem
     }
     progress bar;
     progress_init(&bar, stderr, !ctx->quiet);
-    cd->coverage = (cli_coverage){.dg = cd->dg, .scope = in->scope, .d = d,
+    cd->coverage = (cli_coverage){.dg = cd->dg, .scope = in->scope, .d = d, .warn = true,
                                   .list_all = in->list_unannotated, .refuse_most = true};
     events_options opt = {.scope = in->scope, .bar = &bar, .threads = (uint32_t)in->threads,
                           .bound = cli_coverage_check, .bound_ctx = &cd->coverage};

@@ -127,7 +127,9 @@ int cli_resim(int argc, char **argv, const cli_context *ctx)
     events *full = NULL;
     resim_stats stats;
     status = CLI_EXIT_INPUT;
-    if (cli_read_design(&a.in, false, false, &cd, ctx) == GP_OK &&
+    gp_status st = cli_read_design(&a.in, false, false, &cd, ctx);
+    a.opt.net_bound = cd.coverage.net_bound;
+    if (st == GP_OK &&
         (!a.want_power || (cli_power_clock_from_sdc(&a.power, &cd, ctx->diag) &&
                            power_check_design(cd.dg, &a.power.opt, ctx->diag) == GP_OK)) &&
         resim_run(cd.dg, cd.ev, &a.opt, &full, &stats, ctx->diag) == GP_OK) {

@@ -28,6 +28,10 @@ typedef struct resim_options {
     /* Worker threads for the gates of a level; 0: every online core.  The
      * result is the same for any number. */
     uint32_t threads;
+    /* Per net, 1 where a signal of the dump gives it (events_options.bound):
+     * a register output the dump holds at x throughout has no events, and
+     * is x, not missing.  NULL: a net is in the dump when it has events. */
+    const uint8_t *net_bound;
 } resim_options;
 
 typedef struct resim_stats {

@@ -134,7 +134,8 @@ static gp_status load_dump(const design *dg, const events *dump, const resim_opt
     for (uint32_t n = 0; n < dg->n_nets; n++) {
         uint32_t drv = dg->net_driver[n];
         bool is_reg = drv != DESIGN_NONE && dg->inst_level[dg->pin_inst[drv]] == 0;
-        bool in_dump = n < dump->n_nets && dump->net_ev0[n + 1] > dump->net_ev0[n];
+        bool has_events = n < dump->n_nets && dump->net_ev0[n + 1] > dump->net_ev0[n];
+        bool in_dump = opt->net_bound ? opt->net_bound[n] != 0 : has_events;
         int64_t shift[2] = {0, 0};
         if (drv != DESIGN_NONE && !is_reg) {
             recomputed += in_dump;
@@ -158,8 +159,8 @@ static gp_status load_dump(const design *dg, const events *dump, const resim_opt
                        "too (or check --scope)", design_net_name(dg, n));
             return GP_ERR_INPUT;
         }
-        if (!in_dump) {
-            if (dg->net_pin0[n + 1] > dg->net_pin0[n])
+        if (!in_dump || !has_events) {
+            if (!in_dump && dg->net_pin0[n + 1] > dg->net_pin0[n])
                 diag_warn(d, 9006, DIAG_NOWHERE, "net '%s' has no driver and no activity: it "
                           "is X throughout the re-simulation", design_net_name(dg, n));
             if (!single_event(s, w, n, t0, EVENTS_X))
