@@ -35,16 +35,25 @@ def activity_problems(samples, names, clock):
     return problems
 
 
-def _first_mismatch(ref, test, names):
+def _same(ref_value, test_value, x_dont_care):
+    """Equal values; with x_dont_care an x (or z) bit of the reference
+    matches anything (an RTL model's x is a value it leaves open)."""
+    if not x_dont_care or len(ref_value) != len(test_value):
+        return ref_value == test_value
+    return all(r in "xz" or r == t for r, t in zip(ref_value, test_value))
+
+
+def _first_mismatch(ref, test, names, x_dont_care):
     for cycle, ((edge, ref_values), (_, test_values)) in enumerate(zip(ref, test)):
         for name in names:
-            if ref_values[name] != test_values[name]:
+            if not _same(ref_values[name], test_values[name], x_dont_care):
                 return cycle, edge, name, ref_values[name], test_values[name]
     return None
 
 
-def _mismatched_cycles(ref, test, names):
-    return sum(any(r[n] != t[n] for n in names) for (_, r), (_, t) in zip(ref, test))
+def _mismatched_cycles(ref, test, names, x_dont_care):
+    return sum(any(not _same(r[n], t[n], x_dont_care) for n in names)
+               for (_, r), (_, t) in zip(ref, test))
 
 
 def signals_of(path, scope):
@@ -53,8 +62,9 @@ def signals_of(path, scope):
 
 
 def compare_vcds(ref_path, test_path, scope, clock, names=None, before_ps=100.0,
-                 require_activity=False, expect_cycles=None):
-    """Compare TEST against REF; return (ok, one-line message)."""
+                 require_activity=False, expect_cycles=None, x_dont_care=False):
+    """Compare TEST against REF; return (ok, one-line message).  With
+    x_dont_care, REF's x bits match any value of TEST."""
     names = names or signals_of(ref_path, scope)
     wanted = sorted(set(names) | {clock})
     _, ref_waves = vcd.load_waveforms(ref_path, scope, wanted)
@@ -70,13 +80,13 @@ def compare_vcds(ref_path, test_path, scope, clock, names=None, before_ps=100.0,
         problems = activity_problems(ref, names, clock)
         if problems:
             return False, "%s: the comparison would prove little: %s" % (label, "; ".join(problems))
-    mismatch = _first_mismatch(ref, test, names)
+    mismatch = _first_mismatch(ref, test, names, x_dont_care)
     if mismatch:
         cycle, edge, name, ref_value, test_value = mismatch
         return False, ("%s: first mismatch at cycle %d (sampled %g ps before the rising edge at "
                        "%.0f ps): %s = %s in %s but %s in %s; %d of %d cycles differ"
                        % (label, cycle, before_ps, edge, name, ref_value, os.path.basename(ref_path),
                           test_value, os.path.basename(test_path),
-                          _mismatched_cycles(ref, test, names), len(ref)))
+                          _mismatched_cycles(ref, test, names, x_dont_care), len(ref)))
     bits = sum(ref_waves[n].var.width for n in names)
     return True, "%s: %d signals (%d bits) equal in all %d cycles" % (label, len(names), bits, len(ref))
