@@ -83,6 +83,11 @@ gp_status cli_coverage_check(void *ctx, const uint8_t *net_bound, const events_s
         (*count)++;
         *annotated += net_bound[n];
     }
+    if (stats->signals_duplicate)
+        diag_note(cov->d, 1039, DIAG_NOWHERE, "%llu dumped bits give nets that bits declared "
+                  "before them already give (a net dumped as itself and as its driver's pin "
+                  "in a cell model's scope, or twice): the first declared is used",
+                  (unsigned long long)stats->signals_duplicate);
     if (!cov->warn)
         return GP_OK;
     if (cov->refuse_most && 2 * (uint64_t)cov->driven_annotated < cov->driven)

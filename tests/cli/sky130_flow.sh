@@ -213,6 +213,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 [ "$status" -eq 0 ] || fail "power exited $status: $(cat "$tmp/err")"
 grep -q 'warning 3.*sky130_fd_sc_hd__tapvpwrvgnd_1' "$tmp/err" || fail "no warning names the tap cells: $(cat "$tmp/err")"
 grep -q 'warning 1032' "$tmp/err" && fail "the cell models' pins did not annotate the nets: $(cat "$tmp/err")"
+grep -q 'note 1039: 1 dumped bits give nets' "$tmp/err" || fail "y, dumped as itself and as u3/X, is not reported: $(cat "$tmp/err")"
 grep -q 'error' "$tmp/err" && fail "errors: $(cat "$tmp/err")"
 # C·V²·rises from the library, the SPEF and the SDC, by nets; rises after
 # the first value, in the window [0, 240 ns).
