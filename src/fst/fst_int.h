@@ -25,6 +25,15 @@ typedef struct fst_reader {
 void fst_on_change(void *user, uint64_t ticks, fstHandle h, const unsigned char *value);
 /* Sets fst's process mask to the handles f delivers among ids [lo, hi). */
 void fst_select_delivered(const fst_reader *f, void *fst, uint32_t lo, uint32_t hi);
+/* The file read through fstapi (its framing checked before): the header
+ * into `sink`, the value changes into changes_sink (NULL: `sink` too). */
+gp_status fst_read_file(const char *path, const vcd_options *opt, const vcd_sink *sink,
+                        const vcd_sink *changes_sink, diag_ctx *d);
+/* Error 6110: fstapi gave up on a block (fstapi_said: its line is above). */
+gp_status fst_report_damaged(diag_ctx *d, diag_loc loc, bool fstapi_said);
+/* The file read first in a child process, whose sink keeps no change
+ * (fst_trial.c): an error when fstapi fails on it there (6110, 6111). */
+gp_status fst_trial(const char *path, const vcd_options *opt, const vcd_sink *sink, diag_ctx *d);
 /* Time `ticks` of the file in fs; false beyond 2^63 fs. */
 bool fst_ticks_fs(const fst_reader *f, uint64_t ticks, int64_t *fs);
 

@@ -136,12 +136,17 @@ static gp_status fst_declare(fst_reader *f, const struct fstHierVar *v)
 
 /* Error 6110: fstapi gave up on a damaged block (its exit(), fst_guard.c);
  * its reader is left unclosed. */
+gp_status fst_report_damaged(diag_ctx *d, diag_loc loc, bool fstapi_said)
+{
+    diag_error(d, 6110, loc, "'%s' is damaged inside a block: fstapi cannot decompress it%s",
+               loc.file, fstapi_said ? " (the line above is fstapi's)" : "");
+    return GP_ERR_PARSE;
+}
+
 static gp_status fst_damaged(fst_reader *f)
 {
     f->fst = NULL;
-    diag_error(f->st.d, 6110, f->loc, "'%s' is damaged inside a block: fstapi cannot "
-               "decompress it (the line above is fstapi's)", f->loc.file);
-    return GP_ERR_PARSE;
+    return fst_report_damaged(f->st.d, f->loc, true);
 }
 
 static gp_status fst_read_hierarchy(fst_reader *f)
@@ -247,12 +252,11 @@ static gp_status fst_read_changes(fst_reader *f)
     return st == GP_OK ? vcd_state_finish(&f->st, end_fs) : st;
 }
 
-gp_status fst_read(const char *path, const vcd_options *opt, const vcd_sink *sink, diag_ctx *d)
+gp_status fst_read_file(const char *path, const vcd_options *opt, const vcd_sink *sink,
+                        const vcd_sink *changes_sink, diag_ctx *d)
 {
     fst_reader f = {.loc = {path, 0, 0}, .to = UINT64_MAX};
     gp_status st = vcd_state_init(&f.st, path, opt, sink, d);
-    if (st == GP_OK)
-        st = fst_check_file(path, d);
     bool escaped = false;
     if (st == GP_OK && (f.fst = fst_guarded_open(path, &escaped)) == NULL && escaped) {
         st = fst_damaged(&f);
@@ -268,6 +272,8 @@ gp_status fst_read(const char *path, const vcd_options *opt, const vcd_sink *sin
         st = fst_read_hierarchy(&f);
     if (st == GP_OK)
         st = vcd_state_start(&f.st, "FST", f.scale, f.loc);
+    if (changes_sink)
+        f.st.sink = changes_sink;
     bool done = false;
     if (st == GP_OK)
         st = fst_parts_read(&f, path, opt, &done);
@@ -278,5 +284,12 @@ gp_status fst_read(const char *path, const vcd_options *opt, const vcd_sink *sin
     mem_free(f.name);
     vcd_state_free(&f.st);
     return st;
+}
+gp_status fst_read(const char *path, const vcd_options *opt, const vcd_sink *sink, diag_ctx *d)
+{
+    gp_status st = fst_check_file(path, d);
+    if (st == GP_OK)
+        st = fst_trial(path, opt, sink, d);
+    return st == GP_OK ? fst_read_file(path, opt, sink, NULL, d) : st;
 }
 #endif
