@@ -297,12 +297,29 @@ static void test_fst_damaged_payload(void)
     diag_free(d);
 }
 
+/* Files libFuzzer made from a waveform.fst and a generated dump on which
+ * fstapi segfaults and aborts (the process died with them before): the
+ * trial reading's child dies instead, and the file is refused, 6111. */
+static void test_fst_crashing_payload(void)
+{
+    static const char *const files[] = {"data/fst_segv_payload.fst",
+                                        "data/fst_abort_payload.fst"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        diag_ctx *d = diag_new(NULL);
+        vcd_sink sink = vcd_record_sink(&fst_rec);
+        CHECK_EQ_INT(vcd_read(files[k], NULL, &sink, d), GP_ERR_PARSE);
+        CHECK_EQ_INT(diag_first_error_no(d), 6111);
+        diag_free(d);
+    }
+}
+
 int main(void)
 {
     RUN(test_fst_equals_vcd);
     RUN(test_fst_errors);
     RUN(test_fst_damage);
     RUN(test_fst_damaged_payload);
+    RUN(test_fst_crashing_payload);
     RUN(test_fst_timescale);
     return check_exit_code();
 }
