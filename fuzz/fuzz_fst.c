@@ -10,42 +10,12 @@
 #include <unistd.h>
 
 #include "fst/fst_reader.h"
-#include "vcd/vcd.h"
-
-typedef struct fuzz_sink {
-    uint32_t id_count;
-    bool started;
-} fuzz_sink;
-
-static gp_status fuzz_start(void *ctx, const vcd_info *info)
-{
-    fuzz_sink *s = ctx;
-    s->id_count = info->id_count;
-    s->started = true;
-    return GP_OK;
-}
-
-static gp_status fuzz_var(void *ctx, const vcd_var *v)
-{
-    char name[64];
-    (void)ctx;
-    vcd_bit_name(v, v->width - 1, name, sizeof name);
-    return GP_OK;
-}
-
-static void check_changes(const fuzz_sink *s, const vcd_change *c, size_t n)
-{
-    if (!s->started || n == 0)
-        abort();
-    for (size_t i = 0; i < n; i++)
-        if (c[i].id >= s->id_count || c[i].value > VCD_X)
-            abort();
-}
+#include "fuzz_sink.h"
 
 static gp_status fuzz_changes(void *ctx, int64_t time, const vcd_change *c, size_t n)
 {
     (void)time;
-    check_changes(ctx, c, n);
+    fuzz_check_changes(ctx, c, n);
     return GP_OK;
 }
 
@@ -61,7 +31,7 @@ static gp_status fuzz_part_changes(void *ctx, uint32_t part, int64_t time, const
 {
     (void)part;
     (void)time;
-    check_changes(ctx, c, n);
+    fuzz_check_changes(ctx, c, n);
     return GP_OK;
 }
 
