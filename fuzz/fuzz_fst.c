@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         vcd_sink sink = {.ctx = &s, .var = fuzz_var, .start = fuzz_start,
                          .changes = fuzz_changes, .parts = fuzz_parts,
                          .part_changes = fuzz_part_changes};
-        vcd_options opt = {.threads = threads};
+        vcd_options opt = {.threads = threads, .fst_trial_seconds = 3}; /* libFuzzer's limit: 10 s */
         fst_read(path, &opt, &sink, d);
         diag_free(d);
     }

@@ -7,8 +7,8 @@
  * handles delivered, the same parts and time ranges) but hands the value
  * changes to a sink that keeps nothing, with its output silenced.  If it
  * dies, fstapi gives up in it, or it loops (a damaged block can make fstapi
- * spin: the child gets FST_TRIAL_SECONDS plus a second per MB of file, far
- * more than reading takes), the file is refused here and this process never
+ * spin: the child gets a minute plus a second per MB of file, far more than
+ * reading takes, under sanitizers and on a loaded machine too), the file is refused here and this process never
  * runs fstapi on what failed. */
 #include "fst/fst_reader.h"
 
@@ -28,7 +28,7 @@
 /* The child's exit statuses: read; refused with an error of gatepower's
  * own, which the real reading finds again; fstapi gave up on a block. */
 enum { FST_TRIAL_READ = 0, FST_TRIAL_REFUSED = 3, FST_TRIAL_FSTAPI_GAVE_UP = 4 };
-#define FST_TRIAL_SECONDS 2.0
+#define FST_TRIAL_SECONDS 60.0
 #define FST_TRIAL_BYTES_PER_SECOND 1e6
 
 static gp_status keep_nothing(void *ctx, int64_t time_fs, const vcd_change *c, size_t n)
@@ -127,7 +127,8 @@ static bool wait_within(pid_t child, double limit, int *status)
 gp_status fst_trial(const char *path, const vcd_options *opt, const vcd_sink *sink, diag_ctx *d)
 {
     struct stat sb;
-    double limit = FST_TRIAL_SECONDS +
+    double base = opt && opt->fst_trial_seconds > 0 ? opt->fst_trial_seconds : FST_TRIAL_SECONDS;
+    double limit = base +
                    (stat(path, &sb) == 0 ? (double)sb.st_size / FST_TRIAL_BYTES_PER_SECOND : 0);
     fflush(NULL); /* nothing buffered is written twice */
     pid_t child = fork();
