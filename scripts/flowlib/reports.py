@@ -1,7 +1,15 @@
-"""Parsers for the tool reports the example flow keeps: yosys `stat` output
-and the OpenSTA timing log written by scripts/example-flow."""
+"""Parsers for the tool reports the example flow keeps: yosys `stat` output,
+the OpenSTA timing log written by scripts/example-flow, and its flow.json."""
 
+import json
+import os
 import re
+
+
+def flow_period(out_dir):
+    """The flow's clock period (flow.json) as gatepower's --period takes it."""
+    with open(os.path.join(out_dir, "flow.json")) as stream:
+        return "%gns" % json.load(stream)["clock_period_ns"]
 
 
 def read_yosys_stat(path):

@@ -154,6 +154,9 @@ gp_status design_set_wire_caps(design *dg, const double *cap, diag_ctx *d);
 gp_status design_annotate_spef(design *dg, const char *path, design_spef_stats *stats,
                                diag_ctx *d);
 
+/* The capacitance (F) of the pins that load net n (inputs and inouts). */
+double design_net_load_pin_cap(const design *dg, uint32_t n);
+
 /* Lookups by flat name; DESIGN_NONE when absent. */
 uint32_t design_find_net(const design *dg, const char *name);
 uint32_t design_find_inst(const design *dg, const char *name);

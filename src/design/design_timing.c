@@ -82,6 +82,15 @@ static void net_loads_part(void *ctx, uint32_t part, uint32_t parts)
               (uint32_t)parts_begin(dg->n_nets, part + 1, parts));
 }
 
+double design_net_load_pin_cap(const design *dg, uint32_t n)
+{
+    double cap = 0;
+    for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++)
+        if (dg->pin_flags[dg->net_pins[k]] & DESIGN_PIN_LOADS)
+            cap += design_lib_pin(dg, dg->net_pins[k])->capacitance;
+    return cap;
+}
+
 /* A per-port option's value, or `fallback` where it gives none. */
 static double port_option(const double *per_port, uint32_t port, double fallback)
 {

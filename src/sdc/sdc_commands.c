@@ -432,16 +432,6 @@ static int set_input_transition(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj
     return TCL_OK;
 }
 
-/* The capacitance of the input pins on net n. */
-static double net_pin_caps(const design *dg, uint32_t n)
-{
-    double cap = 0;
-    for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++)
-        if (dg->pin_flags[dg->net_pins[k]] & DESIGN_PIN_LOADS)
-            cap += design_lib_pin(dg, dg->net_pins[k])->capacitance;
-    return cap;
-}
-
 static int set_load(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
     (void)ip;
@@ -462,7 +452,7 @@ static int set_load(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj *const objv
         if (objs[k].kind == SDC_PORT) {
             r->s->port_load[wire][objs[k].index] = cap;
         } else {
-            double pins = opts[6].given ? net_pin_caps(r->dg, objs[k].index) : 0;
+            double pins = opts[6].given ? design_net_load_pin_cap(r->dg, objs[k].index) : 0;
             r->s->net_load[objs[k].index] = fmax(0.0, cap - pins);
         }
     }

@@ -87,10 +87,8 @@ static gp_status clock_networks(const sdc *s, const design *dg, sdc_timing *t)
 static double port_net_load(const sdc *s, const design *dg, uint32_t p)
 {
     uint32_t n = dg->ports[p].net;
-    double load = dg->net_wire_cap ? dg->net_wire_cap[n] : 0.0;
-    for (uint32_t e = dg->net_pin0[n]; e < dg->net_pin0[n + 1]; e++)
-        if (dg->pin_flags[dg->net_pins[e]] & DESIGN_PIN_LOADS)
-            load += design_lib_pin(dg, dg->net_pins[e])->capacitance;
+    double load = (dg->net_wire_cap ? dg->net_wire_cap[n] : 0.0) +
+                  design_net_load_pin_cap(dg, n);
     for (int k = 0; k < 2; k++)
         if (!isnan(s->port_load[k][p]))
             load += s->port_load[k][p];
