@@ -20,12 +20,14 @@
 # Logs go to $OUT (the device tool's folder) or build-cuda/files-out.
 # Knobs: GATES (1000000), CYCLES (500), REPEAT (3), CASE_DIR (/tmp/gp-case),
 # GZ=LEVEL (also full.vcd.gz, written by gzip -LEVEL, read by info), FST=1 (also
-# full.fst, written by bench_files and checked, read by info),
+# full.fst, written by bench_files and checked, read by info on 1 thread and
+# on every core, and by power --engine cuda, checked against the VCD's run),
 # SKIP_BUILD=1, SKIP_CASE=1 (keep the case already in CASE_DIR), BUILD
 # (build-cuda), MEMORY=SIZE (the windowed runs), ONLY_POWER=1 (no info runs),
 # CHECK=0 (the case not read back: saves a fifth of writing a large one),
 # CMAKE_ARGS (more for the configure step, e.g. -DGATEPOWER_FSTAPI_DIR=... and
-# -DGATEPOWER_LZ4_LIBRARY=... where the machine has no fstapi sources).  FST needs a build with fstapi (the device machine has none).
+# -DGATEPOWER_LZ4_LIBRARY=... where the machine has no fstapi sources: FST
+# needs them, to write the case and for FastLZ; the device machine has none).
 set -uo pipefail
 start=$SECONDS
 build=${BUILD:-build-cuda}
@@ -95,7 +97,12 @@ for r in $(seq 1 "$repeat"); do
       --timing --json "$out/cuda-mem.json"
   fi
   [ -n "${GZ:-}" ] && run info-gz info "${inputs[@]/%full.vcd/full.vcd.gz}" --timing
-  [ -n "${FST:-}" ] && run info-fst info "${inputs[@]/%full.vcd/full.fst}" --timing
+  if [ -n "${FST:-}" ]; then
+    run info-fst-1 info "${inputs[@]/%full.vcd/full.fst}" --timing --threads 1
+    run info-fst info "${inputs[@]/%full.vcd/full.fst}" --timing
+    run power-cuda-fst power "${inputs[@]/%full.vcd/full.fst}" --period 10ns --engine cuda \
+      --timing --json "$out/cuda-fst.json"
+  fi
 done
 python3 - "$out" <<'PY' | tee -a "$log"
 import json, os, sys
@@ -104,7 +111,7 @@ def worst(p, q):
     pairs = [(a["total"], b["total"])] + [(a["groups"][g], b["groups"][g]) for g in a["groups"]]
     return max(abs(x[k] - y[k]) / max(abs(x[k]), abs(y[k]), 1e-300) for x, y in pairs for k in x)
 for p, q, bound in [("cpu.json", "cuda.json", 1e-6), ("cpu.json", "cpu-mem.json", 1e-9),
-                    ("cuda.json", "cuda-mem.json", 1e-9)]:
+                    ("cuda.json", "cuda-mem.json", 1e-9), ("cuda.json", "cuda-fst.json", 1e-9)]:
     if all(os.path.exists(os.path.join(sys.argv[1], f)) for f in (p, q)):
         w = worst(p, q)
         print(f"{p} vs {q} totals and groups: worst relative difference {w:.2e}",

@@ -1,8 +1,7 @@
 /* fuzz_fst.c: the FST reader on arbitrary bytes (written to a file of the
- * process's own: fstapi reads files), in file order and in parts; the sink
- * checks the reader's promises about batches and ids.  Whatever the bytes,
- * the reader must return: fst_check.c refuses damaged framing, and
- * fst_trial.c runs fstapi on the value changes in a child first. */
+ * process's own: the reader maps files), in file order and in parts; the
+ * sink checks the reader's promises about batches and ids.  Whatever the
+ * bytes, the reader must return, having read nothing outside them. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         vcd_sink sink = {.ctx = &s, .var = fuzz_var, .start = fuzz_start,
                          .changes = fuzz_changes, .parts = fuzz_parts,
                          .part_changes = fuzz_part_changes};
-        vcd_options opt = {.threads = threads, .fst_trial_seconds = 3}; /* libFuzzer's limit: 10 s */
+        vcd_options opt = {.threads = threads};
         fst_read(path, &opt, &sink, d);
         diag_free(d);
     }

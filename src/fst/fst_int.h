@@ -1,58 +1,182 @@
-/* fst_int.h: what the FST reader's files share: the reader of one FST
- * file (or of a time range of it, fst_parts.c) into vcd_state's sink. */
+/* fst_int.h: what the FST reader's files share: the file mapped and its
+ * blocks indexed (fst_file.c), its hierarchy (fst_hier.c), a value-change
+ * block decoded (fst_block.c), and the reader into vcd_state's sink
+ * (fst_read.c, on threads fst_parts.c).  The format is GTKWave's: a
+ * sequence of blocks, each a tag byte and a big-endian 64-bit length that
+ * counts itself; fstapi.c (Debian's verilator sources) is its reference.
+ * Every byte of the file is checked before it is used: a damaged file is
+ * an error (6108-6110), never a read out of bounds or a shorter dump. */
 #ifndef GP_FST_FST_INT_H
 #define GP_FST_FST_INT_H
 
+#include <zlib.h>
+
 #include "fst/fst_reader.h"
-#include "fstapi.h"
 #include "vcd/vcd_int.h"
 
+/* Block tags. */
+enum {
+    FST_TAG_HEADER = 0,
+    FST_TAG_CHANGES = 1,
+    FST_TAG_ACTIVITY = 2, /* dump on/off changes ("blackout") */
+    FST_TAG_GEOMETRY = 3,
+    FST_TAG_HIER_GZ = 4,
+    FST_TAG_CHANGES_ALIAS = 5,
+    FST_TAG_HIER_LZ4 = 6,
+    FST_TAG_HIER_LZ4_TWICE = 7,
+    FST_TAG_CHANGES_ALIAS2 = 8,
+    FST_TAG_GZ_WRAPPED = 254, /* the whole file, gzip-compressed */
+    FST_TAG_UNFINISHED = 255
+};
+
+/* A value-change block: [at, at + 1 + len) of the file. */
+typedef struct fst_block {
+    uint64_t at, len;
+    uint8_t tag;
+    uint64_t begin, end; /* its first and last time, in file units */
+} fst_block;
+
+typedef struct fst_file {
+    const char *path;
+    const uint8_t *data; /* the file's bytes (a gzip-wrapped file's unwrapped copy) */
+    size_t size;
+    void *map;
+    size_t map_len;
+    uint64_t start, end; /* the dump's times, in file units */
+    int exponent;        /* a time unit is 10^exponent s */
+    int64_t timezero;
+    uint32_t handles;     /* handles 1 .. handles */
+    uint32_t *value_len;  /* per handle - 1: a value's bytes (bits of a logic var, 8 for a
+                             real, 0 for a string of varying length) */
+    uint8_t *is_real;     /* per handle - 1 */
+    fst_block *blocks;    /* the value-change blocks, in file order */
+    uint32_t n_blocks;
+    uint64_t hier_at;     /* the hierarchy block's offset; 0: none */
+    uint8_t hier_tag;
+    uint32_t n_activity;  /* dump on/off changes: times (file units) and values */
+    uint64_t *activity_at;
+    uint8_t *activity_on;
+} fst_file;
+
+/* Maps `path` and indexes its blocks: error 6109 for a file whose framing,
+ * header or geometry is damaged.  fst_file_close frees what it holds. */
+gp_status fst_file_open(fst_file *ff, const char *path, diag_ctx *d);
+void fst_file_close(fst_file *ff);
+
+/* Bounds-checked readers of the format's numbers at *p (below end): false
+ * when the number runs past end or is longer than its type.  Varints are
+ * little-endian base 128; most are one byte. */
+bool fst_varint_long(const uint8_t **p, const uint8_t *end, uint64_t *v);
+static inline bool fst_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    if (*p < end && !(**p & 0x80)) {
+        *v = *(*p)++;
+        return true;
+    }
+    return fst_varint_long(p, end, v);
+}
+bool fst_svarint(const uint8_t **p, const uint8_t *end, int64_t *v);
+uint64_t fst_be64(const uint8_t *p);
+
+/* Inflates src[0, n) (a zlib or gzip stream) into exactly `out_len` bytes
+ * of out, with z (inflateInit2'ed with 15 + 32) reset first. */
+bool fst_inflate(z_stream *z, const uint8_t *src, size_t n, uint8_t *out, size_t out_len);
+
+/* A compressed size's output, at most: what an FST's writer can make of
+ * n bytes (zlib's limit is 1032 to 1), before anything is allocated. */
+static inline bool fst_plausible_inflation(uint64_t out, uint64_t n)
+{
+    return out <= n * 1100 + 64;
+}
+
+/* The reader of a file, or of one of its parts, into a vcd_state. */
 typedef struct fst_reader {
     vcd_state st;
-    void *fst;
+    const fst_file *ff;
     diag_loc loc;        /* the file, no line */
     int64_t scale;       /* fs per time unit */
     uint64_t last_ticks; /* the time of the last change seen, in file units */
-    uint64_t from, to;   /* changes outside [from, to] are left out (a part's range) */
-    uint32_t activity_n, activity_next; /* dump on/off changes, the next to apply */
-    gp_status status;    /* the first failure inside a callback; the rest are ignored */
-    char *name;          /* a var's reference, copied to be parsed */
-    size_t name_cap;
+    uint32_t activity_next; /* the next dump on/off change to apply */
+    bool apply_activity;    /* in file order only */
 } fst_reader;
 
-/* fstapi's value change callback: the change into f->st if it lies in
- * [f->from, f->to]. */
-void fst_on_change(void *user, uint64_t ticks, fstHandle h, const unsigned char *value);
-/* Sets fst's process mask to the handles f delivers among ids [lo, hi). */
-void fst_select_delivered(const fst_reader *f, void *fst, uint32_t lo, uint32_t hi);
-/* The file read through fstapi (its framing checked before): the header
- * into `sink`, the value changes into changes_sink (NULL: `sink` too). */
-gp_status fst_read_file(const char *path, const vcd_options *opt, const vcd_sink *sink,
-                        const vcd_sink *changes_sink, diag_ctx *d);
-/* Error 6110: fstapi gave up on a block (fstapi_said: its line is above). */
-gp_status fst_report_damaged(diag_ctx *d, diag_loc loc, bool fstapi_said);
-/* The file read first in a child process, whose sink keeps no change
- * (fst_trial.c): an error when fstapi fails on it there (6110, 6111). */
-gp_status fst_trial(const char *path, const vcd_options *opt, const vcd_sink *sink, diag_ctx *d);
-/* Time `ticks` of the file in fs; false beyond 2^63 fs. */
+/* Error 6110: the file is damaged inside `what` (a block, the hierarchy):
+ * `why` says how. */
+gp_status fst_damaged(const fst_reader *f, const char *what, const char *why);
+gp_status fst_nomem(const fst_reader *f);
 bool fst_ticks_fs(const fst_reader *f, uint64_t ticks, int64_t *fs);
 
-/* After f's header: the value changes read in time ranges on threads, one
- * fstapi reader each, when the sink, the options and the file allow (no
- * dump on/off changes).  *done is false when they were not, or when a part
- * failed (the sink's parts dropped): f then reads them in file order. */
-/* fstapi's reading calls under a guard (fst_guard.c): when fstapi gives up
- * on a damaged block (its exit()), they return NULL with *escaped set, or
- * false, and the reader must be left unclosed. */
-void *fst_guarded_open(const char *path, bool *escaped);
-bool fst_guarded_blocks(void *fst, fst_reader *f);
-bool fst_guarded_hier(void *fst, struct fstHier **h);
+/* The hierarchy: scopes and vars declared into f->st (fst_hier.c). */
+gp_status fst_hier_read(fst_reader *f);
 
-/* Error 6109 unless `path` is a whole FST file, block by block, whose
- * header's counts fit its size (fst_check.c): what fstapi, which trusts
- * the file, is given. */
-gp_status fst_check_file(const char *path, diag_ctx *d);
+/* The changes that follow are at `ticks` (fst_read.c): the dump on/off
+ * changes before it applied, the time set. */
+gp_status fst_at(fst_reader *f, uint64_t ticks);
+/* Error 6107: a value character that is not 0, 1, x or z. */
+gp_status fst_bad_value(const fst_reader *f, uint8_t c, uint64_t ticks);
+/* One var's value at `ticks`: `len` characters, MSB first. */
+gp_status fst_value(fst_reader *f, uint64_t ticks, uint32_t handle, const uint8_t *value,
+                    uint32_t len);
 
-gp_status fst_parts_read(fst_reader *f, const char *path, const vcd_options *opt, bool *done);
+/* ---- a value-change block (fst_block.c) ---- */
+
+/* What every part of a block shares: its times and where each handle's
+ * chain of changes lies, aliases resolved. */
+typedef struct fst_block_index {
+    const fst_block *b;
+    uint64_t *times;
+    uint64_t n_times;
+    const uint8_t *chains; /* the chains' base (the pack type byte) */
+    uint64_t chains_len;
+    uint64_t *chain_at;    /* per handle - 1: offset from chains; 0: no changes here */
+    uint32_t *chain_len;
+    uint8_t pack;          /* 'Z' (zlib), 'F' (FastLZ), '4' (LZ4) */
+    uint8_t *frame;        /* the values at the block's start (first block only), or NULL */
+    uint32_t frame_handles;
+} fst_block_index;
+
+/* A handle's chain while its part is decoded: offsets into the part's
+ * decompressed chains, the time index of its next entry, and where its
+ * bits' values so far lie in fst_decoder.prev. */
+typedef struct fst_chain {
+    uint32_t pos, stop, tix, prev;
+} fst_chain;
+
+/* Per thread: the buffers one part's decoding reuses. */
+typedef struct fst_decoder {
+    uint8_t *mem;         /* the part's chains, decompressed */
+    size_t mem_cap;
+    fst_chain *chain;     /* per handle of the part */
+    uint32_t chain_cap;
+    uint8_t *prev;        /* per bit of the part's handles */
+    size_t prev_cap;
+    vcd_change *rec, *sorted; /* a time window's bit changes, as decoded and by time */
+    uint32_t *rec_tix;    /* per change: its time's index in the window */
+    size_t rec_cap;
+    uint32_t *count;      /* per time of the window: its changes, then its first */
+    uint64_t count_cap;
+    uint8_t *value;       /* a value's characters */
+    uint32_t value_cap;
+    z_stream z;
+    bool z_ready;
+} fst_decoder;
+
+/* Indexes block k of f's file: error 6110 where it is damaged. */
+gp_status fst_block_index_build(const fst_reader *f, uint32_t k, fst_block_index *ix);
+void fst_block_index_free(fst_block_index *ix);
+/* The changes of the block's delivered handles in [lo, hi) (1-based) into
+ * f, in time order. */
+gp_status fst_block_decode(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi,
+                           fst_decoder *dec);
+void fst_decoder_free(fst_decoder *dec);
+
+/* ---- on threads (fst_parts.c) ---- */
+
+/* After f's header: the value changes read on threads, a part being a
+ * group of handles of one block, when the sink, the options and the file
+ * allow (no dump on/off changes).  *done is false when they were not, or
+ * when a part failed (the sink's parts dropped): f then reads them in
+ * file order. */
+gp_status fst_parts_read(fst_reader *f, const vcd_options *opt, bool *done);
 
 #endif

@@ -205,7 +205,7 @@ static int create_clock(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj *const 
                          SDC_FLAG("-add"), SDC_VALUE("-comment")};
     Tcl_Obj *pos[1];
     int n_pos;
-    double period;
+    double period = 0;
     if (sdc_parse_args(r, objc, objv, opts, 5, pos, 1, &n_pos) != TCL_OK)
         return TCL_ERROR;
     if (!opts[1].given)

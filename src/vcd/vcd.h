@@ -128,9 +128,6 @@ typedef struct vcd_options {
     /* With the sink's parts_done: bytes of the file (of text, for a gzip
      * file) a batch of parts holds at most, about (0: one batch). */
     size_t batch_bytes;
-    /* FST: seconds the trial reading's child may take before a second per
-     * MB of file (0: 60; fst_trial.c); the fuzz target gives a short one. */
-    double fst_trial_seconds;
 } vcd_options;
 
 /* Reads the VCD (plain or gzip) or FST file `path` into `sink` (not NULL;

@@ -453,12 +453,15 @@ static void test_windows_restart_on_fallback(void)
 #ifdef GATEPOWER_HAVE_FST
 /* A random FST of the netlist's nets in `blocks` value-change blocks or
  * so: scalars with x and z, the bus, repeated values and zero-width
- * pulses; dump on/off changes when `dump_off`. */
+ * pulses; dump on/off changes when `dump_off`.  The seed picks the pack
+ * type (zlib, FastLZ, LZ4). */
 static void write_random_fst(const char *path, uint64_t seed, int steps, int blocks, bool dump_off)
 {
+    static const int packs[] = {FST_WR_PT_ZLIB, FST_WR_PT_FASTLZ, FST_WR_PT_LZ4};
     void *w = fstWriterCreate(path, 1);
     if (!w)
         return;
+    fstWriterSetPackType(w, packs[seed % 3]);
     static const char *const names[N_SCALARS] = {"a", "n0", "n1", "n2", "n3", "n4", "n5",
                                                  "n6", "n7", "n8", "n9", "n10", "n11"};
     fstHandle h[N_SCALARS + 1];
@@ -491,8 +494,9 @@ static void write_random_fst(const char *path, uint64_t seed, int steps, int blo
     fstWriterClose(w);
 }
 
-/* An FST read in time ranges on 3 threads gives the store of its reading
- * in file order; one with dump on/off changes is read in file order. */
+/* An FST read in parts (groups of handles of its blocks) on 3 threads
+ * gives the store of its reading in file order; one with dump on/off
+ * changes is read in file order. */
 static void test_fst_reads_alike(void)
 {
     char path[256];
@@ -503,7 +507,7 @@ static void test_fst_reads_alike(void)
         reading one = read_with(path, 1), many = read_with(path, 3);
         check_alike(&one, &many);
         CHECK(dump_off ? many.stats.parts == 1 : many.stats.parts > 1);
-        /* the readers' own parts: a range a block, cut into groups of handles */
+        /* the readers' own parts: each block cut into groups of handles */
         reading grouped = read_sized(path, 3, 0);
         check_alike(&one, &grouped);
         CHECK(dump_off || grouped.stats.parts >= 12);

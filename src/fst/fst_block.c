@@ -1,0 +1,548 @@
+/* fst_block.c: one value-change block of an FST file decoded.
+ *
+ * A block holds, from its start: its times (first, last), the memory its
+ * reader needs, the values at its start (the "frame", zlib), a pack type
+ * byte, then one chain of changes per handle (each alone compressed with
+ * zlib, FastLZ or LZ4, or stored), the chains' index, and at its end its
+ * time table (varint deltas, zlib).  A chain's entries each hold a value
+ * and how many time-table steps it lies after the chain's previous one.
+ * The index is built once per block (fst_block_index_build); a part of
+ * the block, a range of handles, is then decoded on its own: its chains
+ * decompressed, each linked into the list of its next entry's time, and
+ * the times walked in order, as fstapi does.  Only delivered handles are
+ * decoded.  Every offset, length and varint is checked against the bytes
+ * it lies in: a damaged block is error 6110. */
+#include "fst/fst_reader.h"
+
+#ifdef GATEPOWER_HAVE_FST
+#include <fastlz.h>
+#include <lz4.h>
+#include <string.h>
+
+#include "fst/fst_int.h"
+#include "util/mem.h"
+
+#define FST_BLOCK "a value-change block"
+#define FST_WINDOW_CHANGES ((uint64_t)1 << 20) /* bit changes a time window holds, about */
+
+static gp_status block_damaged(const fst_reader *f, const char *why)
+{
+    return fst_damaged(f, FST_BLOCK, why);
+}
+
+/* The time table at the block's end: its times, deltas summed. */
+static gp_status read_times(const fst_reader *f, fst_block_index *ix, const uint8_t *table)
+{
+    const fst_block *b = ix->b;
+    const uint8_t *base = f->ff->data + b->at;
+    uint64_t uclen = fst_be64(table), clen = fst_be64(table + 8), n = fst_be64(table + 16);
+    if (clen > (uint64_t)(table - base) - 33 - 8 || !fst_plausible_inflation(uclen, clen) ||
+        n > uclen)
+        return block_damaged(f, "its time table's sizes do not fit its length");
+    const uint8_t *src = table - clen;
+    uint8_t *raw = clen == uclen ? NULL : mem_alloc(uclen ? uclen : 1);
+    ix->times = mem_alloc((n ? n : 1) * sizeof *ix->times);
+    if ((clen != uclen && !raw) || !ix->times) {
+        mem_free(raw);
+        return fst_nomem(f);
+    }
+    if (raw) {
+        z_stream z = {0};
+        bool ok = inflateInit2(&z, 15 + 32) == Z_OK && fst_inflate(&z, src, clen, raw, uclen);
+        inflateEnd(&z);
+        if (!ok) {
+            mem_free(raw);
+            return block_damaged(f, "its time table does not inflate");
+        }
+    }
+    const uint8_t *p = raw ? raw : src, *end = p + uclen;
+    uint64_t t = 0;
+    bool ok = true;
+    for (uint64_t i = 0; i < n && ok; i++) {
+        uint64_t delta;
+        ok = fst_varint(&p, end, &delta) && !__builtin_add_overflow(t, delta, &t);
+        ix->times[i] = t;
+    }
+    mem_free(raw);
+    ix->n_times = n;
+    if (!ok)
+        return block_damaged(f, "its time table is damaged");
+    if (n && (ix->times[0] < b->begin || ix->times[n - 1] > b->end))
+        return block_damaged(f, "its time table lies outside its times");
+    return GP_OK;
+}
+
+/* The chain index's entries (the two older block kinds): a varint each;
+ * odd: a chain, at the previous chain's offset plus v >> 1; even and not
+ * 0: v >> 1 handles without changes; 0: an alias of the handle the next
+ * varint gives (+1). */
+static bool index_entry(const uint8_t **p, const uint8_t *end, uint64_t *pval, int *kind,
+                        uint64_t *arg)
+{
+    uint64_t v;
+    if (!fst_varint(p, end, &v))
+        return false;
+    if (v == 0) {
+        *kind = 'a';
+        return fst_varint(p, end, arg);
+    }
+    *kind = v & 1 ? 'c' : 's';
+    if (v & 1)
+        return !__builtin_add_overflow(*pval, v >> 1, pval);
+    *arg = v >> 1;
+    return true;
+}
+
+/* The newest kind: odd first byte, a signed varint s >> 1: a chain at
+ * +s (> 0), an alias of handle -s (< 0), or of the previous alias (0);
+ * even, a varint v: v >> 1 handles without changes. */
+static bool index_entry2(const uint8_t **p, const uint8_t *end, uint64_t *pval, int *kind,
+                         uint64_t *arg, uint64_t *prev_alias)
+{
+    if (**p & 1) {
+        int64_t s;
+        if (!fst_svarint(p, end, &s))
+            return false;
+        s >>= 1;
+        *kind = s > 0 ? 'c' : 'a';
+        if (s < 0)
+            *prev_alias = (uint64_t)-s;
+        *arg = *prev_alias;
+        return s <= 0 || !__builtin_add_overflow(*pval, (uint64_t)s, pval);
+    }
+    uint64_t v;
+    *kind = 's';
+    if (!fst_varint(p, end, &v))
+        return false;
+    *arg = v >> 1;
+    return true;
+}
+
+#define FST_ALIAS_MARK 0x80000000u /* in chain_len while the index is read: an alias */
+
+/* The index at [p, end): each handle's chain offset and length.  An
+ * alias is marked while the lengths are not all known, then copies the
+ * earlier handle's entry. */
+static gp_status read_index(const fst_reader *f, fst_block_index *ix, const uint8_t *p,
+                            const uint8_t *end)
+{
+    uint32_t handles = f->ff->handles;
+    ix->chain_at = mem_calloc(handles, sizeof *ix->chain_at);
+    ix->chain_len = mem_calloc(handles, sizeof *ix->chain_len);
+    if (!ix->chain_at || !ix->chain_len)
+        return fst_nomem(f);
+    uint64_t idx = 0, pval = 0, prev = UINT64_MAX, prev_alias = 0;
+    while (p < end) {
+        int kind;
+        uint64_t arg = 0;
+        bool ok = ix->b->tag == FST_TAG_CHANGES_ALIAS2
+                      ? index_entry2(&p, end, &pval, &kind, &arg, &prev_alias)
+                      : index_entry(&p, end, &pval, &kind, &arg);
+        if (!ok || (kind == 's' ? arg > handles - idx : idx >= handles))
+            return block_damaged(f, "its chain index is damaged");
+        if (kind == 's') {
+            idx += arg;
+            continue;
+        }
+        if (kind == 'c') {
+            if (pval == 0 || pval >= ix->chains_len)
+                return block_damaged(f, "its chain index points outside the block");
+            if (prev != UINT64_MAX)
+                ix->chain_len[prev] = (uint32_t)(pval - ix->chain_at[prev]);
+            ix->chain_at[idx] = pval;
+            prev = idx;
+        } else if (arg >= 1 && arg - 1 < idx) { /* an alias of an earlier handle */
+            ix->chain_len[idx] = FST_ALIAS_MARK | (uint32_t)(arg - 1);
+        }
+        idx++;
+    }
+    if (prev != UINT64_MAX)
+        ix->chain_len[prev] = (uint32_t)(ix->chains_len - ix->chain_at[prev]);
+    for (uint32_t i = 0; i < handles; i++)
+        if (!ix->chain_at[i] && (ix->chain_len[i] & FST_ALIAS_MARK)) {
+            uint32_t t = ix->chain_len[i] & ~FST_ALIAS_MARK; /* < i: settled */
+            ix->chain_at[i] = ix->chain_at[t];
+            ix->chain_len[i] = ix->chain_len[t];
+        }
+    return GP_OK;
+}
+
+/* The values at the block's start, for the first block when its first
+ * time is not its start (fstapi gives them then, and only then). */
+static gp_status read_frame(const fst_reader *f, fst_block_index *ix, const uint8_t *src,
+                            uint64_t uclen, uint64_t clen, uint64_t handles)
+{
+    const fst_file *ff = f->ff;
+    uint64_t want = 0;
+    if (handles > ff->handles)
+        return block_damaged(f, "its start values name more handles than the file has");
+    for (uint64_t i = 0; i < handles; i++)
+        want += ff->value_len[i];
+    if (uclen != want || !fst_plausible_inflation(uclen, clen))
+        return block_damaged(f, "its start values do not fit the geometry");
+    if (!(ix->frame = mem_alloc(uclen ? uclen : 1)))
+        return fst_nomem(f);
+    if (clen == uclen) {
+        memcpy(ix->frame, src, uclen);
+    } else {
+        z_stream z = {0};
+        bool ok = inflateInit2(&z, 15 + 32) == Z_OK && fst_inflate(&z, src, clen, ix->frame, uclen);
+        inflateEnd(&z);
+        if (!ok)
+            return block_damaged(f, "its start values do not inflate");
+    }
+    ix->frame_handles = (uint32_t)handles;
+    return GP_OK;
+}
+
+gp_status fst_block_index_build(const fst_reader *f, uint32_t k, fst_block_index *ix)
+{
+    const fst_block *b = &f->ff->blocks[k];
+    const uint8_t *base = f->ff->data + b->at, *end = base + 1 + b->len;
+    *ix = (fst_block_index){.b = b};
+    gp_status st = read_times(f, ix, end - 24);
+    if (st != GP_OK)
+        return st;
+    const uint8_t *index_end = end - 24 - fst_be64(end - 16) - 8; /* read_times checked it */
+    uint64_t index_len = fst_be64(index_end);
+    const uint8_t *p = base + 33;
+    uint64_t frame_uclen, frame_clen, frame_handles, vc_handles;
+    if (!fst_varint(&p, index_end, &frame_uclen) || !fst_varint(&p, index_end, &frame_clen) ||
+        !fst_varint(&p, index_end, &frame_handles) ||
+        frame_clen > (uint64_t)(index_end - p))
+        return block_damaged(f, "its start values are cut short");
+    const uint8_t *frame = p;
+    p += frame_clen;
+    if (!fst_varint(&p, index_end, &vc_handles) || index_len > (uint64_t)(index_end - p) ||
+        index_end - index_len <= p || (uint64_t)(index_end - index_len - p) >= FST_ALIAS_MARK)
+        return block_damaged(f, "its chain index does not fit its length");
+    ix->chains = p;
+    ix->chains_len = (uint64_t)(index_end - index_len - p);
+    ix->pack = *p;
+    if (ix->pack != 'Z' && ix->pack != 'F' && ix->pack != '4')
+        return block_damaged(f, "its pack type is unknown");
+    if ((st = read_index(f, ix, index_end - index_len, index_end)) != GP_OK)
+        return st;
+    if (k == 0 && ix->n_times > 0 && b->begin != ix->times[0])
+        st = read_frame(f, ix, frame, frame_uclen, frame_clen, frame_handles);
+    return st;
+}
+
+void fst_block_index_free(fst_block_index *ix)
+{
+    mem_free(ix->times);
+    mem_free(ix->chain_at);
+    mem_free(ix->chain_len);
+    mem_free(ix->frame);
+    *ix = (fst_block_index){0};
+}
+
+void fst_decoder_free(fst_decoder *dec)
+{
+    mem_free(dec->mem);
+    mem_free(dec->chain);
+    mem_free(dec->prev);
+    mem_free(dec->rec);
+    mem_free(dec->sorted);
+    mem_free(dec->rec_tix);
+    mem_free(dec->count);
+    mem_free(dec->value);
+    if (dec->z_ready)
+        inflateEnd(&dec->z);
+    *dec = (fst_decoder){0};
+}
+
+/* *p (of *cap elements of `size` bytes) made to hold n at least. */
+static bool fit(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n <= *cap)
+        return true;
+    size_t want = n > 2 * *cap ? n : 2 * *cap;
+    void *q = mem_realloc(*p, want * size);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = want;
+    return true;
+}
+
+static bool delivered(const fst_reader *f, uint32_t h)
+{
+    return h <= f->st.slot_count && f->st.slots[h - 1].deliver;
+}
+
+/* Handle h's chain: its bytes [*src, *src + *n) and its decompressed size
+ * (its first varint; 0: stored as is). */
+static bool chain_bytes(const fst_block_index *ix, uint32_t h, const uint8_t **src, uint64_t *n,
+                        uint64_t *size, bool *stored)
+{
+    const uint8_t *p = ix->chains + ix->chain_at[h - 1];
+    const uint8_t *end = p + ix->chain_len[h - 1];
+    uint64_t u;
+    if (ix->chain_len[h - 1] == 0 || ix->chain_len[h - 1] > ix->chains_len - ix->chain_at[h - 1] ||
+        !fst_varint(&p, end, &u))
+        return false;
+    *src = p;
+    *n = (uint64_t)(end - p);
+    *stored = u == 0;
+    *size = u ? u : *n;
+    return fst_plausible_inflation(*size, *n) && *size <= INT32_MAX;
+}
+
+static bool decompress(fst_decoder *dec, uint8_t pack, const uint8_t *src, uint64_t n,
+                       uint8_t *dst, uint64_t size)
+{
+    switch (pack) {
+    case '4':
+        return LZ4_decompress_safe((const char *)src, (char *)dst, (int)n, (int)size) == (int)size;
+    case 'F':
+        return n > 0 && fastlz_decompress(src, (int)n, dst, (int)size) == (int)size;
+    default:
+        return fst_inflate(&dec->z, src, n, dst, size);
+    }
+}
+
+/* How many time steps the entry at p lies after the chain's previous one. */
+static bool entry_delta(const uint8_t *p, const uint8_t *end, uint32_t width, uint64_t *delta)
+{
+    uint64_t v;
+    if (!fst_varint(&p, end, &v))
+        return false;
+    *delta = width == 1 ? v >> (2 << (v & 1)) : v >> 1;
+    return true;
+}
+
+/* Moves chain c, whose next entry is at c->pos, to that entry's time. */
+static bool step_chain(const fst_block_index *ix, const fst_decoder *dec, fst_chain *c,
+                       uint32_t width)
+{
+    uint64_t delta;
+    if (!entry_delta(dec->mem + c->pos, dec->mem + c->stop, width, &delta) ||
+        delta >= ix->n_times - c->tix)
+        return false;
+    c->tix += (uint32_t)delta;
+    return true;
+}
+
+/* Room for the part's chains, its bits and values of `width`. */
+static bool decoder_fit(fst_decoder *dec, uint32_t n, uint64_t bits, uint32_t width)
+{
+    size_t chains = dec->chain_cap, values = dec->value_cap;
+    if (!dec->z_ready && inflateInit2(&dec->z, 15 + 32) != Z_OK)
+        return false;
+    dec->z_ready = true;
+    bool ok = fit((void **)&dec->chain, &chains, n, sizeof *dec->chain) &&
+              fit((void **)&dec->prev, &dec->prev_cap, bits ? bits : 1, 1) &&
+              fit((void **)&dec->value, &values, width + 1, 1);
+    dec->chain_cap = (uint32_t)chains;
+    dec->value_cap = (uint32_t)values;
+    return ok;
+}
+
+/* Decompresses the chains of the delivered handles in [lo, hi), each at
+ * its first entry; *estimate: the bit changes they hold, at most. */
+static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi,
+                             fst_decoder *dec, uint64_t *estimate)
+{
+    const uint32_t *width = f->ff->value_len;
+    const uint8_t *src;
+    uint64_t n, size, total = 0, bits = 0;
+    bool stored;
+    *estimate = 0;
+    for (uint32_t h = lo; h < hi; h++)
+        if (ix->chain_at[h - 1] && delivered(f, h)) {
+            if (!chain_bytes(ix, h, &src, &n, &size, &stored))
+                return block_damaged(f, "a chain's length is wrong");
+            total += size;
+            *estimate += width[h - 1] == 1 ? size : 8 * size; /* an entry takes a byte at least */
+        }
+    if (total > UINT32_MAX)
+        return block_damaged(f, "its chains take more than 4 GiB");
+    if (!fit((void **)&dec->mem, &dec->mem_cap, total ? total : 1, 1))
+        return fst_nomem(f);
+    uint32_t at = 0;
+    for (uint32_t h = lo; h < hi; h++) {
+        fst_chain *c = &dec->chain[h - lo];
+        *c = (fst_chain){at, at, 0, (uint32_t)bits};
+        if (!ix->chain_at[h - 1] || !delivered(f, h))
+            continue;
+        bits += width[h - 1];
+        chain_bytes(ix, h, &src, &n, &size, &stored);
+        if (size == 0)
+            continue;
+        if (stored)
+            memcpy(dec->mem + at, src, size);
+        else if (!decompress(dec, ix->pack, src, n, dec->mem + at, size))
+            return block_damaged(f, "a chain does not decompress");
+        c->stop = at += (uint32_t)size;
+        if (!step_chain(ix, dec, c, width[h - 1]))
+            return block_damaged(f, "a chain's first change lies past the block's times");
+    }
+    memset(dec->prev, VCD_UNSEEN, bits);
+    return GP_OK;
+}
+
+/* The entry of a handle of `width` bits at *p (below end): its value's
+ * characters at *value. */
+static bool entry_value(fst_decoder *dec, const uint8_t **p, const uint8_t *end, uint32_t width,
+                        const uint8_t **value)
+{
+    static const uint8_t nine_valued[8] = "xzhuwl-?";
+    uint64_t v;
+    if (!fst_varint(p, end, &v))
+        return false;
+    if (width == 1) {
+        dec->value[0] = v & 1 ? nine_valued[(v >> 1) & 7] : (uint8_t)('0' | ((v >> 1) & 1));
+        *value = dec->value;
+        return true;
+    }
+    if (v & 1) { /* one character a bit */
+        if ((uint64_t)(end - *p) < width)
+            return false;
+        *value = *p;
+        *p += width;
+        return true;
+    }
+    uint32_t bytes = (width + 7) / 8; /* two-valued: a bit a bit, MSB first */
+    if ((uint64_t)(end - *p) < bytes)
+        return false;
+    for (uint32_t i = 0; i < width; i++)
+        dec->value[i] = (uint8_t)('0' | (((*p)[i / 8] >> (7 - (i & 7))) & 1));
+    *p += bytes;
+    *value = dec->value;
+    return true;
+}
+
+/* The bits of `value` that differ from the chain's last ones, as changes
+ * at window time `tix` (the window starts at tlo). */
+static gp_status record_bits(fst_reader *f, const fst_block_index *ix, fst_decoder *dec,
+                             uint32_t h, const fst_chain *c, uint64_t tlo, const uint8_t *value,
+                             size_t *n)
+{
+    uint32_t width = f->ff->value_len[h - 1];
+    uint8_t *prev = dec->prev + c->prev;
+    for (uint32_t bit = 0; bit < width; bit++) {
+        uint8_t x = vcd_value_plus1[value[width - 1 - bit]];
+        if (!x)
+            return fst_bad_value(f, value[width - 1 - bit], ix->times[c->tix]);
+        if (prev[bit] == x - 1)
+            continue;
+        prev[bit] = x - 1;
+        if (*n == dec->rec_cap) {
+            size_t cap = dec->rec_cap, c2 = cap, c3 = cap;
+            if (!fit((void **)&dec->rec, &cap, *n + 1, sizeof *dec->rec) ||
+                !fit((void **)&dec->sorted, &c2, *n + 1, sizeof *dec->sorted) ||
+                !fit((void **)&dec->rec_tix, &c3, *n + 1, sizeof *dec->rec_tix))
+                return fst_nomem(f);
+            dec->rec_cap = cap < c2 ? (cap < c3 ? cap : c3) : (c2 < c3 ? c2 : c3);
+        }
+        dec->rec[*n] = (vcd_change){h - 1, bit, x - 1};
+        dec->rec_tix[(*n)++] = (uint32_t)(c->tix - tlo);
+    }
+    return GP_OK;
+}
+
+/* Every chain's entries at times [tlo, thi), handle after handle, into
+ * the window's changes (*n). */
+static gp_status decode_window(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi,
+                               fst_decoder *dec, uint64_t tlo, uint64_t thi, size_t *n)
+{
+    *n = 0;
+    for (uint32_t h = lo; h < hi; h++) {
+        fst_chain *c = &dec->chain[h - lo];
+        uint32_t width = f->ff->value_len[h - 1];
+        while (c->pos < c->stop && c->tix < thi) {
+            const uint8_t *p = dec->mem + c->pos, *value;
+            if (!entry_value(dec, &p, dec->mem + c->stop, width, &value))
+                return block_damaged(f, "a chain's change is cut short");
+            gp_status st = record_bits(f, ix, dec, h, c, tlo, value, n);
+            if (st != GP_OK)
+                return st;
+            c->pos = (uint32_t)(p - dec->mem);
+            if (c->pos < c->stop && !step_chain(ix, dec, c, width))
+                return block_damaged(f, "a chain's change lies past the block's times");
+        }
+    }
+    return GP_OK;
+}
+
+/* The window's n changes sorted by time (stable: a bit's stay in order)
+ * and handed over time after time. */
+static gp_status give_window(fst_reader *f, const fst_block_index *ix, fst_decoder *dec,
+                             uint64_t tlo, uint64_t thi, size_t n)
+{
+    uint64_t times = thi - tlo;
+    size_t cap = dec->count_cap;
+    if (!fit((void **)&dec->count, &cap, times + 1, sizeof *dec->count))
+        return fst_nomem(f);
+    dec->count_cap = cap;
+    memset(dec->count, 0, (times + 1) * sizeof *dec->count);
+    for (size_t k = 0; k < n; k++)
+        dec->count[dec->rec_tix[k] + 1]++;
+    for (uint64_t t = 0; t < times; t++)
+        dec->count[t + 1] += dec->count[t];
+    for (size_t k = 0; k < n; k++)
+        dec->sorted[dec->count[dec->rec_tix[k]]++] = dec->rec[k];
+    const vcd_slot *slots = f->st.slots;
+    gp_status st = GP_OK;
+    for (uint64_t t = 0, k = 0; t < times && st == GP_OK; t++) {
+        if (k == dec->count[t])
+            continue;
+        st = fst_at(f, ix->times[tlo + t]);
+        for (; st == GP_OK && k < dec->count[t]; k++) {
+            const vcd_change *c = &dec->sorted[k];
+            st = vcd_state_set_bit(&f->st, c->id, slots[c->id].off, c->bit, c->value);
+        }
+    }
+    return st;
+}
+
+/* The start values of the delivered handles in [lo, hi), at the block's
+ * start. */
+static gp_status give_frame(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi)
+{
+    const uint32_t *len = f->ff->value_len;
+    uint64_t off = 0;
+    for (uint32_t h = 1; h < lo && h <= ix->frame_handles; h++)
+        off += len[h - 1];
+    for (uint32_t h = lo; h < hi && h <= ix->frame_handles; off += len[h - 1], h++) {
+        if (!delivered(f, h))
+            continue;
+        gp_status st = fst_value(f, ix->b->begin, h, ix->frame + off, len[h - 1]);
+        if (st != GP_OK)
+            return st;
+    }
+    return GP_OK;
+}
+
+gp_status fst_block_decode(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi,
+                           fst_decoder *dec)
+{
+    if (hi <= lo || ix->n_times == 0)
+        return GP_OK;
+    uint32_t widest = 1;
+    uint64_t bits = 0;
+    for (uint32_t h = lo; h < hi; h++)
+        if (delivered(f, h)) {
+            uint32_t w = f->ff->value_len[h - 1];
+            widest = w > widest ? w : widest;
+            bits += w;
+        }
+    uint64_t estimate;
+    if (!decoder_fit(dec, hi - lo, bits, widest))
+        return fst_nomem(f);
+    gp_status st = load_chains(f, ix, lo, hi, dec, &estimate);
+    if (st == GP_OK && ix->frame)
+        st = give_frame(f, ix, lo, hi);
+    uint64_t windows = estimate / FST_WINDOW_CHANGES + 1, times = ix->n_times;
+    windows = windows < times ? windows : times;
+    for (uint64_t w = 0; st == GP_OK && w < windows; w++) {
+        uint64_t tlo = times * w / windows, thi = times * (w + 1) / windows;
+        size_t n;
+        st = decode_window(f, ix, lo, hi, dec, tlo, thi, &n);
+        if (st == GP_OK)
+            st = give_window(f, ix, dec, tlo, thi, n);
+    }
+    return st;
+}
+#endif
