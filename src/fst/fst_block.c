@@ -246,6 +246,7 @@ void fst_decoder_free(fst_decoder *dec)
     mem_free(dec->sorted);
     mem_free(dec->rec_tix);
     mem_free(dec->count);
+    mem_free(dec->waiting);
     mem_free(dec->value);
     if (dec->z_ready)
         inflateEnd(&dec->z);
@@ -339,31 +340,50 @@ static bool decoder_fit(fst_decoder *dec, uint32_t n, uint64_t bits, uint32_t wi
     return ok;
 }
 
-/* Decompresses the chains of the delivered handles in [lo, hi), each at
- * its first entry; *estimate: the bit changes they hold, at most. */
-static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi,
-                             fst_decoder *dec, uint64_t *estimate)
+/* The decompressed size of the chains of the delivered handles in
+ * [lo, hi), and the bit changes they hold at most (*estimate). */
+static gp_status chains_size(const fst_reader *f, const fst_block_index *ix, uint32_t lo,
+                             uint32_t hi, uint64_t *total, uint64_t *estimate)
 {
-    const uint32_t *width = f->ff->value_len;
     const uint8_t *src;
-    uint64_t n, size, total = 0, bits = 0;
+    uint64_t n, size;
     bool stored;
-    *estimate = 0;
+    *total = *estimate = 0;
     for (uint32_t h = lo; h < hi; h++)
         if (ix->chain_at[h - 1] && delivered(f, h)) {
             if (!chain_bytes(ix, h, &src, &n, &size, &stored))
                 return block_damaged(f, "a chain's length is wrong");
-            total += size;
-            *estimate += width[h - 1] == 1 ? size : 8 * size; /* an entry takes a byte at least */
+            *total += size;
+            /* an entry takes a byte at least, a vector's 2 for 8 bits */
+            *estimate += f->ff->value_len[h - 1] == 1 ? size : 8 * size;
         }
-    if (total > UINT32_MAX)
-        return block_damaged(f, "its chains take more than 4 GiB");
+    return *total > UINT32_MAX ? block_damaged(f, "its chains take more than 4 GiB") : GP_OK;
+}
+
+/* Chain j joins the list of the window holding its next entry. */
+static void wait_for_window(fst_decoder *dec, uint32_t j)
+{
+    fst_chain *c = &dec->chain[j];
+    uint64_t w = c->tix / dec->window_times;
+    c->next = dec->waiting[w];
+    dec->waiting[w] = j + 1;
+}
+
+/* Decompresses the chains of the delivered handles in [lo, hi) (`total`
+ * bytes), each at its first entry, waiting for that entry's window. */
+static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi,
+                             fst_decoder *dec, uint64_t total)
+{
+    const uint32_t *width = f->ff->value_len;
+    const uint8_t *src;
+    uint64_t n, size, bits = 0;
+    bool stored;
     if (!fit((void **)&dec->mem, &dec->mem_cap, total ? total : 1, 1))
         return fst_nomem(f);
     uint32_t at = 0;
     for (uint32_t h = lo; h < hi; h++) {
         fst_chain *c = &dec->chain[h - lo];
-        *c = (fst_chain){at, at, 0, (uint32_t)bits};
+        *c = (fst_chain){at, at, 0, (uint32_t)bits, 0};
         if (!ix->chain_at[h - 1] || !delivered(f, h))
             continue;
         bits += width[h - 1];
@@ -377,6 +397,7 @@ static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t 
         c->stop = at += (uint32_t)size;
         if (!step_chain(ix, dec, c, width[h - 1]))
             return block_damaged(f, "a chain's first change lies past the block's times");
+        wait_for_window(dec, h - lo);
     }
     memset(dec->prev, VCD_UNSEEN, bits);
     return GP_OK;
@@ -442,15 +463,17 @@ static gp_status record_bits(fst_reader *f, const fst_block_index *ix, fst_decod
     return GP_OK;
 }
 
-/* Every chain's entries at times [tlo, thi), handle after handle, into
- * the window's changes (*n). */
-static gp_status decode_window(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi,
-                               fst_decoder *dec, uint64_t tlo, uint64_t thi, size_t *n)
+/* The entries at times [tlo, thi) (window w) of the chains waiting for
+ * it, chain after chain, into the window's changes (*n); each chain then
+ * waits for its next entry's window. */
+static gp_status decode_window(fst_reader *f, const fst_block_index *ix, uint32_t lo,
+                               fst_decoder *dec, uint64_t w, uint64_t tlo, uint64_t thi, size_t *n)
 {
     *n = 0;
-    for (uint32_t h = lo; h < hi; h++) {
-        fst_chain *c = &dec->chain[h - lo];
-        uint32_t width = f->ff->value_len[h - 1];
+    for (uint32_t j = dec->waiting[w], after; j; j = after) {
+        fst_chain *c = &dec->chain[j - 1];
+        uint32_t h = lo + j - 1, width = f->ff->value_len[h - 1];
+        after = c->next;
         while (c->pos < c->stop && c->tix < thi) {
             const uint8_t *p = dec->mem + c->pos, *value;
             if (!entry_value(dec, &p, dec->mem + c->stop, width, &value))
@@ -462,16 +485,15 @@ static gp_status decode_window(fst_reader *f, const fst_block_index *ix, uint32_
             if (c->pos < c->stop && !step_chain(ix, dec, c, width))
                 return block_damaged(f, "a chain's change lies past the block's times");
         }
+        if (c->pos < c->stop)
+            wait_for_window(dec, j - 1);
     }
     return GP_OK;
 }
 
-/* The window's n changes sorted by time (stable: a bit's stay in order)
- * and handed over time after time. */
-static gp_status give_window(fst_reader *f, const fst_block_index *ix, fst_decoder *dec,
-                             uint64_t tlo, uint64_t thi, size_t n)
+/* The window's n changes sorted by time (stable: a bit's stay in order). */
+static gp_status sort_window(fst_reader *f, fst_decoder *dec, uint64_t times, size_t n)
 {
-    uint64_t times = thi - tlo;
     size_t cap = dec->count_cap;
     if (!fit((void **)&dec->count, &cap, times + 1, sizeof *dec->count))
         return fst_nomem(f);
@@ -483,12 +505,33 @@ static gp_status give_window(fst_reader *f, const fst_block_index *ix, fst_decod
         dec->count[t + 1] += dec->count[t];
     for (size_t k = 0; k < n; k++)
         dec->sorted[dec->count[dec->rec_tix[k]]++] = dec->rec[k];
+    return GP_OK;
+}
+
+/* The window's changes handed over time after time.  A part's go to the
+ * sink as they are, a time's changes a batch: its first change of a bit
+ * is always delivered (vcd.h) and record_bits dropped the repeats after
+ * it.  In file order each goes through the bits' values, which drop a
+ * block's first changes that repeat the block before and hold the values
+ * while the dump is off. */
+static gp_status give_window(fst_reader *f, const fst_block_index *ix, fst_decoder *dec,
+                             uint64_t tlo, uint64_t thi, size_t n)
+{
+    uint64_t times = thi - tlo;
+    gp_status st = sort_window(f, dec, times, n);
+    if (st == GP_OK && f->st.in_part)
+        st = vcd_state_flush(&f->st);
     const vcd_slot *slots = f->st.slots;
-    gp_status st = GP_OK;
-    for (uint64_t t = 0, k = 0; t < times && st == GP_OK; t++) {
+    const vcd_sink *sink = f->st.sink;
+    for (uint64_t t = 0, k = 0; t < times && st == GP_OK; k = dec->count[t++]) {
         if (k == dec->count[t])
             continue;
-        st = fst_at(f, ix->times[tlo + t]);
+        if ((st = fst_at(f, ix->times[tlo + t])) != GP_OK)
+            break;
+        if (f->st.in_part) {
+            st = sink->changes(sink->ctx, f->st.time, dec->sorted + k, dec->count[t] - k);
+            continue;
+        }
         for (; st == GP_OK && k < dec->count[t]; k++) {
             const vcd_change *c = &dec->sorted[k];
             st = vcd_state_set_bit(&f->st, c->id, slots[c->id].off, c->bit, c->value);
@@ -521,25 +564,34 @@ gp_status fst_block_decode(fst_reader *f, const fst_block_index *ix, uint32_t lo
     if (hi <= lo || ix->n_times == 0)
         return GP_OK;
     uint32_t widest = 1;
-    uint64_t bits = 0;
+    uint64_t bits = 0, total, estimate, times = ix->n_times;
     for (uint32_t h = lo; h < hi; h++)
         if (delivered(f, h)) {
             uint32_t w = f->ff->value_len[h - 1];
             widest = w > widest ? w : widest;
             bits += w;
         }
-    uint64_t estimate;
     if (!decoder_fit(dec, hi - lo, bits, widest))
         return fst_nomem(f);
-    gp_status st = load_chains(f, ix, lo, hi, dec, &estimate);
+    gp_status st = chains_size(f, ix, lo, hi, &total, &estimate);
+    uint64_t windows = estimate / FST_WINDOW_CHANGES + 1;
+    dec->window_times = (times + windows - 1) / (windows < times ? windows : times);
+    windows = (times + dec->window_times - 1) / dec->window_times;
+    size_t cap = dec->waiting_cap;
+    if (st == GP_OK && !fit((void **)&dec->waiting, &cap, windows, sizeof *dec->waiting))
+        st = fst_nomem(f);
+    dec->waiting_cap = cap;
+    if (st == GP_OK) {
+        memset(dec->waiting, 0, windows * sizeof *dec->waiting);
+        st = load_chains(f, ix, lo, hi, dec, total);
+    }
     if (st == GP_OK && ix->frame)
         st = give_frame(f, ix, lo, hi);
-    uint64_t windows = estimate / FST_WINDOW_CHANGES + 1, times = ix->n_times;
-    windows = windows < times ? windows : times;
     for (uint64_t w = 0; st == GP_OK && w < windows; w++) {
-        uint64_t tlo = times * w / windows, thi = times * (w + 1) / windows;
+        uint64_t tlo = w * dec->window_times;
+        uint64_t thi = tlo + dec->window_times < times ? tlo + dec->window_times : times;
         size_t n;
-        st = decode_window(f, ix, lo, hi, dec, tlo, thi, &n);
+        st = decode_window(f, ix, lo, dec, w, tlo, thi, &n);
         if (st == GP_OK)
             st = give_window(f, ix, dec, tlo, thi, n);
     }

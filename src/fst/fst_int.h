@@ -136,10 +136,11 @@ typedef struct fst_block_index {
 } fst_block_index;
 
 /* A handle's chain while its part is decoded: offsets into the part's
- * decompressed chains, the time index of its next entry, and where its
- * bits' values so far lie in fst_decoder.prev. */
+ * decompressed chains, the time index of its next entry, where its bits'
+ * values so far lie in fst_decoder.prev, and the next chain (+1) waiting
+ * for the same time window. */
 typedef struct fst_chain {
-    uint32_t pos, stop, tix, prev;
+    uint32_t pos, stop, tix, prev, next;
 } fst_chain;
 
 /* Per thread: the buffers one part's decoding reuses. */
@@ -155,6 +156,9 @@ typedef struct fst_decoder {
     size_t rec_cap;
     uint32_t *count;      /* per time of the window: its changes, then its first */
     uint64_t count_cap;
+    uint32_t *waiting;    /* per time window: the first chain (+1) whose next entry is in it */
+    uint64_t waiting_cap;
+    uint64_t window_times; /* time indices a window spans */
     uint8_t *value;       /* a value's characters */
     uint32_t value_cap;
     z_stream z;
