@@ -24,6 +24,7 @@
 
 #define FST_BLOCK "a value-change block"
 #define FST_WINDOW_CHANGES ((uint64_t)1 << 20) /* bit changes a time window holds, about */
+#define FST_VISIT_CHANGES 8 /* ... or this many a chain: each window touches each chain */
 
 static gp_status block_damaged(const fst_reader *f, const char *why)
 {
@@ -470,10 +471,18 @@ static gp_status decode_window(fst_reader *f, const fst_block_index *ix, uint32_
                                fst_decoder *dec, uint64_t w, uint64_t tlo, uint64_t thi, size_t *n)
 {
     *n = 0;
-    for (uint32_t j = dec->waiting[w], after; j; j = after) {
-        fst_chain *c = &dec->chain[j - 1];
+    /* The list's chains lie anywhere: the one after next is fetched ahead,
+     * and the next one's bytes (its own line is in by then). */
+    fst_chain *chain = dec->chain;
+    uint32_t j = dec->waiting[w], after = j ? chain[j - 1].next : 0;
+    for (uint32_t then; j; j = after, after = then) {
+        fst_chain *c = &chain[j - 1];
         uint32_t h = lo + j - 1, width = f->ff->value_len[h - 1];
-        after = c->next;
+        then = after ? chain[after - 1].next : 0;
+        if (then)
+            __builtin_prefetch(&chain[then - 1]);
+        if (after)
+            __builtin_prefetch(dec->mem + chain[after - 1].pos);
         while (c->pos < c->stop && c->tix < thi) {
             const uint8_t *p = dec->mem + c->pos, *value;
             if (!entry_value(dec, &p, dec->mem + c->stop, width, &value))
@@ -574,7 +583,9 @@ gp_status fst_block_decode(fst_reader *f, const fst_block_index *ix, uint32_t lo
     if (!decoder_fit(dec, hi - lo, bits, widest))
         return fst_nomem(f);
     gp_status st = chains_size(f, ix, lo, hi, &total, &estimate);
-    uint64_t windows = estimate / FST_WINDOW_CHANGES + 1;
+    uint64_t per_window = (uint64_t)(hi - lo) * FST_VISIT_CHANGES;
+    per_window = per_window > FST_WINDOW_CHANGES ? per_window : FST_WINDOW_CHANGES;
+    uint64_t windows = estimate / per_window + 1;
     dec->window_times = (times + windows - 1) / (windows < times ? windows : times);
     windows = (times + dec->window_times - 1) / dec->window_times;
     size_t cap = dec->waiting_cap;
