@@ -17,18 +17,21 @@
 #ifdef GATEPOWER_HAVE_FST
 #include <fastlz.h>
 #include <lz4.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fst/fst_int.h"
 #include "util/mem.h"
 
-#define FST_BLOCK "a value-change block"
 #define FST_WINDOW_CHANGES ((uint64_t)1 << 20) /* bit changes a time window holds, about */
 #define FST_VISIT_CHANGES 8 /* ... or this many a chain: each window touches each chain */
 
-static gp_status block_damaged(const fst_reader *f, const char *why)
+static gp_status block_damaged(const fst_reader *f, const fst_block_index *ix, const char *why)
 {
-    return fst_damaged(f, FST_BLOCK, why);
+    char what[96];
+    snprintf(what, sizeof what, "value-change block %u of %u (at byte %llu)",
+             (unsigned)(ix->b - f->ff->blocks) + 1, f->ff->n_blocks, (unsigned long long)ix->b->at);
+    return fst_damaged(f, what, why);
 }
 
 /* The time table at the block's end: its times, deltas summed. */
@@ -39,7 +42,7 @@ static gp_status read_times(const fst_reader *f, fst_block_index *ix, const uint
     uint64_t uclen = fst_be64(table), clen = fst_be64(table + 8), n = fst_be64(table + 16);
     if (clen > (uint64_t)(table - base) - 33 - 8 || !fst_plausible_inflation(uclen, clen) ||
         n > uclen)
-        return block_damaged(f, "its time table's sizes do not fit its length");
+        return block_damaged(f, ix, "its time table's sizes do not fit its length");
     const uint8_t *src = table - clen;
     uint8_t *raw = clen == uclen ? NULL : mem_alloc(uclen ? uclen : 1);
     ix->times = mem_alloc((n ? n : 1) * sizeof *ix->times);
@@ -53,7 +56,7 @@ static gp_status read_times(const fst_reader *f, fst_block_index *ix, const uint
         inflateEnd(&z);
         if (!ok) {
             mem_free(raw);
-            return block_damaged(f, "its time table does not inflate");
+            return block_damaged(f, ix, "its time table does not inflate");
         }
     }
     const uint8_t *p = raw ? raw : src, *end = p + uclen;
@@ -67,9 +70,9 @@ static gp_status read_times(const fst_reader *f, fst_block_index *ix, const uint
     mem_free(raw);
     ix->n_times = n;
     if (!ok)
-        return block_damaged(f, "its time table is damaged");
+        return block_damaged(f, ix, "its time table is damaged");
     if (n && (ix->times[0] < b->begin || ix->times[n - 1] > b->end))
-        return block_damaged(f, "its time table lies outside its times");
+        return block_damaged(f, ix, "its time table lies outside its times");
     return GP_OK;
 }
 
@@ -140,14 +143,14 @@ static gp_status read_index(const fst_reader *f, fst_block_index *ix, const uint
                       ? index_entry2(&p, end, &pval, &kind, &arg, &prev_alias)
                       : index_entry(&p, end, &pval, &kind, &arg);
         if (!ok || (kind == 's' ? arg > handles - idx : idx >= handles))
-            return block_damaged(f, "its chain index is damaged");
+            return block_damaged(f, ix, "its chain index is damaged");
         if (kind == 's') {
             idx += arg;
             continue;
         }
         if (kind == 'c') {
             if (pval == 0 || pval >= ix->chains_len)
-                return block_damaged(f, "its chain index points outside the block");
+                return block_damaged(f, ix, "its chain index points outside the block");
             if (prev != UINT64_MAX)
                 ix->chain_len[prev] = (uint32_t)(pval - ix->chain_at[prev]);
             ix->chain_at[idx] = pval;
@@ -176,11 +179,11 @@ static gp_status read_frame(const fst_reader *f, fst_block_index *ix, const uint
     const fst_file *ff = f->ff;
     uint64_t want = 0;
     if (handles > ff->handles)
-        return block_damaged(f, "its start values name more handles than the file has");
+        return block_damaged(f, ix, "its start values name more handles than the file has");
     for (uint64_t i = 0; i < handles; i++)
         want += ff->value_len[i];
     if (uclen != want || !fst_plausible_inflation(uclen, clen))
-        return block_damaged(f, "its start values do not fit the geometry");
+        return block_damaged(f, ix, "its start values do not fit the geometry");
     if (!(ix->frame = mem_alloc(uclen ? uclen : 1)))
         return fst_nomem(f);
     if (clen == uclen) {
@@ -190,7 +193,7 @@ static gp_status read_frame(const fst_reader *f, fst_block_index *ix, const uint
         bool ok = inflateInit2(&z, 15 + 32) == Z_OK && fst_inflate(&z, src, clen, ix->frame, uclen);
         inflateEnd(&z);
         if (!ok)
-            return block_damaged(f, "its start values do not inflate");
+            return block_damaged(f, ix, "its start values do not inflate");
     }
     ix->frame_handles = (uint32_t)handles;
     return GP_OK;
@@ -211,17 +214,17 @@ gp_status fst_block_index_build(const fst_reader *f, uint32_t k, fst_block_index
     if (!fst_varint(&p, index_end, &frame_uclen) || !fst_varint(&p, index_end, &frame_clen) ||
         !fst_varint(&p, index_end, &frame_handles) ||
         frame_clen > (uint64_t)(index_end - p))
-        return block_damaged(f, "its start values are cut short");
+        return block_damaged(f, ix, "its start values are cut short");
     const uint8_t *frame = p;
     p += frame_clen;
     if (!fst_varint(&p, index_end, &vc_handles) || index_len > (uint64_t)(index_end - p) ||
         index_end - index_len <= p || (uint64_t)(index_end - index_len - p) >= FST_ALIAS_MARK)
-        return block_damaged(f, "its chain index does not fit its length");
+        return block_damaged(f, ix, "its chain index does not fit its length");
     ix->chains = p;
     ix->chains_len = (uint64_t)(index_end - index_len - p);
     ix->pack = *p;
     if (ix->pack != 'Z' && ix->pack != 'F' && ix->pack != '4')
-        return block_damaged(f, "its pack type is unknown");
+        return block_damaged(f, ix, "its pack type is unknown");
     if ((st = read_index(f, ix, index_end - index_len, index_end)) != GP_OK)
         return st;
     if (k == 0 && ix->n_times > 0 && b->begin != ix->times[0])
@@ -353,12 +356,12 @@ static gp_status chains_size(const fst_reader *f, const fst_block_index *ix, uin
     for (uint32_t h = lo; h < hi; h++)
         if (ix->chain_at[h - 1] && delivered(f, h)) {
             if (!chain_bytes(ix, h, &src, &n, &size, &stored))
-                return block_damaged(f, "a chain's length is wrong");
+                return block_damaged(f, ix, "a chain's length is wrong");
             *total += size;
             /* an entry takes a byte at least, a vector's 2 for 8 bits */
             *estimate += f->ff->value_len[h - 1] == 1 ? size : 8 * size;
         }
-    return *total > UINT32_MAX ? block_damaged(f, "its chains take more than 4 GiB") : GP_OK;
+    return *total > UINT32_MAX ? block_damaged(f, ix, "its chains take more than 4 GiB") : GP_OK;
 }
 
 /* Chain j joins the list of the window holding its next entry. */
@@ -394,10 +397,10 @@ static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t 
         if (stored)
             memcpy(dec->mem + at, src, size);
         else if (!decompress(dec, ix->pack, src, n, dec->mem + at, size))
-            return block_damaged(f, "a chain does not decompress");
+            return block_damaged(f, ix, "a chain does not decompress");
         c->stop = at += (uint32_t)size;
         if (!step_chain(ix, dec, c, width[h - 1]))
-            return block_damaged(f, "a chain's first change lies past the block's times");
+            return block_damaged(f, ix, "a chain's first change lies past the block's times");
         wait_for_window(dec, h - lo);
     }
     memset(dec->prev, VCD_UNSEEN, bits);
@@ -486,13 +489,13 @@ static gp_status decode_window(fst_reader *f, const fst_block_index *ix, uint32_
         while (c->pos < c->stop && c->tix < thi) {
             const uint8_t *p = dec->mem + c->pos, *value;
             if (!entry_value(dec, &p, dec->mem + c->stop, width, &value))
-                return block_damaged(f, "a chain's change is cut short");
+                return block_damaged(f, ix, "a chain's change is cut short");
             gp_status st = record_bits(f, ix, dec, h, c, tlo, value, n);
             if (st != GP_OK)
                 return st;
             c->pos = (uint32_t)(p - dec->mem);
             if (c->pos < c->stop && !step_chain(ix, dec, c, width))
-                return block_damaged(f, "a chain's change lies past the block's times");
+                return block_damaged(f, ix, "a chain's change lies past the block's times");
         }
         if (c->pos < c->stop)
             wait_for_window(dec, j - 1);

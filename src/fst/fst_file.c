@@ -7,6 +7,7 @@
  * geometry (each handle's value size) and the dump on/off changes are
  * read here; a gzip-wrapped file is inflated to a temporary file first.
  * Anything else wrong is error 6109, saying what. */
+#define _DEFAULT_SOURCE /* madvise: POSIX's posix_madvise(DONTNEED) is a no-op on Linux */
 #include "fst/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST
@@ -361,6 +362,17 @@ gp_status fst_file_open(fst_file *ff, const char *path, diag_ctx *d)
     diag_error(d, 6109, loc, "'%s' is not a whole FST file: %s", path, why);
     fst_file_close(ff);
     return GP_ERR_PARSE;
+}
+
+void fst_file_done_with(const fst_file *ff, uint32_t first, uint32_t stop)
+{
+    if (first >= stop || !ff->map)
+        return;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t from = (ff->blocks[first].at + page - 1) / page * page;
+    uint64_t to = (ff->blocks[stop - 1].at + 1 + ff->blocks[stop - 1].len) / page * page;
+    if (from < to)
+        madvise((uint8_t *)ff->map + from, to - from, MADV_DONTNEED);
 }
 
 void fst_file_close(fst_file *ff)

@@ -62,6 +62,10 @@ typedef struct fst_file {
  * header or geometry is damaged.  fst_file_close frees what it holds. */
 gp_status fst_file_open(fst_file *ff, const char *path, diag_ctx *d);
 void fst_file_close(fst_file *ff);
+/* Blocks [first, stop) will not be read again: their pages leave the
+ * process (the page cache keeps them), so that a file larger than the
+ * memory bound is read within it. */
+void fst_file_done_with(const fst_file *ff, uint32_t first, uint32_t stop);
 
 /* Bounds-checked readers of the format's numbers at *p (below end): false
  * when the number runs past end or is longer than its type.  Varints are
@@ -98,6 +102,7 @@ typedef struct fst_reader {
     uint64_t last_ticks; /* the time of the last change seen, in file units */
     uint32_t activity_next; /* the next dump on/off change to apply */
     bool apply_activity;    /* in file order only */
+    progress *bar;          /* advanced by the bytes of the blocks read (NULL: none) */
 } fst_reader;
 
 /* Error 6110: the file is damaged inside `what` (a block, the hierarchy):

@@ -30,6 +30,7 @@ typedef struct fst_parts {
     fst_block_index *index; /* per block of the batch */
     _Atomic uint32_t next;  /* the next block or part to hand out */
     atomic_bool failed;
+    _Atomic uint64_t bytes_done; /* of the blocks, a part's share of its block each */
 } fst_parts;
 
 /* A thread's reader: the head's delivered slots (read only), its own bit
@@ -86,18 +87,24 @@ static bool part_run(fst_parts *ps, fst_reader *w, fst_decoder *dec, uint32_t k)
     return st == GP_OK && diag_error_count(w->st.d) == 0;
 }
 
+/* Thread 0, the caller's, keeps the progress bar. */
 static void decode_thread(void *ctx, uint32_t thread, uint32_t threads)
 {
-    (void)thread, (void)threads;
+    (void)threads;
     fst_parts *ps = ctx;
     fst_reader w;
     fst_decoder dec = {0};
     if (!part_reader_open(&w, ps->head))
         atomic_store(&ps->failed, true);
     uint32_t n = (ps->stop - ps->first) * ps->groups;
-    for (uint32_t k; !atomic_load(&ps->failed) && (k = atomic_fetch_add(&ps->next, 1)) < n;)
+    for (uint32_t k; !atomic_load(&ps->failed) && (k = atomic_fetch_add(&ps->next, 1)) < n;) {
         if (!part_run(ps, &w, &dec, k))
             atomic_store(&ps->failed, true);
+        const fst_block *b = &ps->head->ff->blocks[ps->first + k / ps->groups];
+        uint64_t done = atomic_fetch_add(&ps->bytes_done, b->len / ps->groups) + b->len / ps->groups;
+        if (thread == 0 && ps->head->bar)
+            progress_update(ps->head->bar, ps->head->ff->blocks[0].at + done);
+    }
     fst_decoder_free(&dec);
     part_reader_close(&w);
 }
@@ -118,6 +125,7 @@ static bool run_batch(fst_parts *ps, uint32_t first, uint32_t stop, uint32_t thr
         parts_run(decode_thread, ps, threads < parts ? threads : parts);
     for (uint32_t k = 0; k < blocks; k++)
         fst_block_index_free(&ps->index[k]);
+    fst_file_done_with(ps->head->ff, first, stop);
     mem_free(ps->index);
     ps->index = NULL;
     return !atomic_load(&ps->failed);
@@ -183,6 +191,7 @@ gp_status fst_parts_read(fst_reader *f, const vcd_options *opt, bool *done)
     fst_parts ps = {.head = f, .groups = groups_wanted(ff, threads, batch)};
     atomic_init(&ps.next, 0);
     atomic_init(&ps.failed, false);
+    atomic_init(&ps.bytes_done, 0);
     if (ff->n_blocks * (uint64_t)ps.groups < 2)
         return GP_OK;
     gp_status st = GP_OK;

@@ -128,6 +128,9 @@ static gp_status fst_read_changes(fst_reader *f)
         if (st == GP_OK)
             st = fst_block_decode(f, &ix, 1, ff->handles + 1, &dec);
         fst_block_index_free(&ix);
+        fst_file_done_with(ff, k, k + 1);
+        if (f->bar)
+            progress_update(f->bar, ff->blocks[k].at + 1 + ff->blocks[k].len);
     }
     fst_decoder_free(&dec);
     int64_t end_fs;
@@ -144,7 +147,7 @@ gp_status fst_read(const char *path, const vcd_options *opt, const vcd_sink *sin
     gp_status st = fst_file_open(&ff, path, d);
     if (st != GP_OK)
         return st;
-    fst_reader f = {.ff = &ff, .loc = {path, 0, 0}};
+    fst_reader f = {.ff = &ff, .loc = {path, 0, 0}, .bar = opt ? opt->bar : NULL};
     st = vcd_state_init(&f.st, path, opt, sink, d);
     if (st == GP_OK)
         st = fst_timescale(&f);

@@ -116,8 +116,7 @@ typedef struct vcd_options {
     const char *scope;
     /* Bytes read at once (0: 4 MiB); tests use tiny ones to cut tokens. */
     size_t chunk_size;
-    /* A progress bar to advance by the bytes of the file read (NULL: none;
-     * VCD only: fstapi reports no progress). */
+    /* A progress bar to advance by the bytes of the file read (NULL: none). */
     progress *bar;
     /* Threads reading a plain VCD's value changes (0: one per core; 1: in
      * file order on the calling thread). */

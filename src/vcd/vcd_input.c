@@ -268,11 +268,12 @@ gp_status vcd_read(const char *path, const vcd_options *opt, const vcd_sink *sin
     if (st == GP_OK)
         st = vcd_text_refill(&r);
     if (st == GP_OK && vcd_looks_like_fst(&r)) {
-        vcd_text_free(&r);
-        return fst_read(path, opt, sink, d);
-    }
-    if (st == GP_OK)
+        infile_close(r.f);
+        r.f = NULL;
+        st = fst_read(path, opt, sink, d);
+    } else if (st == GP_OK) {
         st = vcd_file_run(&r, path, opt);
+    }
     if (r.bar)
         progress_end(r.bar);
     vcd_text_free(&r);

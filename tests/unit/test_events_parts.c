@@ -521,6 +521,68 @@ static void test_fst_reads_alike(void)
         reading_free(&many);
     }
 }
+
+/* Bytes [at, at + n) of the file overwritten. */
+static void damage(const char *path, long at, size_t n)
+{
+    FILE *f = fopen(path, "r+b");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    unsigned char junk[64];
+    memset(junk, 0x5a, sizeof junk);
+    CHECK(fseek(f, at, SEEK_SET) == 0 && fwrite(junk, 1, n, f) == n);
+    fclose(f);
+}
+
+/* The offset of the k-th value-change block (tags 1, 5, 8) after the
+ * 330-byte header, or -1. */
+static long changes_block(const char *path, int k)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char h[9];
+    long at = 330, found = -1;
+    while (f && found < 0 && fseek(f, at, SEEK_SET) == 0 && fread(h, 1, 9, f) == 9) {
+        uint64_t len = 0;
+        for (int i = 1; i < 9; i++)
+            len = len << 8 | h[i];
+        if ((h[0] == 1 || h[0] == 5 || h[0] == 8) && k-- == 0)
+            found = at;
+        at += 1 + (long)len;
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* A zlib-packed FST damaged in the middle of its third value-change
+ * block: error 6110 with the same messages on one thread and on three
+ * (whichever part meets the damage, the reading goes back to file order
+ * for its message), and no store. */
+static void test_fst_damaged_block_read_alike(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/damaged.fst", dir);
+    write_random_fst(path, 3, 3000, 6, false); /* seed 3: zlib */
+    long at = changes_block(path, 2);
+    CHECK(at > 0);
+    FILE *f = fopen(path, "rb");
+    unsigned char h[9];
+    CHECK(f && fseek(f, at, SEEK_SET) == 0 && fread(h, 1, 9, f) == 9);
+    if (f)
+        fclose(f);
+    uint64_t len = 0;
+    for (int i = 1; i < 9; i++)
+        len = len << 8 | h[i];
+    damage(path, at + (long)(len / 2), 48);
+    reading one = read_with(path, 1), many = read_with(path, 3);
+    CHECK(one.st != GP_OK && many.st != GP_OK);
+    CHECK(one.ev == NULL && many.ev == NULL);
+    CHECK(one.messages && strstr(one.messages, "error 6110") != NULL);
+    CHECK(one.messages && many.messages && strcmp(one.messages, many.messages) == 0);
+    reading_free(&one);
+    reading_free(&many);
+}
 #endif
 
 int main(void)
@@ -543,6 +605,7 @@ int main(void)
         RUN(test_windows_restart_on_fallback);
 #ifdef GATEPOWER_HAVE_FST
         RUN(test_fst_reads_alike);
+        RUN(test_fst_damaged_block_read_alike);
 #endif
     }
     design_free(dg);
