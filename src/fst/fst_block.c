@@ -51,9 +51,7 @@ static gp_status read_times(const fst_reader *f, fst_block_index *ix, const uint
         return fst_nomem(f);
     }
     if (raw) {
-        z_stream z = {0};
-        bool ok = inflateInit2(&z, 15 + 32) == Z_OK && fst_inflate(&z, src, clen, raw, uclen);
-        inflateEnd(&z);
+        bool ok = fst_inflate_once(src, clen, raw, uclen);
         if (!ok) {
             mem_free(raw);
             return block_damaged(f, ix, "its time table does not inflate");
@@ -189,9 +187,7 @@ static gp_status read_frame(const fst_reader *f, fst_block_index *ix, const uint
     if (clen == uclen) {
         memcpy(ix->frame, src, uclen);
     } else {
-        z_stream z = {0};
-        bool ok = inflateInit2(&z, 15 + 32) == Z_OK && fst_inflate(&z, src, clen, ix->frame, uclen);
-        inflateEnd(&z);
+        bool ok = fst_inflate_once(src, clen, ix->frame, uclen);
         if (!ok)
             return block_damaged(f, ix, "its start values do not inflate");
     }

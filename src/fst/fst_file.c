@@ -79,6 +79,14 @@ bool fst_inflate(z_stream *z, const uint8_t *src, size_t n, uint8_t *out, size_t
     return inflate(z, Z_FINISH) == Z_STREAM_END && z->total_out == out_len;
 }
 
+bool fst_inflate_once(const uint8_t *src, size_t n, uint8_t *out, size_t out_len)
+{
+    z_stream z = {0};
+    bool ok = inflateInit2(&z, 15 + 32) == Z_OK && fst_inflate(&z, src, n, out, out_len);
+    inflateEnd(&z);
+    return ok;
+}
+
 static bool is_changes_tag(int tag)
 {
     return tag == FST_TAG_CHANGES || tag == FST_TAG_CHANGES_ALIAS ||
@@ -146,9 +154,7 @@ static const char *read_geometry(fst_file *ff, const uint8_t *b, uint64_t len)
     }
     const uint8_t *p = b + 25, *end = p + clen;
     if (raw) {
-        z_stream z = {0};
-        bool ok = inflateInit2(&z, 15 + 32) == Z_OK && fst_inflate(&z, p, clen, raw, uclen);
-        inflateEnd(&z);
+        bool ok = fst_inflate_once(p, clen, raw, uclen);
         if (!ok) {
             mem_free(raw);
             return "its geometry block is damaged (it does not inflate)";

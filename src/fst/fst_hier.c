@@ -46,9 +46,7 @@ static const char *inflate_hier(const fst_file *ff, uint8_t **out, size_t *out_l
     uint8_t *mid = NULL, *dst = mem_alloc(uclen ? uclen : 1);
     bool ok = dst != NULL;
     if (ok && ff->hier_tag == FST_TAG_HIER_GZ) {
-        z_stream z = {0};
-        ok = inflateInit2(&z, 15 + 32) == Z_OK && fst_inflate(&z, src, clen, dst, uclen);
-        inflateEnd(&z);
+        ok = fst_inflate_once(src, clen, dst, uclen);
     } else if (ok && ff->hier_tag == FST_TAG_HIER_LZ4_TWICE) {
         const uint8_t *p = src;
         uint64_t midlen;

@@ -85,6 +85,8 @@ uint64_t fst_be64(const uint8_t *p);
 /* Inflates src[0, n) (a zlib or gzip stream) into exactly `out_len` bytes
  * of out, with z (inflateInit2'ed with 15 + 32) reset first. */
 bool fst_inflate(z_stream *z, const uint8_t *src, size_t n, uint8_t *out, size_t out_len);
+/* The same with a stream of its own, for a section read once. */
+bool fst_inflate_once(const uint8_t *src, size_t n, uint8_t *out, size_t out_len);
 
 /* A compressed size's output, at most: what an FST's writer can make of
  * n bytes (zlib's limit is 1032 to 1), before anything is allocated. */
