@@ -8,10 +8,11 @@
  * and how many time-table steps it lies after the chain's previous one.
  * The index is built once per block (fst_block_index_build); a part of
  * the block, a range of handles, is then decoded on its own: its chains
- * decompressed, each linked into the list of its next entry's time, and
- * the times walked in order, as fstapi does.  Only delivered handles are
- * decoded.  Every offset, length and varint is checked against the bytes
- * it lies in: a damaged block is error 6110. */
+ * decompressed, then, a time window at a time, each chain waiting for the
+ * window walked through its entries there (its bytes in order), the bits
+ * that changed listed and the list put in time order by a counting sort.
+ * Only delivered handles are decoded.  Every offset, length and varint is
+ * checked against the bytes it lies in: a damaged block is error 6110. */
 #include "fst/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST

@@ -1,7 +1,8 @@
-/* fst_reader.h: reading activity from FST files through GTKWave's fstapi,
- * behind vcd.h's interface: vcd_read hands FST files to fst_read, which
- * gives the sink the same calls as for the equivalent VCD.  Builds without
- * fstapi (cmake/fstapi.cmake found no sources) answer with an error. */
+/* fst_reader.h: reading activity from FST files (gatepower's own reader of
+ * GTKWave's format) behind vcd.h's interface: vcd_read hands FST files to
+ * fst_read, which gives the sink the same calls as for the equivalent VCD.
+ * Builds without fstapi's sources (cmake/fstapi.cmake: the writer, and
+ * FastLZ for the reader) answer with an error. */
 #ifndef GP_FST_FST_READER_H
 #define GP_FST_FST_READER_H
 
