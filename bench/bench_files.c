@@ -2,15 +2,17 @@
  * activity with glitches) written as the files a user gives gatepower, so
  * that the from-files benchmarks can be rebuilt by anyone from a seed.
  *
- * usage: bench_files DIR [--gates N] [--cycles C] [--seed S] [--fst] [--check]
- *                         [--no-regs] [--threads T]
+ * usage: bench_files DIR [--gates N] [--cycles C] [--seed S] [--fst] [--fst-pack P]
+ *                         [--check] [--no-regs] [--threads T]
  *
  * writes DIR/cells.lib   the generator's library (10 ns clock on `clk`)
  *        DIR/netlist.v   module top: N random gates, 10% flip-flops
  *        DIR/full.vcd    every net's activity (scope top, timescale 1 ps)
  *        DIR/regs.vcd    only the primary inputs' and the flip-flops' outputs
  *                        (the dump re-simulation starts from; not with --no-regs)
- *        DIR/full.fst    with --fst: full.vcd as FST, through fstapi's writer
+ *        DIR/full.fst    with --fst: full.vcd as FST, through fstapi's writer, its
+ *                        chains packed with P: zlib (fstapi's default), lz4
+ *                        (Verilator's) or fastlz
  * and prints the case's size and skew; with --check, reads full.vcd (and
  * full.fst) back through events_read and compares the store with the one
  * generated, bit for bit.  `gatepower power --lib DIR/cells.lib
@@ -207,16 +209,17 @@ static bool out_body(dump_out *o, const bench_case *bc, const bool *dumped, uint
 }
 
 /* Writes one dump of the nets marked in `dumped`. */
-static bool write_dump(const char *path, bool fst, const bench_case *bc, const bool *dumped,
+static bool write_dump(const char *path, int fst_pack, const bench_case *bc, const bool *dumped,
                        uint32_t cycles)
 {
     dump_out o = {0};
-    if (fst) {
+    if (fst_pack >= 0) {
 #ifdef GATEPOWER_HAVE_FST
         o.fst = fstWriterCreate(path, 1);
         o.handle = mem_calloc(bc->dg->n_nets, sizeof *o.handle);
         if (!o.fst || !o.handle)
             return false;
+        fstWriterSetPackType(o.fst, fst_pack);
 #else
         fprintf(stderr, "bench_files: no FST writer in this build\n");
         return false;
@@ -267,10 +270,16 @@ static bool check_dump(const char *path, const bench_case *bc, diag_ctx *d)
     return ok;
 }
 
+/* fstapi's pack type named P (fstWriterPackType's values), or -1. */
+static int fst_pack_type(const char *p)
+{
+    return strcmp(p, "zlib") == 0 ? 0 : strcmp(p, "fastlz") == 0 ? 1 : strcmp(p, "lz4") == 0 ? 2 : -1;
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_files DIR [--gates N] [--cycles C] [--seed S] [--fst] "
-                    "[--check] [--no-regs] [--threads T]\n");
+                    "[--fst-pack zlib|lz4|fastlz] [--check] [--no-regs] [--threads T]\n");
     return 2;
 }
 
@@ -280,8 +289,12 @@ int main(int argc, char **argv)
         return usage();
     bench_gen_options opt = {.gates = 1000000, .cycles = 500, .keep_dir = argv[1]};
     bool fst = false, check = false, regs_dump = true;
+    int fst_pack = 0; /* FST_WR_PT_ZLIB */
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--fst") == 0)
+            fst = true;
+        else if (i + 1 < argc && strcmp(argv[i], "--fst-pack") == 0 &&
+                 (fst_pack = fst_pack_type(argv[++i])) >= 0)
             fst = true;
         else if (strcmp(argv[i], "--check") == 0)
             check = true;
@@ -319,7 +332,7 @@ int main(int argc, char **argv)
             continue;
         double t0 = progress_now_seconds();
         snprintf(path, sizeof path, "%s/%s", argv[1], names[k]);
-        ok = write_dump(path, k == 2, &bc, k == 1 ? regs : all, st.cycles);
+        ok = write_dump(path, k == 2 ? fst_pack : -1, &bc, k == 1 ? regs : all, st.cycles);
         printf("%s: %s in %.1f s\n", path, ok ? "written" : "FAILED", progress_now_seconds() - t0);
         if (ok && check && k != 1)
             ok = check_dump(path, &bc, d);

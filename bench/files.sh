@@ -19,8 +19,10 @@
 #
 # Logs go to $OUT (the device tool's folder) or build-cuda/files-out.
 # Knobs: GATES (1000000), CYCLES (500), REPEAT (3), CASE_DIR (/tmp/gp-case),
-# GZ=LEVEL (also full.vcd.gz, written by gzip -LEVEL, read by info), FST=1 (also
-# full.fst, written by bench_files and checked, read by info on 1 thread and
+# GZ=LEVEL (also full.vcd.gz, written by gzip -LEVEL, read by info), FST=1 or
+# FST=lz4 or fastlz (also full.fst, its chains packed with zlib, fstapi's
+# default, or the one named, Verilator's being lz4; written by bench_files
+# and checked, read by info on 1 thread and
 # on every core, and by power --engine cuda, checked against the VCD's run),
 # SKIP_BUILD=1, SKIP_CASE=1 (keep the case already in CASE_DIR), BUILD
 # (build-cuda), MEMORY=SIZE (the windowed runs), ONLY_POWER=1 (no info runs),
@@ -60,7 +62,7 @@ else
   say "case: $gates gates x $cycles cycles into $case_dir"
   check=$([ "${CHECK:-1}" = 0 ] || echo --check)
   "$build/bench/bench_files" "$case_dir" --gates "$gates" --cycles "$cycles" $check --no-regs \
-    ${FST:+--fst} 2>&1 | tee -a "$log"
+    ${FST:+--fst-pack "$([ "$FST" = 1 ] && echo zlib || echo "$FST")"} 2>&1 | tee -a "$log"
   [ "${PIPESTATUS[0]}" = 0 ] || { say "FAIL: bench_files"; exit 1; }
 fi
 if [ -n "${GZ:-}" ]; then

@@ -385,9 +385,11 @@ static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t 
     for (uint32_t h = lo; h < hi; h++) {
         fst_chain *c = &dec->chain[h - lo];
         *c = (fst_chain){at, at, 0, (uint32_t)bits, 0};
-        if (!ix->chain_at[h - 1] || !delivered(f, h))
+        if (!delivered(f, h))
             continue;
-        bits += width[h - 1];
+        bits += width[h - 1]; /* every delivered handle's: the same in every block */
+        if (!ix->chain_at[h - 1])
+            continue;
         chain_bytes(ix, h, &src, &n, &size, &stored);
         if (size == 0)
             continue;
@@ -400,7 +402,9 @@ static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t 
             return block_damaged(f, ix, "a chain's first change lies past the block's times");
         wait_for_window(dec, h - lo);
     }
-    memset(dec->prev, VCD_UNSEEN, bits);
+    if (f->st.in_part || !dec->prev_kept) /* in file order they carry over the blocks */
+        memset(dec->prev, f->st.in_part ? VCD_UNSEEN : VCD_X, bits);
+    dec->prev_kept = !f->st.in_part;
     return GP_OK;
 }
 
@@ -517,18 +521,16 @@ static gp_status sort_window(fst_reader *f, fst_decoder *dec, uint64_t times, si
     return GP_OK;
 }
 
-/* The window's changes handed over time after time.  A part's go to the
- * sink as they are, a time's changes a batch: its first change of a bit
- * is always delivered (vcd.h) and record_bits dropped the repeats after
- * it.  In file order each goes through the bits' values, which drop a
- * block's first changes that repeat the block before and hold the values
- * while the dump is off. */
+/* The window's changes handed over time after time.  They go to the sink
+ * as they are, a time's changes a batch, where record_bits dropped every
+ * repeat (fst_reader.direct); with dump on/off changes each goes through
+ * the bits' values, which hold the values while the dump is off. */
 static gp_status give_window(fst_reader *f, const fst_block_index *ix, fst_decoder *dec,
                              uint64_t tlo, uint64_t thi, size_t n)
 {
     uint64_t times = thi - tlo;
     gp_status st = sort_window(f, dec, times, n);
-    if (st == GP_OK && f->st.in_part)
+    if (st == GP_OK && f->direct)
         st = vcd_state_flush(&f->st);
     const vcd_slot *slots = f->st.slots;
     const vcd_sink *sink = f->st.sink;
@@ -537,7 +539,7 @@ static gp_status give_window(fst_reader *f, const fst_block_index *ix, fst_decod
             continue;
         if ((st = fst_at(f, ix->times[tlo + t])) != GP_OK)
             break;
-        if (f->st.in_part) {
+        if (f->direct) {
             st = sink->changes(sink->ctx, f->st.time, dec->sorted + k, dec->count[t] - k);
             continue;
         }
@@ -550,8 +552,9 @@ static gp_status give_window(fst_reader *f, const fst_block_index *ix, fst_decod
 }
 
 /* The start values of the delivered handles in [lo, hi), at the block's
- * start. */
-static gp_status give_frame(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi)
+ * start; their chains' last values. */
+static gp_status give_frame(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi,
+                            fst_decoder *dec)
 {
     const uint32_t *len = f->ff->value_len;
     uint64_t off = 0;
@@ -560,9 +563,13 @@ static gp_status give_frame(fst_reader *f, const fst_block_index *ix, uint32_t l
     for (uint32_t h = lo; h < hi && h <= ix->frame_handles; off += len[h - 1], h++) {
         if (!delivered(f, h))
             continue;
-        gp_status st = fst_value(f, ix->b->begin, h, ix->frame + off, len[h - 1]);
+        const uint8_t *value = ix->frame + off;
+        gp_status st = fst_value(f, ix->b->begin, h, value, len[h - 1]);
         if (st != GP_OK)
             return st;
+        uint8_t *prev = dec->prev + dec->chain[h - lo].prev; /* the values are valid now */
+        for (uint32_t bit = 0; bit < len[h - 1]; bit++)
+            prev[bit] = vcd_value_plus1[value[len[h - 1] - 1 - bit]] - 1;
     }
     return GP_OK;
 }
@@ -597,7 +604,7 @@ gp_status fst_block_decode(fst_reader *f, const fst_block_index *ix, uint32_t lo
         st = load_chains(f, ix, lo, hi, dec, total);
     }
     if (st == GP_OK && ix->frame)
-        st = give_frame(f, ix, lo, hi);
+        st = give_frame(f, ix, lo, hi, dec);
     for (uint64_t w = 0; st == GP_OK && w < windows; w++) {
         uint64_t tlo = w * dec->window_times;
         uint64_t thi = tlo + dec->window_times < times ? tlo + dec->window_times : times;

@@ -104,6 +104,9 @@ typedef struct fst_reader {
     uint64_t last_ticks; /* the time of the last change seen, in file units */
     uint32_t activity_next; /* the next dump on/off change to apply */
     bool apply_activity;    /* in file order only */
+    bool direct;            /* the decoded changes go to the sink as they are: no dump
+                               on/off to apply, and the decoder drops every repeat (in a
+                               part, each bit's first change is delivered: vcd.h) */
     progress *bar;          /* advanced by the bytes of the blocks read (NULL: none) */
 } fst_reader;
 
@@ -156,8 +159,9 @@ typedef struct fst_decoder {
     size_t mem_cap;
     fst_chain *chain;     /* per handle of the part */
     uint32_t chain_cap;
-    uint8_t *prev;        /* per bit of the part's handles */
+    uint8_t *prev;        /* per bit of the part's handles: its value so far */
     size_t prev_cap;
+    bool prev_kept;       /* prev holds the blocks before (file order: every handle) */
     vcd_change *rec, *sorted; /* a time window's bit changes, as decoded and by time */
     uint32_t *rec_tix;    /* per change: its time's index in the window */
     size_t rec_cap;

@@ -37,7 +37,7 @@ typedef struct fst_parts {
  * values and batch, and messages that go nowhere. */
 static bool part_reader_open(fst_reader *w, const fst_reader *head)
 {
-    *w = (fst_reader){.ff = head->ff, .loc = head->loc, .scale = head->scale};
+    *w = (fst_reader){.ff = head->ff, .loc = head->loc, .scale = head->scale, .direct = true};
     w->st = (vcd_state){.d = diag_new(NULL), .file = head->st.file, .slots = head->st.slots,
                         .slot_count = head->st.slot_count, .vals_len = head->st.vals_len,
                         .in_part = true};

@@ -121,6 +121,7 @@ static gp_status fst_read_changes(fst_reader *f)
     fst_decoder dec = {0};
     gp_status st = GP_OK;
     f->apply_activity = true;
+    f->direct = ff->n_activity == 0;
     f->last_ticks = UINT64_MAX;
     for (uint32_t k = 0; k < ff->n_blocks && st == GP_OK; k++) {
         fst_block_index ix;
