@@ -540,7 +540,8 @@ static gp_status give_window(fst_reader *f, const fst_block_index *ix, fst_decod
         if ((st = fst_at(f, ix->times[tlo + t])) != GP_OK)
             break;
         if (f->direct) {
-            st = sink->changes(sink->ctx, f->st.time, dec->sorted + k, dec->count[t] - k);
+            if (sink->changes)
+                st = sink->changes(sink->ctx, f->st.time, dec->sorted + k, dec->count[t] - k);
             continue;
         }
         for (; st == GP_OK && k < dec->count[t]; k++) {
