@@ -192,7 +192,8 @@ gp_status fst_parts_read(fst_reader *f, const vcd_options *opt, bool *done)
     atomic_init(&ps.next, 0);
     atomic_init(&ps.failed, false);
     atomic_init(&ps.bytes_done, 0);
-    if (ff->n_blocks * (uint64_t)ps.groups < 2)
+    uint64_t parts = ff->n_blocks * (uint64_t)ps.groups;
+    if (parts < 2 || parts > UINT32_MAX / 2) /* numbered in 32 bits, by the sink too */
         return GP_OK;
     gp_status st = GP_OK;
     if (!run_batches(&ps, threads, batch, &st))
