@@ -212,6 +212,8 @@ static const char *add_changes_block(fst_file *ff, uint64_t at, uint64_t len)
     fst_block blk = {at, len, b[0], fst_be64(b + 9), fst_be64(b + 17)};
     if (blk.begin > blk.end || (ff->n_blocks && blk.begin < ff->blocks[ff->n_blocks - 1].end))
         return "a block's times are out of order";
+    if (ff->n_blocks == UINT32_MAX / 2)
+        return "it has more value-change blocks than are supported (2^31)";
     if ((ff->n_blocks & (ff->n_blocks - 1)) == 0) { /* 0 or a power of two: grow */
         fst_block *g = mem_realloc(ff->blocks, (ff->n_blocks ? 2 * ff->n_blocks : 1) * sizeof *g);
         if (!g)
