@@ -31,7 +31,8 @@ static gp_status block_damaged(const fst_reader *f, const fst_block_index *ix, c
 {
     char what[96];
     snprintf(what, sizeof what, "value-change block %u of %u (at byte %llu)",
-             (unsigned)(ix->b - f->ff->blocks) + 1, f->ff->n_blocks, (unsigned long long)ix->b->at);
+             (unsigned)(ix->b - f->ff->blocks.data) + 1, (unsigned)f->ff->blocks.len,
+             (unsigned long long)ix->b->at);
     return fst_damaged(f, what, why);
 }
 
@@ -198,7 +199,7 @@ static gp_status read_frame(const fst_reader *f, fst_block_index *ix, const uint
 
 gp_status fst_block_index_build(const fst_reader *f, uint32_t k, fst_block_index *ix)
 {
-    const fst_block *b = &f->ff->blocks[k];
+    const fst_block *b = &f->ff->blocks.data[k];
     const uint8_t *base = f->ff->data + b->at, *end = base + 1 + b->len;
     *ix = (fst_block_index){.b = b};
     gp_status st = read_times(f, ix, end - 24);
@@ -240,32 +241,18 @@ void fst_block_index_free(fst_block_index *ix)
 
 void fst_decoder_free(fst_decoder *dec)
 {
-    mem_free(dec->mem);
-    mem_free(dec->chain);
-    mem_free(dec->prev);
-    mem_free(dec->rec);
-    mem_free(dec->sorted);
-    mem_free(dec->rec_tix);
-    mem_free(dec->count);
-    mem_free(dec->waiting);
-    mem_free(dec->value);
+    fst_bytes_free(&dec->mem);
+    fst_chains_free(&dec->chain);
+    fst_bytes_free(&dec->prev);
+    fst_changes_free(&dec->rec);
+    vec_u32_free(&dec->rec_tix);
+    fst_changes_free(&dec->sorted);
+    vec_u32_free(&dec->count);
+    vec_u32_free(&dec->waiting);
+    fst_bytes_free(&dec->value);
     if (dec->z_ready)
         inflateEnd(&dec->z);
     *dec = (fst_decoder){0};
-}
-
-/* *p (of *cap elements of `size` bytes) made to hold n at least. */
-static bool fit(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n <= *cap)
-        return true;
-    size_t want = n > 2 * *cap ? n : 2 * *cap;
-    void *q = mem_realloc(*p, want * size);
-    if (!q)
-        return false;
-    *p = q;
-    *cap = want;
-    return true;
 }
 
 static bool delivered(const fst_reader *f, uint32_t h)
@@ -319,7 +306,7 @@ static bool step_chain(const fst_block_index *ix, const fst_decoder *dec, fst_ch
                        uint32_t width)
 {
     uint64_t delta;
-    if (!entry_delta(dec->mem + c->pos, dec->mem + c->stop, width, &delta) ||
+    if (!entry_delta(dec->mem.data + c->pos, dec->mem.data + c->stop, width, &delta) ||
         delta >= ix->n_times - c->tix)
         return false;
     c->tix += (uint32_t)delta;
@@ -329,16 +316,11 @@ static bool step_chain(const fst_block_index *ix, const fst_decoder *dec, fst_ch
 /* Room for the part's chains, its bits and values of `width`. */
 static bool decoder_fit(fst_decoder *dec, uint32_t n, uint64_t bits, uint32_t width)
 {
-    size_t chains = dec->chain_cap, values = dec->value_cap;
     if (!dec->z_ready && inflateInit2(&dec->z, 15 + 32) != Z_OK)
         return false;
     dec->z_ready = true;
-    bool ok = fit((void **)&dec->chain, &chains, n, sizeof *dec->chain) &&
-              fit((void **)&dec->prev, &dec->prev_cap, bits ? bits : 1, 1) &&
-              fit((void **)&dec->value, &values, width + 1, 1);
-    dec->chain_cap = (uint32_t)chains;
-    dec->value_cap = (uint32_t)values;
-    return ok;
+    return fst_chains_reserve(&dec->chain, n) && fst_bytes_reserve(&dec->prev, bits ? bits : 1) &&
+           fst_bytes_reserve(&dec->value, (size_t)width + 1);
 }
 
 /* The decompressed size of the chains of the delivered handles in
@@ -364,10 +346,10 @@ static gp_status chains_size(const fst_reader *f, const fst_block_index *ix, uin
 /* Chain j joins the list of the window holding its next entry. */
 static void wait_for_window(fst_decoder *dec, uint32_t j)
 {
-    fst_chain *c = &dec->chain[j];
+    fst_chain *c = &dec->chain.data[j];
     uint64_t w = c->tix / dec->window_times;
-    c->next = dec->waiting[w];
-    dec->waiting[w] = j + 1;
+    c->next = dec->waiting.data[w];
+    dec->waiting.data[w] = j + 1;
 }
 
 /* Decompresses the chains of the delivered handles in [lo, hi) (`total`
@@ -379,11 +361,11 @@ static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t 
     const uint8_t *src;
     uint64_t n, size, bits = 0;
     bool stored;
-    if (!fit((void **)&dec->mem, &dec->mem_cap, total ? total : 1, 1))
+    if (!fst_bytes_reserve(&dec->mem, total ? total : 1))
         return fst_nomem(f);
     uint32_t at = 0;
     for (uint32_t h = lo; h < hi; h++) {
-        fst_chain *c = &dec->chain[h - lo];
+        fst_chain *c = &dec->chain.data[h - lo];
         *c = (fst_chain){at, at, 0, (uint32_t)bits, 0};
         if (!delivered(f, h))
             continue;
@@ -394,8 +376,8 @@ static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t 
         if (size == 0)
             continue;
         if (stored)
-            memcpy(dec->mem + at, src, size);
-        else if (!decompress(dec, ix->pack, src, n, dec->mem + at, size))
+            memcpy(dec->mem.data + at, src, size);
+        else if (!decompress(dec, ix->pack, src, n, dec->mem.data + at, size))
             return block_damaged(f, ix, "a chain does not decompress");
         c->stop = at += (uint32_t)size;
         if (!step_chain(ix, dec, c, width[h - 1]))
@@ -403,7 +385,7 @@ static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t 
         wait_for_window(dec, h - lo);
     }
     if (f->st.in_part || !dec->prev_kept) /* in file order they carry over the blocks */
-        memset(dec->prev, f->st.in_part ? VCD_UNSEEN : VCD_X, bits);
+        memset(dec->prev.data, f->st.in_part ? VCD_UNSEEN : VCD_X, bits);
     dec->prev_kept = !f->st.in_part;
     return GP_OK;
 }
@@ -418,8 +400,8 @@ static bool entry_value(fst_decoder *dec, const uint8_t **p, const uint8_t *end,
     if (!fst_varint(p, end, &v))
         return false;
     if (width == 1) {
-        dec->value[0] = v & 1 ? nine_valued[(v >> 1) & 7] : (uint8_t)('0' | ((v >> 1) & 1));
-        *value = dec->value;
+        dec->value.data[0] = v & 1 ? nine_valued[(v >> 1) & 7] : (uint8_t)('0' | ((v >> 1) & 1));
+        *value = dec->value.data;
         return true;
     }
     if (v & 1) { /* one character a bit */
@@ -433,20 +415,19 @@ static bool entry_value(fst_decoder *dec, const uint8_t **p, const uint8_t *end,
     if ((uint64_t)(end - *p) < bytes)
         return false;
     for (uint32_t i = 0; i < width; i++)
-        dec->value[i] = (uint8_t)('0' | (((*p)[i / 8] >> (7 - (i & 7))) & 1));
+        dec->value.data[i] = (uint8_t)('0' | (((*p)[i / 8] >> (7 - (i & 7))) & 1));
     *p += bytes;
-    *value = dec->value;
+    *value = dec->value.data;
     return true;
 }
 
 /* The bits of `value` that differ from the chain's last ones, as changes
  * at window time `tix` (the window starts at tlo). */
 static gp_status record_bits(fst_reader *f, const fst_block_index *ix, fst_decoder *dec,
-                             uint32_t h, const fst_chain *c, uint64_t tlo, const uint8_t *value,
-                             size_t *n)
+                             uint32_t h, const fst_chain *c, uint64_t tlo, const uint8_t *value)
 {
     uint32_t width = f->ff->value_len[h - 1];
-    uint8_t *prev = dec->prev + c->prev;
+    uint8_t *prev = dec->prev.data + c->prev;
     for (uint32_t bit = 0; bit < width; bit++) {
         uint8_t x = vcd_value_plus1[value[width - 1 - bit]];
         if (!x)
@@ -454,31 +435,25 @@ static gp_status record_bits(fst_reader *f, const fst_block_index *ix, fst_decod
         if (prev[bit] == x - 1)
             continue;
         prev[bit] = x - 1;
-        if (*n == dec->rec_cap) {
-            size_t cap = dec->rec_cap, c2 = cap, c3 = cap;
-            if (!fit((void **)&dec->rec, &cap, *n + 1, sizeof *dec->rec) ||
-                !fit((void **)&dec->sorted, &c2, *n + 1, sizeof *dec->sorted) ||
-                !fit((void **)&dec->rec_tix, &c3, *n + 1, sizeof *dec->rec_tix))
-                return fst_nomem(f);
-            dec->rec_cap = cap < c2 ? (cap < c3 ? cap : c3) : (c2 < c3 ? c2 : c3);
-        }
-        dec->rec[*n] = (vcd_change){h - 1, bit, x - 1};
-        dec->rec_tix[(*n)++] = (uint32_t)(c->tix - tlo);
+        if (!fst_changes_push(&dec->rec, (vcd_change){h - 1, bit, x - 1}) ||
+            !vec_u32_push(&dec->rec_tix, (uint32_t)(c->tix - tlo)))
+            return fst_nomem(f);
     }
     return GP_OK;
 }
 
 /* The entries at times [tlo, thi) (window w) of the chains waiting for
- * it, chain after chain, into the window's changes (*n); each chain then
- * waits for its next entry's window. */
+ * it, chain after chain, into the window's changes (dec->rec); each chain
+ * then waits for its next entry's window. */
 static gp_status decode_window(fst_reader *f, const fst_block_index *ix, uint32_t lo,
-                               fst_decoder *dec, uint64_t w, uint64_t tlo, uint64_t thi, size_t *n)
+                               fst_decoder *dec, uint64_t w, uint64_t tlo, uint64_t thi)
 {
-    *n = 0;
+    dec->rec.len = dec->rec_tix.len = 0;
     /* The list's chains lie anywhere: the one after next is fetched ahead,
      * and the next one's bytes (its own line is in by then). */
-    fst_chain *chain = dec->chain;
-    uint32_t j = dec->waiting[w], after = j ? chain[j - 1].next : 0;
+    fst_chain *chain = dec->chain.data;
+    const uint8_t *mem = dec->mem.data;
+    uint32_t j = dec->waiting.data[w], after = j ? chain[j - 1].next : 0;
     for (uint32_t then; j; j = after, after = then) {
         fst_chain *c = &chain[j - 1];
         uint32_t h = lo + j - 1, width = f->ff->value_len[h - 1];
@@ -486,15 +461,15 @@ static gp_status decode_window(fst_reader *f, const fst_block_index *ix, uint32_
         if (then)
             __builtin_prefetch(&chain[then - 1]);
         if (after)
-            __builtin_prefetch(dec->mem + chain[after - 1].pos);
+            __builtin_prefetch(mem + chain[after - 1].pos);
         while (c->pos < c->stop && c->tix < thi) {
-            const uint8_t *p = dec->mem + c->pos, *value;
-            if (!entry_value(dec, &p, dec->mem + c->stop, width, &value))
+            const uint8_t *p = mem + c->pos, *value;
+            if (!entry_value(dec, &p, mem + c->stop, width, &value))
                 return block_damaged(f, ix, "a chain's change is cut short");
-            gp_status st = record_bits(f, ix, dec, h, c, tlo, value, n);
+            gp_status st = record_bits(f, ix, dec, h, c, tlo, value);
             if (st != GP_OK)
                 return st;
-            c->pos = (uint32_t)(p - dec->mem);
+            c->pos = (uint32_t)(p - mem);
             if (c->pos < c->stop && !step_chain(ix, dec, c, width))
                 return block_damaged(f, ix, "a chain's change lies past the block's times");
         }
@@ -504,20 +479,21 @@ static gp_status decode_window(fst_reader *f, const fst_block_index *ix, uint32_
     return GP_OK;
 }
 
-/* The window's n changes sorted by time (stable: a bit's stay in order). */
-static gp_status sort_window(fst_reader *f, fst_decoder *dec, uint64_t times, size_t n)
+/* The window's changes sorted by time (stable: a bit's stay in order). */
+static gp_status sort_window(fst_reader *f, fst_decoder *dec, uint64_t times)
 {
-    size_t cap = dec->count_cap;
-    if (!fit((void **)&dec->count, &cap, times + 1, sizeof *dec->count))
+    size_t n = dec->rec.len;
+    if (!vec_u32_resize(&dec->count, times + 1) || !fst_changes_reserve(&dec->sorted, n))
         return fst_nomem(f);
-    dec->count_cap = cap;
-    memset(dec->count, 0, (times + 1) * sizeof *dec->count);
+    uint32_t *count = dec->count.data;
+    const uint32_t *tix = dec->rec_tix.data;
+    memset(count, 0, (times + 1) * sizeof *count);
     for (size_t k = 0; k < n; k++)
-        dec->count[dec->rec_tix[k] + 1]++;
+        count[tix[k] + 1]++;
     for (uint64_t t = 0; t < times; t++)
-        dec->count[t + 1] += dec->count[t];
+        count[t + 1] += count[t];
     for (size_t k = 0; k < n; k++)
-        dec->sorted[dec->count[dec->rec_tix[k]]++] = dec->rec[k];
+        dec->sorted.data[count[tix[k]]++] = dec->rec.data[k];
     return GP_OK;
 }
 
@@ -526,26 +502,28 @@ static gp_status sort_window(fst_reader *f, fst_decoder *dec, uint64_t times, si
  * repeat (fst_reader.direct); with dump on/off changes each goes through
  * the bits' values, which hold the values while the dump is off. */
 static gp_status give_window(fst_reader *f, const fst_block_index *ix, fst_decoder *dec,
-                             uint64_t tlo, uint64_t thi, size_t n)
+                             uint64_t tlo, uint64_t thi)
 {
     uint64_t times = thi - tlo;
-    gp_status st = sort_window(f, dec, times, n);
+    gp_status st = sort_window(f, dec, times);
     if (st == GP_OK && f->direct)
         st = vcd_state_flush(&f->st);
+    const uint32_t *end = dec->count.data;
+    const vcd_change *sorted = dec->sorted.data;
     const vcd_slot *slots = f->st.slots;
     const vcd_sink *sink = f->st.sink;
-    for (uint64_t t = 0, k = 0; t < times && st == GP_OK; k = dec->count[t++]) {
-        if (k == dec->count[t])
+    for (uint64_t t = 0, k = 0; t < times && st == GP_OK; k = end[t++]) {
+        if (k == end[t])
             continue;
         if ((st = fst_at(f, ix->times[tlo + t])) != GP_OK)
             break;
         if (f->direct) {
             if (sink->changes)
-                st = sink->changes(sink->ctx, f->st.time, dec->sorted + k, dec->count[t] - k);
+                st = sink->changes(sink->ctx, f->st.time, sorted + k, end[t] - k);
             continue;
         }
-        for (; st == GP_OK && k < dec->count[t]; k++) {
-            const vcd_change *c = &dec->sorted[k];
+        for (; st == GP_OK && k < end[t]; k++) {
+            const vcd_change *c = &sorted[k];
             st = vcd_state_set_bit(&f->st, c->id, slots[c->id].off, c->bit, c->value);
         }
     }
@@ -568,7 +546,7 @@ static gp_status give_frame(fst_reader *f, const fst_block_index *ix, uint32_t l
         gp_status st = fst_value(f, ix->b->begin, h, value, len[h - 1]);
         if (st != GP_OK)
             return st;
-        uint8_t *prev = dec->prev + dec->chain[h - lo].prev; /* the values are valid now */
+        uint8_t *prev = dec->prev.data + dec->chain.data[h - lo].prev; /* the values are valid now */
         for (uint32_t bit = 0; bit < len[h - 1]; bit++)
             prev[bit] = vcd_value_plus1[value[len[h - 1] - 1 - bit]] - 1;
     }
@@ -596,12 +574,10 @@ gp_status fst_block_decode(fst_reader *f, const fst_block_index *ix, uint32_t lo
     uint64_t windows = estimate / per_window + 1;
     dec->window_times = (times + windows - 1) / (windows < times ? windows : times);
     windows = (times + dec->window_times - 1) / dec->window_times;
-    size_t cap = dec->waiting_cap;
-    if (st == GP_OK && !fit((void **)&dec->waiting, &cap, windows, sizeof *dec->waiting))
+    if (st == GP_OK && !vec_u32_resize(&dec->waiting, windows))
         st = fst_nomem(f);
-    dec->waiting_cap = cap;
     if (st == GP_OK) {
-        memset(dec->waiting, 0, windows * sizeof *dec->waiting);
+        memset(dec->waiting.data, 0, windows * sizeof *dec->waiting.data);
         st = load_chains(f, ix, lo, hi, dec, total);
     }
     if (st == GP_OK && ix->frame)
@@ -609,10 +585,9 @@ gp_status fst_block_decode(fst_reader *f, const fst_block_index *ix, uint32_t lo
     for (uint64_t w = 0; st == GP_OK && w < windows; w++) {
         uint64_t tlo = w * dec->window_times;
         uint64_t thi = tlo + dec->window_times < times ? tlo + dec->window_times : times;
-        size_t n;
-        st = decode_window(f, ix, lo, dec, w, tlo, thi, &n);
+        st = decode_window(f, ix, lo, dec, w, tlo, thi);
         if (st == GP_OK)
-            st = give_window(f, ix, dec, tlo, thi, n);
+            st = give_window(f, ix, dec, tlo, thi);
     }
     return st;
 }

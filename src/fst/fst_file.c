@@ -210,18 +210,12 @@ static const char *add_changes_block(fst_file *ff, uint64_t at, uint64_t len)
         return "a block is shorter than its fixed fields";
     const uint8_t *b = ff->data + at;
     fst_block blk = {at, len, b[0], fst_be64(b + 9), fst_be64(b + 17)};
-    if (blk.begin > blk.end || (ff->n_blocks && blk.begin < ff->blocks[ff->n_blocks - 1].end))
+    fst_blocks *all = &ff->blocks;
+    if (blk.begin > blk.end || (all->len && blk.begin < all->data[all->len - 1].end))
         return "a block's times are out of order";
-    if (ff->n_blocks == UINT32_MAX / 2)
+    if (all->len == UINT32_MAX / 2)
         return "it has more value-change blocks than are supported (2^31)";
-    if ((ff->n_blocks & (ff->n_blocks - 1)) == 0) { /* 0 or a power of two: grow */
-        fst_block *g = mem_realloc(ff->blocks, (ff->n_blocks ? 2 * ff->n_blocks : 1) * sizeof *g);
-        if (!g)
-            return "out of memory for its blocks";
-        ff->blocks = g;
-    }
-    ff->blocks[ff->n_blocks++] = blk;
-    return NULL;
+    return fst_blocks_push(all, blk) ? NULL : "out of memory for its blocks";
 }
 
 static const char *read_block(fst_file *ff, uint64_t at, uint64_t len)
@@ -353,9 +347,9 @@ static const char *open_and_index(fst_file *ff, const char *path)
         why = read_header(ff, &sections);
     if (!why)
         why = read_blocks(ff);
-    if (!why && sections != ff->n_blocks)
+    if (!why && sections != ff->blocks.len)
         why = "its header counts more value-change blocks than it holds (it is cut short)";
-    if (!why && ff->n_blocks && !ff->value_len)
+    if (!why && ff->blocks.len && !ff->value_len)
         why = "it has value changes but no geometry block";
     return why;
 }
@@ -377,8 +371,8 @@ void fst_file_done_with(const fst_file *ff, uint32_t first, uint32_t stop)
     if (first >= stop || !ff->map)
         return;
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t from = (ff->blocks[first].at + page - 1) / page * page;
-    uint64_t to = (ff->blocks[stop - 1].at + 1 + ff->blocks[stop - 1].len) / page * page;
+    uint64_t from = (ff->blocks.data[first].at + page - 1) / page * page;
+    uint64_t to = (ff->blocks.data[stop - 1].at + 1 + ff->blocks.data[stop - 1].len) / page * page;
     if (from < to)
         madvise((uint8_t *)ff->map + from, to - from, MADV_DONTNEED);
 }
@@ -388,7 +382,7 @@ void fst_file_close(fst_file *ff)
     unmap(ff);
     mem_free(ff->value_len);
     mem_free(ff->is_real);
-    mem_free(ff->blocks);
+    fst_blocks_free(&ff->blocks);
     mem_free(ff->activity_at);
     mem_free(ff->activity_on);
     *ff = (fst_file){0};

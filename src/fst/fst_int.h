@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "fst/fst_reader.h"
+#include "util/vec.h"
 #include "vcd/vcd_int.h"
 
 /* Block tags. */
@@ -36,6 +37,8 @@ typedef struct fst_block {
     uint64_t begin, end; /* its first and last time, in file units */
 } fst_block;
 
+VEC_DECLARE(fst_blocks, fst_block)
+
 typedef struct fst_file {
     const char *path;
     const uint8_t *data; /* the file's bytes (a gzip-wrapped file's unwrapped copy) */
@@ -49,8 +52,7 @@ typedef struct fst_file {
     uint32_t *value_len;  /* per handle - 1: a value's bytes (bits of a logic var, 8 for a
                              real, 0 for a string of varying length) */
     uint8_t *is_real;     /* per handle - 1 */
-    fst_block *blocks;    /* the value-change blocks, in file order */
-    uint32_t n_blocks;
+    fst_blocks blocks;    /* the value-change blocks, in file order (fewer than 2^31) */
     uint64_t hier_at;     /* the hierarchy block's offset; 0: none */
     uint8_t hier_tag;
     uint32_t n_activity;  /* dump on/off changes: times (file units) and values */
@@ -153,25 +155,23 @@ typedef struct fst_chain {
     uint32_t pos, stop, tix, prev, next;
 } fst_chain;
 
+VEC_DECLARE(fst_bytes, uint8_t)
+VEC_DECLARE(fst_chains, fst_chain)
+VEC_DECLARE(fst_changes, vcd_change)
+
 /* Per thread: the buffers one part's decoding reuses. */
 typedef struct fst_decoder {
-    uint8_t *mem;         /* the part's chains, decompressed */
-    size_t mem_cap;
-    fst_chain *chain;     /* per handle of the part */
-    uint32_t chain_cap;
-    uint8_t *prev;        /* per bit of the part's handles: its value so far */
-    size_t prev_cap;
+    fst_bytes mem;        /* the part's chains, decompressed */
+    fst_chains chain;     /* per handle of the part */
+    fst_bytes prev;       /* per bit of the part's handles: its value so far */
     bool prev_kept;       /* prev holds the blocks before (file order: every handle) */
-    vcd_change *rec, *sorted; /* a time window's bit changes, as decoded and by time */
-    uint32_t *rec_tix;    /* per change: its time's index in the window */
-    size_t rec_cap;
-    uint32_t *count;      /* per time of the window: its changes, then its first */
-    uint64_t count_cap;
-    uint32_t *waiting;    /* per time window: the first chain (+1) whose next entry is in it */
-    uint64_t waiting_cap;
+    fst_changes rec;      /* a time window's bit changes, as decoded */
+    vec_u32 rec_tix;      /* per change: its time's index in the window */
+    fst_changes sorted;   /* the same by time */
+    vec_u32 count;        /* per time of the window: its changes, then its first */
+    vec_u32 waiting;      /* per time window: the first chain (+1) whose next entry is in it */
     uint64_t window_times; /* time indices a window spans */
-    uint8_t *value;       /* a value's characters */
-    uint32_t value_cap;
+    fst_bytes value;      /* a value's characters */
     z_stream z;
     bool z_ready;
 } fst_decoder;

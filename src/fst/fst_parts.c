@@ -100,10 +100,10 @@ static void decode_thread(void *ctx, uint32_t thread, uint32_t threads)
     for (uint32_t k; !atomic_load(&ps->failed) && (k = atomic_fetch_add(&ps->next, 1)) < n;) {
         if (!part_run(ps, &w, &dec, k))
             atomic_store(&ps->failed, true);
-        const fst_block *b = &ps->head->ff->blocks[ps->first + k / ps->groups];
+        const fst_block *b = &ps->head->ff->blocks.data[ps->first + k / ps->groups];
         uint64_t done = atomic_fetch_add(&ps->bytes_done, b->len / ps->groups) + b->len / ps->groups;
         if (thread == 0 && ps->head->bar)
-            progress_update(ps->head->bar, ps->head->ff->blocks[0].at + done);
+            progress_update(ps->head->bar, ps->head->ff->blocks.data[0].at + done);
     }
     fst_decoder_free(&dec);
     part_reader_close(&w);
@@ -137,8 +137,8 @@ static uint32_t batch_end(const fst_file *ff, uint32_t first, uint64_t batch)
 {
     uint64_t text = 0;
     uint32_t k = first;
-    while (k < ff->n_blocks && (!batch || k == first || text < batch))
-        text += ff->blocks[k++].len * FST_TEXT_PER_BYTE;
+    while (k < ff->blocks.len && (!batch || k == first || text < batch))
+        text += ff->blocks.data[k++].len * FST_TEXT_PER_BYTE;
     if (batch && text > batch && k > first + 1)
         k--; /* the last one went past the batch */
     return k;
@@ -161,7 +161,7 @@ static bool run_batches(fst_parts *ps, uint32_t threads, uint64_t batch, gp_stat
 {
     const fst_file *ff = ps->head->ff;
     const vcd_sink *sink = ps->head->st.sink;
-    for (uint32_t first = 0, stop; first < ff->n_blocks; first = stop) {
+    for (uint32_t first = 0, stop; first < ff->blocks.len; first = stop) {
         stop = batch_end(ff, first, batch);
         if ((*st = sink->parts(sink->ctx, stop * ps->groups)) != GP_OK)
             return false;
@@ -170,7 +170,7 @@ static bool run_batches(fst_parts *ps, uint32_t threads, uint64_t batch, gp_stat
             return false;
         }
         int64_t complete_fs;
-        if (stop < ff->n_blocks && fst_ticks_fs(ps->head, ff->blocks[stop].begin, &complete_fs) &&
+        if (stop < ff->blocks.len && fst_ticks_fs(ps->head, ff->blocks.data[stop].begin, &complete_fs) &&
             (*st = sink->parts_done(sink->ctx, stop * ps->groups, complete_fs)) != GP_OK)
             return false;
     }
@@ -185,14 +185,14 @@ gp_status fst_parts_read(fst_reader *f, const vcd_options *opt, bool *done)
     uint32_t threads = opt && opt->threads ? opt->threads : parts_online_cores();
     int64_t end_fs;
     if (!sink->parts || !sink->part_changes || ff->n_activity > 0 || threads < 2 ||
-        ff->n_blocks == 0 || !fst_ticks_fs(f, ff->end, &end_fs))
+        ff->blocks.len == 0 || !fst_ticks_fs(f, ff->end, &end_fs))
         return GP_OK; /* the reading in file order reports a time beyond 2^63 fs */
     uint64_t batch = sink->parts_done && opt ? opt->batch_bytes : 0;
     fst_parts ps = {.head = f, .groups = groups_wanted(ff, threads, batch)};
     atomic_init(&ps.next, 0);
     atomic_init(&ps.failed, false);
     atomic_init(&ps.bytes_done, 0);
-    uint64_t parts = ff->n_blocks * (uint64_t)ps.groups;
+    uint64_t parts = ff->blocks.len * (uint64_t)ps.groups;
     if (parts < 2 || parts > UINT32_MAX / 2) /* numbered in 32 bits, by the sink too */
         return GP_OK;
     gp_status st = GP_OK;

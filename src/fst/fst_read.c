@@ -123,7 +123,7 @@ static gp_status fst_read_changes(fst_reader *f)
     f->apply_activity = true;
     f->direct = ff->n_activity == 0;
     f->last_ticks = UINT64_MAX;
-    for (uint32_t k = 0; k < ff->n_blocks && st == GP_OK; k++) {
+    for (uint32_t k = 0; k < ff->blocks.len && st == GP_OK; k++) {
         fst_block_index ix;
         st = fst_block_index_build(f, k, &ix);
         if (st == GP_OK)
@@ -131,7 +131,7 @@ static gp_status fst_read_changes(fst_reader *f)
         fst_block_index_free(&ix);
         fst_file_done_with(ff, k, k + 1);
         if (f->bar)
-            progress_update(f->bar, ff->blocks[k].at + 1 + ff->blocks[k].len);
+            progress_update(f->bar, ff->blocks.data[k].at + 1 + ff->blocks.data[k].len);
     }
     fst_decoder_free(&dec);
     int64_t end_fs;
