@@ -273,7 +273,11 @@ static bool check_dump(const char *path, const bench_case *bc, diag_ctx *d)
 /* fstapi's pack type named P (fstWriterPackType's values), or -1. */
 static int fst_pack_type(const char *p)
 {
-    return strcmp(p, "zlib") == 0 ? 0 : strcmp(p, "fastlz") == 0 ? 1 : strcmp(p, "lz4") == 0 ? 2 : -1;
+    static const char *const names[] = {"zlib", "fastlz", "lz4"};
+    for (int k = 0; k < 3; k++)
+        if (strcmp(p, names[k]) == 0)
+            return k;
+    return -1;
 }
 
 static int usage(void)

@@ -498,15 +498,17 @@ static gp_status sort_window(fst_reader *f, fst_decoder *dec, uint64_t times)
 }
 
 /* The window's changes handed over time after time.  They go to the sink
- * as they are, a time's changes a batch, where record_bits dropped every
- * repeat (fst_reader.direct); with dump on/off changes each goes through
- * the bits' values, which hold the values while the dump is off. */
+ * as they are, a time's changes a batch: record_bits dropped every repeat
+ * (in a part, each bit's first change is delivered: vcd.h).  A file with
+ * dump on/off changes has each go through the bits' values instead, which
+ * hold the values while the dump is off. */
 static gp_status give_window(fst_reader *f, const fst_block_index *ix, fst_decoder *dec,
                              uint64_t tlo, uint64_t thi)
 {
     uint64_t times = thi - tlo;
+    bool direct = f->ff->n_activity == 0;
     gp_status st = sort_window(f, dec, times);
-    if (st == GP_OK && f->direct)
+    if (st == GP_OK && direct)
         st = vcd_state_flush(&f->st);
     const uint32_t *end = dec->count.data;
     const vcd_change *sorted = dec->sorted.data;
@@ -517,7 +519,7 @@ static gp_status give_window(fst_reader *f, const fst_block_index *ix, fst_decod
             continue;
         if ((st = fst_at(f, ix->times[tlo + t])) != GP_OK)
             break;
-        if (f->direct) {
+        if (direct) {
             if (sink->changes)
                 st = sink->changes(sink->ctx, f->st.time, sorted + k, end[t] - k);
             continue;
@@ -546,7 +548,8 @@ static gp_status give_frame(fst_reader *f, const fst_block_index *ix, uint32_t l
         gp_status st = fst_value(f, ix->b->begin, h, value, len[h - 1]);
         if (st != GP_OK)
             return st;
-        uint8_t *prev = dec->prev.data + dec->chain.data[h - lo].prev; /* the values are valid now */
+        /* the values are valid now: fst_value checked them */
+        uint8_t *prev = dec->prev.data + dec->chain.data[h - lo].prev;
         for (uint32_t bit = 0; bit < len[h - 1]; bit++)
             prev[bit] = vcd_value_plus1[value[len[h - 1] - 1 - bit]] - 1;
     }

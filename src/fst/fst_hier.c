@@ -1,7 +1,8 @@
 /* fst_hier.c: an FST file's hierarchy, inflated (gzip, LZ4 or LZ4 twice)
- * (or read from the file beside it) and walked: scopes pushed and popped, vars declared into the vcd_state
- * with their names parsed like VCD references ("data [7:0]"); attributes
- * skipped.  A var's handle is the next one, or the one it aliases. */
+ * or read from the file beside it, and walked: scopes pushed and popped,
+ * vars declared into the vcd_state with their names parsed like VCD
+ * references ("data [7:0]"); attributes skipped.  A var's handle is the
+ * next one, or the one it aliases. */
 #include "fst/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST

@@ -104,11 +104,8 @@ typedef struct fst_reader {
     diag_loc loc;        /* the file, no line */
     int64_t scale;       /* fs per time unit */
     uint64_t last_ticks; /* the time of the last change seen, in file units */
-    uint32_t activity_next; /* the next dump on/off change to apply */
-    bool apply_activity;    /* in file order only */
-    bool direct;            /* the decoded changes go to the sink as they are: no dump
-                               on/off to apply, and the decoder drops every repeat (in a
-                               part, each bit's first change is delivered: vcd.h) */
+    uint32_t activity_next; /* the next dump on/off change to apply (file order only:
+                               a file with any is never read in parts) */
     progress *bar;          /* advanced by the bytes of the blocks read (NULL: none) */
 } fst_reader;
 

@@ -37,7 +37,7 @@ typedef struct fst_parts {
  * values and batch, and messages that go nowhere. */
 static bool part_reader_open(fst_reader *w, const fst_reader *head)
 {
-    *w = (fst_reader){.ff = head->ff, .loc = head->loc, .scale = head->scale, .direct = true};
+    *w = (fst_reader){.ff = head->ff, .loc = head->loc, .scale = head->scale};
     w->st = (vcd_state){.d = diag_new(NULL), .file = head->st.file, .slots = head->st.slots,
                         .slot_count = head->st.slot_count, .vals_len = head->st.vals_len,
                         .in_part = true};
@@ -101,7 +101,8 @@ static void decode_thread(void *ctx, uint32_t thread, uint32_t threads)
         if (!part_run(ps, &w, &dec, k))
             atomic_store(&ps->failed, true);
         const fst_block *b = &ps->head->ff->blocks.data[ps->first + k / ps->groups];
-        uint64_t done = atomic_fetch_add(&ps->bytes_done, b->len / ps->groups) + b->len / ps->groups;
+        uint64_t share = b->len / ps->groups;
+        uint64_t done = atomic_fetch_add(&ps->bytes_done, share) + share;
         if (thread == 0 && ps->head->bar)
             progress_update(ps->head->bar, ps->head->ff->blocks.data[0].at + done);
     }
@@ -170,7 +171,8 @@ static bool run_batches(fst_parts *ps, uint32_t threads, uint64_t batch, gp_stat
             return false;
         }
         int64_t complete_fs;
-        if (stop < ff->blocks.len && fst_ticks_fs(ps->head, ff->blocks.data[stop].begin, &complete_fs) &&
+        if (stop < ff->blocks.len &&
+            fst_ticks_fs(ps->head, ff->blocks.data[stop].begin, &complete_fs) &&
             (*st = sink->parts_done(sink->ctx, stop * ps->groups, complete_fs)) != GP_OK)
             return false;
     }

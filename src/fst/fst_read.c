@@ -64,7 +64,7 @@ static gp_status fst_to_fs(fst_reader *f, uint64_t ticks, int64_t *fs)
 static gp_status fst_activity_upto(fst_reader *f, uint64_t ticks, bool through)
 {
     const fst_file *ff = f->ff;
-    for (; f->apply_activity && f->activity_next < ff->n_activity; f->activity_next++) {
+    for (; f->activity_next < ff->n_activity; f->activity_next++) {
         uint64_t at = ff->activity_at[f->activity_next];
         if (at > ticks || (at == ticks && !through))
             break;
@@ -86,8 +86,8 @@ gp_status fst_at(fst_reader *f, uint64_t ticks)
         return GP_OK;
     int64_t fs;
     gp_status st;
-    if ((st = fst_activity_upto(f, ticks, false)) != GP_OK || (st = fst_to_fs(f, ticks, &fs)) != GP_OK ||
-        (st = vcd_state_set_time(&f->st, fs)) != GP_OK)
+    if ((st = fst_activity_upto(f, ticks, false)) != GP_OK ||
+        (st = fst_to_fs(f, ticks, &fs)) != GP_OK || (st = vcd_state_set_time(&f->st, fs)) != GP_OK)
         return st;
     f->last_ticks = ticks;
     return GP_OK;
@@ -120,8 +120,6 @@ static gp_status fst_read_changes(fst_reader *f)
     const fst_file *ff = f->ff;
     fst_decoder dec = {0};
     gp_status st = GP_OK;
-    f->apply_activity = true;
-    f->direct = ff->n_activity == 0;
     f->last_ticks = UINT64_MAX;
     for (uint32_t k = 0; k < ff->blocks.len && st == GP_OK; k++) {
         fst_block_index ix;
