@@ -7,10 +7,10 @@
 
 #ifdef GATEPOWER_HAVE_FST
 #include <lz4.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "fst/fst_int.h"
+#include "util/infile.h"
 #include "util/mem.h"
 
 /* Hierarchy entry tags besides the var types 0 .. 29. */
@@ -168,30 +168,24 @@ static gp_status hier_entry(fst_reader *f, int tag, const uint8_t **p, const uin
 }
 
 /* A file written without a hierarchy block keeps it beside it, as is, in
- * FILE.hier (fstWriterCreate's use_compressed_hier off): read whole. */
+ * FILE.hier (fstWriterCreate's use_compressed_hier off): read whole, its
+ * absence no error of its own (the caller's 6108 says what is missing). */
 static bool side_hier(const char *path, uint8_t **out, size_t *out_len)
 {
     size_t n = strlen(path);
     char *name = mem_alloc(n + 6);
-    FILE *in = NULL;
-    if (name) {
+    diag_ctx *quiet = diag_new(NULL);
+    char *h = NULL;
+    bool ok = name && quiet;
+    if (ok) {
         memcpy(name, path, n);
         memcpy(name + n, ".hier", 6);
-        in = fopen(name, "rb");
+        ok = infile_read_all(name, quiet, &h, out_len) == GP_OK;
     }
     mem_free(name);
-    long len = in && fseek(in, 0, SEEK_END) == 0 ? ftell(in) : -1;
-    uint8_t *h = len >= 0 ? mem_alloc((size_t)len + 1) : NULL;
-    bool ok = h && fseek(in, 0, SEEK_SET) == 0 && fread(h, 1, (size_t)len, in) == (size_t)len;
-    if (in)
-        fclose(in);
-    if (!ok) {
-        mem_free(h);
-        return false;
-    }
-    *out = h;
-    *out_len = (size_t)len;
-    return true;
+    diag_free(quiet);
+    *out = (uint8_t *)h;
+    return ok;
 }
 
 gp_status fst_hier_read(fst_reader *f)
