@@ -164,7 +164,7 @@ static void out_initial(dump_out *o, const events *ev, const bool *dumped)
         out_str(o, "$dumpvars\n");
     for (uint32_t net = 0; net < ev->n_nets; net++)
         if (dumped[net] && ev->net_ev0[net + 1] > ev->net_ev0[net])
-            out_change(o, net, ev->value[ev->net_ev0[net]]);
+            out_change(o, net, events_value(ev, ev->net_ev0[net]));
     if (!o->fst)
         out_str(o, "$end\n");
 }
@@ -188,17 +188,17 @@ static bool out_body(dump_out *o, const bench_case *bc, const bool *dumped, uint
             fstWriterFlushContext(o->fst);
 #endif
         for (uint32_t net = 0; ok && net < ev->n_nets; net++)
-            for (uint64_t *k = &next[net]; *k < ev->net_ev0[net + 1] && ev->time_fs[*k] < end; ++*k)
+            for (uint64_t *k = &next[net]; *k < ev->net_ev0[net + 1] && events_time(ev, *k) < end; ++*k)
                 if (dumped[net])
                     ok = cycle_push(&l, (cycle_change){*k, net,
-                                                       (uint32_t)((ev->time_fs[*k] - start) / SLOT_FS)});
+                                                       (uint32_t)((events_time(ev, *k) - start) / SLOT_FS)});
         cycle_sort(&l);
         uint64_t cycle_ps = (uint64_t)(start / 1000);
         for (size_t k = 0; k < l.n; k++) {
             const cycle_change *x = &l.sorted[k];
             if (k == 0 || l.sorted[k - 1].slot != x->slot)
                 out_time(o, cycle_ps + (uint64_t)x->slot * (SLOT_FS / 1000));
-            out_change(o, x->net, ev->value[x->event]);
+            out_change(o, x->net, events_value(ev, x->event));
         }
     }
     out_time(o, (uint64_t)cycles * (uint64_t)(bc->period_fs / 1000));
@@ -262,8 +262,7 @@ static bool check_dump(const char *path, const bench_case *bc, diag_ctx *d)
     const events *g = bc->ev;
     ok = ok && ev->n_events == g->n_events && ev->end_fs == g->end_fs &&
          memcmp(ev->net_ev0, g->net_ev0, (g->n_nets + 1) * sizeof *g->net_ev0) == 0 &&
-         memcmp(ev->time_fs, g->time_fs, g->n_events * sizeof *g->time_fs) == 0 &&
-         memcmp(ev->value, g->value, g->n_events) == 0;
+         memcmp(ev->word, g->word, g->n_events * sizeof *g->word) == 0;
     printf("%s: read back in %.2f s (%u parts): %s\n", path, progress_now_seconds() - t0,
            st.parts, ok ? "the generated store, bit for bit" : "DIFFERS from the generated store");
     events_free(ev);

@@ -415,33 +415,31 @@ typedef struct gen_run {
 } gen_run;
 
 /* The clock rises 10 ps into each cycle and falls at its middle. */
-static uint64_t gen_clock(const gen_run *run, int64_t *t, uint8_t *v)
+static uint64_t gen_clock(const gen_run *run, uint64_t *w)
 {
-    for (uint32_t c = 0; t && c < run->cycles; c++) {
+    for (uint32_t c = 0; w && c < run->cycles; c++) {
         int64_t start = (int64_t)c * run->period_fs;
-        t[1 + 2 * (uint64_t)c] = start + BENCH_SLOT_FS;
-        v[1 + 2 * (uint64_t)c] = 1;
-        t[2 + 2 * (uint64_t)c] = start + BENCH_SLOTS / 2 * BENCH_SLOT_FS;
-        v[2 + 2 * (uint64_t)c] = 0;
+        w[1 + 2 * (uint64_t)c] = events_pack(start + BENCH_SLOT_FS, 1);
+        w[2 + 2 * (uint64_t)c] = events_pack(start + BENCH_SLOTS / 2 * BENCH_SLOT_FS, 0);
     }
-    if (t)
-        t[0] = 0, v[0] = 0;
+    if (w)
+        w[0] = events_pack(0, 0);
     return 1 + 2 * (uint64_t)run->cycles;
 }
 
 /* Net `net`'s events, its initial value at time 0 first: returns their
- * count and writes them to t and v unless t is NULL.  Both ways make the
+ * count and writes their words to w unless w is NULL.  Both ways make the
  * same draws, so what is written is what was counted.  Every change changes
  * the value (1 in 64 goes to x, and x goes to 1), so each one is costed. */
-static uint64_t gen_net(const gen_run *run, uint32_t net, int64_t *t, uint8_t *v)
+static uint64_t gen_net(const gen_run *run, uint32_t net, uint64_t *w)
 {
     if (net == run->clock)
-        return gen_clock(run, t, v);
+        return gen_clock(run, w);
     uint64_t s = gen_mix(run->seed ^ net) | 1;
     gen_profile p = gen_profile_draw(&s);
     uint8_t value = p.initial;
-    if (t)
-        t[0] = 0, v[0] = value;
+    if (w)
+        w[0] = events_pack(0, value);
     uint64_t n = 1;
     uint32_t slot[GEN_MAX_CYCLE], phase = UINT32_MAX;
     double mean = 0.0, exp_neg_mean = 1.0;
@@ -457,8 +455,9 @@ static uint64_t gen_net(const gen_run *run, uint32_t net, int64_t *t, uint8_t *v
         for (uint32_t i = 0; i < m; i++, n++) {
             bool to_x = value != EVENTS_X && (rng_next(&s) & 63) == 0;
             value = to_x ? EVENTS_X : value == 1 ? 0 : 1;
-            if (t)
-                t[n] = (int64_t)c * run->period_fs + (int64_t)slot[i] * BENCH_SLOT_FS, v[n] = value;
+            if (w)
+                w[n] = events_pack((int64_t)c * run->period_fs + (int64_t)slot[i] * BENCH_SLOT_FS,
+                                   value);
         }
     }
     return n;
@@ -475,11 +474,11 @@ static void *gen_worker(void *arg)
         uint32_t end = first + GEN_CHUNK < n_nets ? (uint32_t)first + GEN_CHUNK : n_nets;
         for (uint32_t net = (uint32_t)first; net < end; net++) {
             if (!run->ev) {
-                run->count[net] = gen_net(run, net, NULL, NULL);
+                run->count[net] = gen_net(run, net, NULL);
                 continue;
             }
             uint64_t k = run->ev->net_ev0[net];
-            if (gen_net(run, net, run->ev->time_fs + k, run->ev->value + k) != run->count[net])
+            if (gen_net(run, net, run->ev->word + k) != run->count[net])
                 atomic_store(&run->mismatch, true);
         }
     }
@@ -567,9 +566,8 @@ static events *gen_events(gen_run *run, int threads)
         ev->net_ev0[n + 1] = ev->net_ev0[n] + run->count[n];
     ev->n_events = ev->net_ev0[n_nets];
     ev->end_fs = (int64_t)run->cycles * run->period_fs;
-    ev->time_fs = mem_alloc((ev->n_events ? ev->n_events : 1) * sizeof *ev->time_fs);
-    ev->value = mem_alloc(ev->n_events ? ev->n_events : 1);
-    if (!ev->time_fs || !ev->value) {
+    ev->word = mem_alloc((ev->n_events ? ev->n_events : 1) * sizeof *ev->word);
+    if (!ev->word) {
         events_free(ev);
         return NULL;
     }

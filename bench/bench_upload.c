@@ -1,12 +1,13 @@
 /* bench_upload.c: what bounds the events' upload to the device, on a
- * synthetic event store (one net, N events; default 3e8, 2.4 GB packed).
+ * synthetic event store (one net, N events; default 3e8, 2.4 GB).
  *
  * usage: bench_upload [EVENTS]
  *
- * Measures (a) cudaMemcpy of the 8 N bytes of time_fs from pageable memory,
- * (b) the same from pinned memory, (c) cudaMallocHost + cudaFreeHost of
- * 16 MiB and of 256 MiB, (d) one core packing the events into a staging
- * buffer (cuda_pack_events, no copy), (e) cuda_upload_events with 1, 2, 4,
+ * Measures (a) cudaMemcpy of the 8 N bytes of the events' words from
+ * pageable memory, (b) the same from pinned memory, (c) cudaMallocHost +
+ * cudaFreeHost of 16 MiB and of 256 MiB, (d) one core copying the events
+ * into a staging buffer in turn (what a worker does, without its copies
+ * to the device), (e) cuda_upload_events with 1, 2, 4,
  * 8 and 16 workers, staging buffers of 2, 8 and 32 MiB, and 8 MiB
  * write-combined, each time from the call to its return (pinned buffers
  * included), its result spot-checked on the device.  Every figure is the
@@ -49,16 +50,13 @@ static bool make_events(events *ev, uint64_t n)
 {
     ev->n_nets = 1, ev->n_events = n;
     ev->net_ev0 = malloc(2 * sizeof *ev->net_ev0);
-    ev->time_fs = malloc(n * sizeof *ev->time_fs);
-    ev->value = malloc(n);
-    if (!ev->net_ev0 || !ev->time_fs || !ev->value)
+    ev->word = malloc(n * sizeof *ev->word);
+    if (!ev->net_ev0 || !ev->word)
         return false;
     ev->net_ev0[0] = 0, ev->net_ev0[1] = n;
-    for (uint64_t i = 0; i < n; i++) {
-        ev->time_fs[i] = (int64_t)(i * 1237);
-        ev->value[i] = (uint8_t)(i % 3);
-    }
-    ev->end_fs = ev->time_fs[n - 1];
+    for (uint64_t i = 0; i < n; i++)
+        ev->word[i] = events_pack((int64_t)(i * 1237), (uint8_t)(i % 3));
+    ev->end_fs = events_time(ev, n - 1);
     return true;
 }
 
@@ -90,9 +88,9 @@ static double time_pin(size_t bytes)
     return median3(t);
 }
 
-/* Seconds of packing all events on this thread into one 8 MiB buffer in
- * turn (what a worker does, without its copies), median of 3. */
-static double time_pack(const events *ev)
+/* Seconds of copying all events on this thread into one staging buffer
+ * in turn (what a worker does, without its copies), median of 3. */
+static double time_stage(const events *ev)
 {
     uint64_t chunk = CUDA_UPLOAD_STAGE_BYTES / sizeof(int64_t);
     int64_t *stage = malloc(CUDA_UPLOAD_STAGE_BYTES);
@@ -102,22 +100,22 @@ static double time_pack(const events *ev)
     for (int r = 0; r < REPEATS; r++) {
         double start = progress_now_seconds();
         for (uint64_t first = 0; first < ev->n_events; first += chunk)
-            cuda_pack_events(ev, first, ev->n_events - first < chunk ? ev->n_events - first : chunk,
-                             stage);
+            memcpy(stage, ev->word + first,
+                   (ev->n_events - first < chunk ? ev->n_events - first : chunk) * sizeof *stage);
         t[r] = progress_now_seconds() - start;
     }
     free(stage);
     return median3(t);
 }
 
-/* One event in every CHECK_STRIDE, and the last, as packed in dev. */
+/* One event in every CHECK_STRIDE, and the last, as on the device. */
 static bool spot_check(const events *ev, const int64_t *dev)
 {
     uint64_t stretches = (ev->n_events + CHECK_STRIDE - 1) / CHECK_STRIDE;
     for (uint64_t k = 0; k <= stretches; k++) {
         uint64_t i = k * CHECK_STRIDE + k * 7919 % CHECK_STRIDE;
         i = i < ev->n_events ? i : ev->n_events - 1; /* k == stretches: the last */
-        int64_t got, want = (int64_t)((uint64_t)ev->time_fs[i] << 2 | ev->value[i]);
+        int64_t got, want = (int64_t)ev->word[i];
         if (!cuda_ok(cudaMemcpy(&got, dev + i, sizeof got, cudaMemcpyDeviceToHost), "check"))
             return false;
         if (got != want) {
@@ -187,13 +185,13 @@ static bool measure(const events *ev)
     int64_t *dev = NULL, *pinned = NULL;
     if (!cuda_ok(cudaMalloc((void **)&dev, bytes), "cudaMalloc (events)"))
         return false;
-    bool ok = print_rate("(a) cudaMemcpy, pageable", time_copy(dev, ev->time_fs, bytes),
+    bool ok = print_rate("(a) cudaMemcpy, pageable", time_copy(dev, ev->word, bytes),
                          (double)bytes);
     double start = progress_now_seconds();
     ok = ok && cuda_ok(cudaMallocHost((void **)&pinned, bytes), "cudaMallocHost (all events)");
     double pin_all = progress_now_seconds() - start;
     if (ok) {
-        memcpy(pinned, ev->time_fs, bytes);
+        memcpy(pinned, ev->word, bytes);
         ok = print_rate("(b) cudaMemcpy, pinned", time_copy(dev, pinned, bytes), (double)bytes);
         printf("    (its cudaMallocHost of %.2f GB: %.3f s)\n", (double)bytes * 1e-9, pin_all);
         cudaFreeHost(pinned);
@@ -204,7 +202,7 @@ static bool measure(const events *ev)
     if (ok)
         printf("(c) cudaMallocHost + cudaFreeHost: 16 MiB %.2f ms, 256 MiB %.2f ms\n",
                pin16 * 1e3, pin256 * 1e3);
-    ok = ok && print_rate("(d) pack, one thread, no copy", time_pack(ev), (double)bytes);
+    ok = ok && print_rate("(d) staging, one thread, no copy", time_stage(ev), (double)bytes);
     ok = ok && upload_table(ev, dev);
     cudaFree(dev);
     return ok;
@@ -230,12 +228,11 @@ int main(int argc, char **argv)
     if (!ok)
         fprintf(stderr, "bench_upload: out of memory making %.3g events\n", n);
     else
-        printf("bench_upload: %s, %ld online cores, %llu events, %.2f GB packed\n", prop.name,
+        printf("bench_upload: %s, %ld online cores, %llu events, %.2f GB\n", prop.name,
                sysconf(_SC_NPROCESSORS_ONLN), (unsigned long long)ev.n_events,
                (double)ev.n_events * 8e-9);
     ok = ok && measure(&ev);
     free(ev.net_ev0);
-    free(ev.time_fs);
-    free(ev.value);
+    free(ev.word);
     return ok ? 0 : 1;
 }

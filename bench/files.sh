@@ -27,6 +27,9 @@
 # SKIP_BUILD=1, SKIP_CASE=1 (keep the case already in CASE_DIR), BUILD
 # (build-cuda), MEMORY=SIZE (the windowed runs), ONLY_POWER=1 (no info runs),
 # CHECK=0 (the case not read back: saves a fifth of writing a large one),
+# PARSE=1 (info also with the scope "", under which no signal names a
+# net, on 1 thread and on every core: the VCD's text read without building
+# the store),
 # CMAKE_ARGS (more for the configure step, e.g. -DGATEPOWER_FSTAPI_DIR=... and
 # -DGATEPOWER_LZ4_LIBRARY=... where the machine has no fstapi sources: FST
 # needs them, to write the case and for FastLZ; the device machine has none).
@@ -90,6 +93,10 @@ run() {
 for r in $(seq 1 "$repeat"); do
   [ -z "${ONLY_POWER:-}" ] && run info-1 info "${inputs[@]}" --timing --threads 1
   [ -z "${ONLY_POWER:-}" ] && run info-all info "${inputs[@]}" --timing
+  if [ -n "${PARSE:-}" ]; then
+    run parse-1 info "${inputs[@]/%top/}" --timing --threads 1
+    run parse-all info "${inputs[@]/%top/}" --timing
+  fi
   run power-cpu power "${inputs[@]}" --period 10ns --engine cpu --timing --json "$out/cpu.json"
   run power-cuda power "${inputs[@]}" --period 10ns --engine cuda --timing --json "$out/cuda.json"
   if [ -n "${MEMORY:-}" ]; then

@@ -4,9 +4,8 @@
  * they are.
  *
  * Indices into shared pools are absolute, so a kernel follows them without
- * knowing which cell type they came from.  Events travel packed, one int64
- * per event: time_fs << 2 | value (value 0, 1 or 2 = X; times are >= 0 and
- * below 2^61 fs, so nothing is lost). */
+ * knowing which cell type they came from.  Events travel as the store holds
+ * them (events.h), one word per event: time_fs << 2 | value. */
 #ifndef GP_CUDA_CUDA_INT_H
 #define GP_CUDA_CUDA_INT_H
 
@@ -131,10 +130,6 @@ struct power_plan;
 bool cuda_model_build(cuda_model *m, const design *dg, const struct power_plan *plan,
                       const lib_cell **too_many);
 void cuda_model_free(cuda_model *m);
-
-/* dst[i] = time_fs[first + i] << 2 | value[first + i] for i < n, on the
- * calling thread. */
-void cuda_pack_events(const events *ev, uint64_t first, uint64_t n, int64_t *dst);
 
 #ifdef __cplusplus
 }

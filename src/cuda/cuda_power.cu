@@ -1,6 +1,6 @@
 /* cuda_power.cu: the CUDA power engine's sessions (cuda_power.h): the
  * plan and the device model made on the host, their upload with the
- * events (packed in chunks on host threads while earlier chunks are
+ * events (staged in chunks on host threads while earlier chunks are
  * copied), runs of any variant, and the result brought back and completed
  * as the CPU engine completes its own (group totals, primary-input nets). */
 #include "cuda/cuda_power.h"
@@ -137,7 +137,7 @@ static cudaError_t alloc_events(cuda_power_session *s)
     return err;
 }
 
-/* The events, packed and copied by cuda_upload's workers. */
+/* The events, staged and copied by cuda_upload's workers. */
 static cudaError_t upload_events(cuda_power_session *s)
 {
     cuda_upload_options o = cuda_upload_defaults();
@@ -173,7 +173,7 @@ static cudaError_t alloc_run_buffers(cuda_power_session *s)
     return err;
 }
 
-/* The events are packed and copied on a host thread (cudaSetDevice is per
+/* The events are staged and copied on a host thread (cudaSetDevice is per
  * thread) while the calling thread makes the plan and the device model:
  * the copies leave the host mostly waiting.  Only the calling thread
  * allocates device memory. */
@@ -487,11 +487,11 @@ static bool times_fit_streams(const events *ev, diag_ctx *d)
 {
     for (uint32_t n = 0; n < ev->n_nets; n++)
         if (ev->net_ev0[n + 1] > ev->net_ev0[n] &&
-            ev->time_fs[ev->net_ev0[n + 1] - 1] >= (int64_t)1 << 56) {
+            events_time(ev, ev->net_ev0[n + 1] - 1) >= (int64_t)1 << 56) {
             diag_error(d, 1517, DIAG_NOWHERE, "net %u has an event at %lld fs: the warp "
                        "variants of the CUDA power engine (the default) take times below "
                        "2^56 fs; use --cuda-variant sipl+part+fusion+memo (the walk)", n,
-                       (long long)ev->time_fs[ev->net_ev0[n + 1] - 1]);
+                       (long long)events_time(ev, ev->net_ev0[n + 1] - 1));
             return false;
         }
     return true;

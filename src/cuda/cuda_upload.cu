@@ -84,7 +84,7 @@ static cudaError_t upload_worker_close(upload_worker *w)
     return err;
 }
 
-/* Chunks index, index + W, ...: each packed into the staging buffer whose
+/* Chunks index, index + W, ...: each put in the staging buffer whose
  * previous copy is done, then copied on the worker's stream. */
 static cudaError_t upload_worker_copy(upload_worker *w)
 {
@@ -98,7 +98,7 @@ static cudaError_t upload_worker_copy(upload_worker *w)
         int b = (int)(i % 2);
         if ((err = cudaEventSynchronize(w->copied[b])) != cudaSuccess)
             break;
-        cuda_pack_events(sh->ev, first, n, w->stage[b]);
+        memcpy(w->stage[b], sh->ev->word + first, n * sizeof *sh->ev->word);
         err = cudaMemcpyAsync(sh->dst + first, w->stage[b], n * sizeof(int64_t),
                               cudaMemcpyHostToDevice, w->stream);
         if (err == cudaSuccess)

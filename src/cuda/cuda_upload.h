@@ -1,9 +1,9 @@
-/* cuda_upload.h: the events' upload to the device, packed (cuda_int.h:
- * time_fs << 2 | value) on W persistent host threads at once.  Worker w
- * takes chunks w, w + W, w + 2W ... of the events, packs each into one of
- * its two pinned staging buffers and copies it on its own stream while it
- * packs the next one into the other: W packers feed the PCIe link, which
- * one packer alone cannot keep busy.
+/* cuda_upload.h: the events' upload to the device, their words as the
+ * store holds them (events.h), on W persistent host threads at once.
+ * Worker w takes chunks w, w + W, w + 2W ... of the events, puts each in
+ * one of its two pinned staging buffers and copies it on its own stream
+ * while it fills the other: W workers feed the PCIe link, which one alone
+ * cannot keep busy.
  *
  * C or CUDA C++; CUDA builds only (it speaks the CUDA runtime's types). */
 #ifndef GP_CUDA_CUDA_UPLOAD_H
@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 /* Measured on the H200 machine (bench/bench_upload, bench/RESULTS.md):
- * pinned copies run at 55 GB/s, one core packs 6 GB/s, and cudaMallocHost
+ * pinned copies run at 55 GB/s and cudaMallocHost
  * costs about 0.7 ms a MiB, so that large staging buffers cost more to
  * allocate than they save.  8 workers with 2 MiB buffers (32 MiB pinned)
  * gave 21.6 GB/s from call to return; 16 workers or 8 MiB buffers less.

@@ -14,6 +14,8 @@
 #include "util/mem.h"
 #include "util/parts.h"
 
+_Static_assert(EVENTS_TIME_MAX == VCD_TIME_MAX_FS, "the readers deliver the times the store holds");
+
 gp_status events_no_memory(collector *c)
 {
     diag_error(c->d, 7101, DIAG_NOWHERE, "out of memory while collecting activity events");
@@ -203,12 +205,12 @@ static gp_status read_dump(collector *c, const char *path)
         return events_no_memory(c);
     if (dg->n_nets > EVENTS_PART_MAX_NETS) {
         diag_error(d, 7103, DIAG_NOWHERE, "the design has %u nets: activity is read for at most "
-                   "2^30 nets", dg->n_nets);
+                   "2^30 - 1 nets", dg->n_nets);
         return GP_ERR_UNSUPPORTED;
     }
     uint32_t threads = opt->threads ? opt->threads : parts_online_cores();
     uint64_t memory = c->consumer ? c->consumer->memory : 0;
-    c->window_changes = memory ? (memory + EVENTS_HELD_BYTES - 1) / EVENTS_HELD_BYTES : 0;
+    c->window_words = memory ? (memory + EVENTS_HELD_BYTES - 1) / EVENTS_HELD_BYTES : 0;
     vcd_options vo = {.scope = opt->scope, .bar = opt->bar, .threads = threads,
                       .part_size = opt->part_size, .batch_bytes = memory / EVENTS_BATCH_SHARE};
     vcd_sink sink = {.ctx = c, .var = on_var, .start = on_start, .changes = on_changes,
@@ -264,7 +266,6 @@ void events_free(events *ev)
     if (!ev)
         return;
     mem_free(ev->net_ev0);
-    mem_free(ev->time_fs);
-    mem_free(ev->value);
+    mem_free(ev->word);
     mem_free(ev);
 }

@@ -1,10 +1,13 @@
 /* events.h: the event store: every net's value changes, time-sorted, in flat
  * CSR arrays ready to upload to a GPU as they are.
  *
- *   net n's events are k in [net_ev0[n], net_ev0[n+1]): time_fs[k], value[k]
+ *   net n's events are k in [net_ev0[n], net_ev0[n+1]): word[k], which
+ *   packs the event's time and value as time_fs << 2 | value
  *
  * Times are int64 femtoseconds (the activity readers' unit: every VCD/FST
- * timescale converts exactly).  Values are 0, 1 and 2 (X; the dump's x and z).
+ * timescale converts exactly), from 0 to EVENTS_TIME_MAX.  Values are 0, 1
+ * and 2 (X; the dump's x and z).  One word an event keeps the store at 8
+ * bytes an event, each event one load, and is the CUDA engine's layout.
  * A net's first event is its initial value (every bit is X before it), in
  * file order at the dump's first time.  Events of one net at one time (a
  * zero-width pulse in the dump) are kept in file order.  The events are the
@@ -27,14 +30,43 @@ extern "C" {
 
 enum { EVENTS_X = 2 };
 
+/* The latest time an event may have: 2^61 fs - 1 (38.4 minutes). */
+#define EVENTS_TIME_MAX (INT64_MAX >> 2)
+
 typedef struct events {
     uint32_t n_nets;
     uint64_t n_events;
     uint64_t *net_ev0; /* [n_nets + 1] */
-    int64_t *time_fs;
-    uint8_t *value;
+    uint64_t *word;    /* [n_events]: time_fs << 2 | value */
     int64_t end_fs;    /* the dump's last time stamp */
 } events;
+
+/* An event's word: time_fs in 0 .. EVENTS_TIME_MAX, value 0, 1 or 2. */
+static inline uint64_t events_pack(int64_t time_fs, uint8_t value)
+{
+    return (uint64_t)time_fs << 2 | value;
+}
+
+static inline int64_t events_word_time(uint64_t word)
+{
+    return (int64_t)(word >> 2);
+}
+
+static inline uint8_t events_word_value(uint64_t word)
+{
+    return (uint8_t)(word & 3);
+}
+
+/* Event k's time and value. */
+static inline int64_t events_time(const events *ev, uint64_t k)
+{
+    return events_word_time(ev->word[k]);
+}
+
+static inline uint8_t events_value(const events *ev, uint64_t k)
+{
+    return events_word_value(ev->word[k]);
+}
 
 /* How the dump's signals met the design's nets.  A "signal" is one bit of a
  * dumped variable (vectors are bit-blasted). */

@@ -13,33 +13,33 @@ typedef struct binding {
     uint32_t id, bit, net;
 } binding;
 
-/* `count` records of a bucket, following the run before, at the time
- * times[time] of their part. */
-typedef struct time_run {
-    uint32_t count;
-    uint32_t time;
-} time_run;
-
 VEC_DECLARE(vec_binding, binding)
-VEC_DECLARE(vec_time_run, time_run)
 
-/* One part's changes of the nets of one range, in file order: each record
- * is net << 2 | value (EVENTS_PART_DROPPED once found to repeat the value
- * before it). */
+/* One part's changes of the nets of one range, in file order, one word
+ * each: net << 2 | value (EVENTS_PART_DROPPED once found to repeat the
+ * value before it).  Before the first change of each of the part's times
+ * that the bucket holds come two words: EVENTS_TIME_MARK and the time's
+ * index in the part's times.  `tix` is the last such index (EVENTS_NO_TIME
+ * before the first). */
 typedef struct part_bucket {
-    vec_u32 rec;
-    vec_time_run runs;
+    uint32_t *word;
+    size_t len, cap;
+    uint32_t tix;
 } part_bucket;
 
 #define EVENTS_PART_DROPPED 3u
+/* No change's word: its net would be the largest number and its value
+ * EVENTS_PART_DROPPED, and no design has that many nets. */
+#define EVENTS_TIME_MARK UINT32_MAX
+#define EVENTS_NO_TIME UINT32_MAX
 /* Ranges of nets a thread builds in turn: each range's part of the store
  * then stays small enough for the caches while its events are written. */
 #define EVENTS_RANGES_PER_THREAD 8
 #define EVENTS_MIN_RANGES 64   /* on few threads too: the store's slices stay small */
 #define EVENTS_MAX_RANGES 1024 /* a bucket per part and range: their count stays small */
-#define EVENTS_PART_MAX_NETS ((uint32_t)1 << 30) /* a net number fits a record */
-/* Streaming: the bytes a change held takes at a window (its record, its
- * share of the runs, its place in the store), and the share of the bound
+#define EVENTS_PART_MAX_NETS (((uint32_t)1 << 30) - 1) /* a net number fits a word */
+/* Streaming: the bytes a word held takes at a window (a change's word and
+ * its place in the store, or a time's two words), and the share of the bound
  * a batch of parts is read in, in bytes of the file: a change takes 3 to
  * 6 bytes of VCD text, so a batch holds about a quarter of a window. */
 #define EVENTS_HELD_BYTES 16
@@ -78,12 +78,12 @@ typedef struct collector {
     vec_i64 *part_times; /* per part: its distinct times, increasing */
     uint32_t part_base, n_parts, n_ranges, range_shift;
     uint32_t threads; /* building the store from the parts */
-    /* Streaming (events_stream): what the windows go to, the changes held
-     * before a window is given (0: no bound), and what the last window
+    /* Streaming (events_stream): what the windows go to, the buckets' words
+     * held before a window is given (0: no bound), and what the last window
      * left for the next: each net's value at carry_from and its changes
      * from there on (n_events 0: nothing yet). */
     const events_consumer *consumer;
-    uint64_t window_changes;
+    uint64_t window_words;
     events carry;
     int64_t carry_from;
     bool windows_given;

@@ -2,8 +2,8 @@
  * (VCD, .vcd.gz and FST files, vcd.h), or one part in file order.
  *
  * Each part's changes go, as they are read, into one bucket per range of
- * nets (4 bytes a change, plus an 8-byte run for each of the part's times
- * the bucket sees; the times themselves once per part).  The store is
+ * nets (4 bytes a change, plus 8 for each of the part's times the bucket
+ * sees; the times themselves once per part).  The store is
  * then built range by range, the ranges shared out to the threads: a first
  * pass walks the range's buckets in part order and drops each change that
  * repeats its net's value before it (the first change of a bit in a part,
@@ -38,13 +38,17 @@ void events_parts_init(collector *c, uint32_t threads)
     c->n_ranges = (last >> c->range_shift) + 1;
 }
 
+static void bucket_free(part_bucket *b)
+{
+    mem_free(b->word);
+    *b = (part_bucket){.tix = EVENTS_NO_TIME};
+}
+
 /* The rows (buckets and times) of the first `rows` parts held. */
 static void rows_free(collector *c, uint32_t rows)
 {
-    for (size_t k = 0; c->bucket && k < (size_t)rows * c->n_ranges; k++) {
-        vec_u32_free(&c->bucket[k].rec);
-        vec_time_run_free(&c->bucket[k].runs);
-    }
+    for (size_t k = 0; c->bucket && k < (size_t)rows * c->n_ranges; k++)
+        bucket_free(&c->bucket[k]);
     for (uint32_t p = 0; c->part_times && p < rows; p++)
         vec_i64_free(&c->part_times[p]);
 }
@@ -52,8 +56,7 @@ static void rows_free(collector *c, uint32_t rows)
 static void carry_free(collector *c)
 {
     mem_free(c->carry.net_ev0);
-    mem_free(c->carry.time_fs);
-    mem_free(c->carry.value);
+    mem_free(c->carry.word);
     c->carry = (events){0};
 }
 
@@ -79,7 +82,8 @@ static gp_status parts_grow(collector *c, uint32_t n)
     vec_i64 *t = b ? mem_realloc(c->part_times, rows * sizeof *t) : NULL;
     if (!t)
         return events_no_memory(c);
-    memset(b + had, 0, (want - had) * sizeof *b);
+    for (size_t k = had; k < want; k++)
+        b[k] = (part_bucket){.tix = EVENTS_NO_TIME};
     memset(t + had_rows, 0, (rows - had_rows) * sizeof *t);
     c->part_times = t;
     c->n_parts = n;
@@ -120,17 +124,32 @@ gp_status events_on_parts(void *ctx, uint32_t n)
     return events_parts_reset(c, n ? n : 1);
 }
 
+/* Room for 3 more words (a time's two and a change) in b. */
+static bool bucket_grow(part_bucket *b)
+{
+    size_t cap = b->cap ? 2 * b->cap : 1024;
+    uint32_t *word = mem_realloc(b->word, cap * sizeof *word);
+    if (!word)
+        return false;
+    b->word = word;
+    b->cap = cap;
+    return true;
+}
+
 /* One change of `net` at the part's time `tix` into its bucket of `row`. */
 static inline bool bucket_push(const collector *c, part_bucket *row, uint32_t net,
                                uint8_t value, uint32_t tix)
 {
     part_bucket *b = &row[net >> c->range_shift];
-    time_run *last = b->runs.len ? &b->runs.data[b->runs.len - 1] : NULL;
-    if (last && last->time == tix && last->count < UINT32_MAX)
-        last->count++;
-    else if (!vec_time_run_push(&b->runs, (time_run){1, tix}))
+    if (b->cap - b->len < 3 && !bucket_grow(b))
         return false;
-    return vec_u32_push(&b->rec, net << 2 | value);
+    if (b->tix != tix) {
+        b->word[b->len++] = EVENTS_TIME_MARK;
+        b->word[b->len++] = tix;
+        b->tix = tix;
+    }
+    b->word[b->len++] = net << 2 | value;
+    return true;
 }
 
 static void prefetch_slot_net(const collector *c, const vcd_change *ch)
@@ -220,17 +239,21 @@ static void count_range(parts_build *pb, uint32_t range)
     for (uint32_t n = range_begin(c, range); n < range_end(c, range); n++) {
         uint64_t first, end;
         carry_span(c, n, &first, &end);
-        pb->last[n] = end > first ? c->carry.value[end - 1] : EVENTS_X;
+        pb->last[n] = end > first ? events_value(&c->carry, end - 1) : EVENTS_X;
         count[n] = end - first;
         kept += end - first;
     }
     for (uint32_t p = 0; p < rows_held(c); p++) {
-        vec_u32 *rec = &c->bucket[(size_t)p * c->n_ranges + range].rec;
-        for (size_t k = 0; k < rec->len; k++) {
-            uint32_t net = rec->data[k] >> 2;
-            uint8_t v = rec->data[k] & 3;
+        part_bucket *b = &c->bucket[(size_t)p * c->n_ranges + range];
+        for (size_t k = 0; k < b->len; k++) {
+            if (b->word[k] == EVENTS_TIME_MARK) {
+                k++; /* the time's index */
+                continue;
+            }
+            uint32_t net = b->word[k] >> 2;
+            uint8_t v = b->word[k] & 3;
             if (v == pb->last[net]) {
-                rec->data[k] |= EVENTS_PART_DROPPED;
+                b->word[k] |= EVENTS_PART_DROPPED;
                 continue;
             }
             pb->last[net] = v;
@@ -252,11 +275,8 @@ static void fill_range(parts_build *pb, uint32_t range)
         uint64_t count = ev->net_ev0[n + 1], first, end;
         active += count > 0;
         carry_span(c, n, &first, &end);
-        if (end > first) {
-            memcpy(ev->time_fs + at, c->carry.time_fs + first,
-                   (end - first) * sizeof *ev->time_fs);
-            memcpy(ev->value + at, c->carry.value + first, end - first);
-        }
+        if (end > first)
+            memcpy(ev->word + at, c->carry.word + first, (end - first) * sizeof *ev->word);
         pb->fill[n] = at + (end - first);
         at += count;
         ev->net_ev0[n + 1] = at;
@@ -265,19 +285,15 @@ static void fill_range(parts_build *pb, uint32_t range)
     for (uint32_t p = 0; p < rows_held(c); p++) {
         part_bucket *b = &c->bucket[(size_t)p * c->n_ranges + range];
         const int64_t *times = c->part_times[p].data;
-        for (size_t j = 0, k = 0; j < b->runs.len; j++) {
-            int64_t t = times[b->runs.data[j].time];
-            for (size_t end = k + b->runs.data[j].count; k < end; k++) {
-                uint32_t r = b->rec.data[k];
-                if ((r & 3) == EVENTS_PART_DROPPED)
-                    continue;
-                uint64_t i = pb->fill[r >> 2]++;
-                ev->time_fs[i] = t;
-                ev->value[i] = (uint8_t)(r & 3);
-            }
+        int64_t t = 0;
+        for (size_t k = 0; k < b->len; k++) {
+            uint32_t r = b->word[k];
+            if (r == EVENTS_TIME_MARK)
+                t = times[b->word[++k]];
+            else if ((r & 3) != EVENTS_PART_DROPPED)
+                ev->word[pb->fill[r >> 2]++] = events_pack(t, (uint8_t)(r & 3));
         }
-        vec_u32_free(&b->rec);
-        vec_time_run_free(&b->runs);
+        bucket_free(b);
     }
 }
 
@@ -309,10 +325,9 @@ static gp_status parts_store_alloc(parts_build *pb)
         total += kept;
     }
     ev->n_events = total;
-    ev->time_fs = mem_alloc((total ? total : 1) * sizeof *ev->time_fs);
-    ev->value = mem_alloc(total ? total : 1);
+    ev->word = mem_alloc((total ? total : 1) * sizeof *ev->word);
     pb->fill = mem_alloc((ev->n_nets ? ev->n_nets : 1) * sizeof *pb->fill);
-    return ev->time_fs && ev->value && pb->fill ? GP_OK : events_no_memory(pb->c);
+    return ev->word && pb->fill ? GP_OK : events_no_memory(pb->c);
 }
 
 gp_status events_parts_store(collector *c, events *ev)
@@ -356,7 +371,7 @@ static uint64_t carry_first(const events *ev, uint32_t n, int64_t keep)
     uint64_t lo = ev->net_ev0[n], hi = ev->net_ev0[n + 1];
     while (lo < hi) { /* the first change at or after keep */
         uint64_t mid = lo + (hi - lo) / 2;
-        if (ev->time_fs[mid] < keep)
+        if (events_time(ev, mid) < keep)
             lo = mid + 1;
         else
             hi = mid;
@@ -376,15 +391,13 @@ static gp_status carry_make(collector *c, const events *ev, int64_t keep)
     for (uint32_t n = 0; n < ev->n_nets; n++)
         k->net_ev0[n + 1] = k->net_ev0[n] + ev->net_ev0[n + 1] - carry_first(ev, n, keep);
     k->n_events = k->net_ev0[ev->n_nets];
-    k->time_fs = mem_alloc((k->n_events ? k->n_events : 1) * sizeof *k->time_fs);
-    k->value = mem_alloc(k->n_events ? k->n_events : 1);
-    if (!k->time_fs || !k->value)
+    k->word = mem_alloc((k->n_events ? k->n_events : 1) * sizeof *k->word);
+    if (!k->word)
         return events_no_memory(c);
     for (uint32_t n = 0; n < ev->n_nets; n++) {
         uint64_t from = ev->net_ev0[n + 1] - (k->net_ev0[n + 1] - k->net_ev0[n]);
         uint64_t count = ev->net_ev0[n + 1] - from;
-        memcpy(k->time_fs + k->net_ev0[n], ev->time_fs + from, count * sizeof *k->time_fs);
-        memcpy(k->value + k->net_ev0[n], ev->value + from, count);
+        memcpy(k->word + k->net_ev0[n], ev->word + from, count * sizeof *k->word);
     }
     c->carry_from = keep;
     return GP_OK;
@@ -393,8 +406,7 @@ static gp_status carry_make(collector *c, const events *ev, int64_t keep)
 static void store_free(events *ev)
 {
     mem_free(ev->net_ev0);
-    mem_free(ev->time_fs);
-    mem_free(ev->value);
+    mem_free(ev->word);
 }
 
 /* Builds the store of the carry and the parts before `n` (the parts from n
@@ -422,20 +434,20 @@ static gp_status give_window(collector *c, uint32_t n, int64_t complete_fs, bool
     return st;
 }
 
-/* The changes the parts before n hold (the carry, about one a net, is
- * not counted: a bound below it would give a window at every batch). */
-static uint64_t changes_held(const collector *c, uint32_t n)
+/* The words the parts before n hold (the carry, about one a net, is not
+ * counted: a bound below it would give a window at every batch). */
+static uint64_t words_held(const collector *c, uint32_t n)
 {
     uint64_t held = 0;
     for (size_t k = 0; k < (size_t)(n - c->part_base) * c->n_ranges; k++)
-        held += c->bucket[k].rec.len;
+        held += c->bucket[k].len;
     return held;
 }
 
 gp_status events_on_parts_done(void *ctx, uint32_t n, int64_t complete_fs)
 {
     collector *c = ctx;
-    if (!c->consumer || !c->window_changes || changes_held(c, n) < c->window_changes)
+    if (!c->consumer || !c->window_words || words_held(c, n) < c->window_words)
         return GP_OK;
     return give_window(c, n, complete_fs, false);
 }
@@ -443,8 +455,8 @@ gp_status events_on_parts_done(void *ctx, uint32_t n, int64_t complete_fs)
 gp_status events_on_seq_changes(collector *c, int64_t time_fs, const vcd_change *ch, size_t n)
 {
     gp_status st = GP_OK;
-    if (c->consumer && c->window_changes && time_fs != c->seq_time &&
-        c->seq_changes >= c->window_changes) {
+    if (c->consumer && c->window_words && time_fs != c->seq_time &&
+        c->seq_changes >= c->window_words) {
         st = give_window(c, c->seq_part + 1, time_fs, false);
         if (st == GP_OK)
             st = parts_grow(c, ++c->seq_part + 1);

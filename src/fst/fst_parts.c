@@ -188,7 +188,7 @@ gp_status fst_parts_read(fst_reader *f, const vcd_options *opt, bool *done)
     int64_t end_fs;
     if (!sink->parts || !sink->part_changes || ff->n_activity > 0 || threads < 2 ||
         ff->blocks.len == 0 || !fst_ticks_fs(f, ff->end, &end_fs))
-        return GP_OK; /* the reading in file order reports a time beyond 2^63 fs */
+        return GP_OK; /* the reading in file order reports a time beyond 2^61 fs */
     uint64_t batch = sink->parts_done && opt ? opt->batch_bytes : 0;
     fst_parts ps = {.head = f, .groups = groups_wanted(ff, threads, batch)};
     atomic_init(&ps.next, 0);

@@ -44,14 +44,15 @@ static gp_status fst_timescale(fst_reader *f)
 
 bool fst_ticks_fs(const fst_reader *f, uint64_t ticks, int64_t *fs)
 {
-    return ticks <= INT64_MAX && !__builtin_mul_overflow((int64_t)ticks, f->scale, fs);
+    return ticks <= INT64_MAX && !__builtin_mul_overflow((int64_t)ticks, f->scale, fs) &&
+           *fs <= VCD_TIME_MAX_FS;
 }
 
 static gp_status fst_to_fs(fst_reader *f, uint64_t ticks, int64_t *fs)
 {
     if (!fst_ticks_fs(f, ticks, fs)) {
         diag_error(f->st.d, 6103, f->loc,
-                   "time %llu (units of %lld fs) is beyond 2^63 fs (2.56 hours): not supported",
+                   "time %llu (units of %lld fs) is beyond 2^61 fs (38.4 minutes): not supported",
                    (unsigned long long)ticks, (long long)f->scale);
         return GP_ERR_INPUT;
     }

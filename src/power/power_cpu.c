@@ -116,7 +116,7 @@ static uint64_t first_at_or_after(const events *ev, uint64_t lo, uint64_t hi, in
 {
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (ev->time_fs[mid] < t)
+        if (events_time(ev, mid) < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -253,11 +253,10 @@ static void cost_event(cpu_walk *w, uint32_t k, int64_t t, uint8_t old, uint8_t 
 static uint32_t apply_events_at(cpu_walk *w, uint32_t k, int64_t t, uint32_t s)
 {
     const events *ev = w->run->ev;
-    const int64_t *time = ev->time_fs;
     cpu_pin *p = &w->pin[k];
     uint64_t next = p->next;
-    for (; next < p->end && time[next] == t; next++) {
-        uint8_t old = p->value, now = ev->value[next];
+    for (; next < p->end && events_time(ev, next) == t; next++) {
+        uint8_t old = p->value, now = events_value(ev, next);
         bool initial = old == EVENTS_X && t == w->run->plan->dump_start &&
                        next == ev->net_ev0[p->net];
         p->value = now;
@@ -272,7 +271,7 @@ static uint32_t apply_events_at(cpu_walk *w, uint32_t k, int64_t t, uint32_t s)
         p->last_rise = power_is_rise(old, now);
     }
     p->next = next;
-    p->next_t = next < p->end ? time[next] : INT64_MAX;
+    p->next_t = next < p->end ? events_time(ev, next) : INT64_MAX;
     return (uint32_t)(p->value == 1);
 }
 
@@ -323,9 +322,9 @@ static uint32_t start_pins(cpu_walk *w, int64_t start)
             p->end = ev->net_ev0[net + 1];
             p->next = first_at_or_after(ev, ev->net_ev0[net], p->end, start);
             if (p->next > ev->net_ev0[net])
-                p->value = ev->value[p->next - 1];
+                p->value = events_value(ev, p->next - 1);
             if (p->next < p->end)
-                p->next_t = ev->time_fs[p->next];
+                p->next_t = events_time(ev, p->next);
         }
         if (k < 32)
             s |= (uint32_t)(p->value == 1) << k;

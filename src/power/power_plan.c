@@ -33,7 +33,7 @@ static int compare_i64(const void *a, const void *b)
 /* Whether net `net`'s event k is a rising edge of a clock. */
 static bool clock_rises(const events *ev, uint32_t net, uint64_t k)
 {
-    return ev->value[k] == 1 && k > ev->net_ev0[net] && ev->value[k - 1] == 0;
+    return events_value(ev, k) == 1 && k > ev->net_ev0[net] && events_value(ev, k - 1) == 0;
 }
 
 uint64_t power_clock_rises(const events *ev, uint32_t net)
@@ -57,9 +57,9 @@ static int64_t measure_period(const events *ev, uint32_t net, bool *nomem)
     for (uint64_t k = first; k < end; k++) {
         bool rise = clock_rises(ev, net, k);
         if (rise && last_rise >= 0)
-            gaps[n++] = ev->time_fs[k] - last_rise;
+            gaps[n++] = events_time(ev, k) - last_rise;
         if (rise)
-            last_rise = ev->time_fs[k];
+            last_rise = events_time(ev, k);
     }
     qsort(gaps, n, sizeof *gaps, compare_i64);
     int64_t best = 0;
@@ -134,7 +134,7 @@ static void span_part(void *ctx, uint32_t part, uint32_t parts)
     for (uint32_t n = (uint32_t)parts_begin(ev->n_nets, part, parts); n < end; n++) {
         if (ev->net_ev0[n] == ev->net_ev0[n + 1])
             continue;
-        int64_t t = ev->time_fs[ev->net_ev0[n]];
+        int64_t t = events_time(ev, ev->net_ev0[n]);
         first = any && first < t ? first : t;
         any = true;
     }

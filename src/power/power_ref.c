@@ -285,8 +285,8 @@ static void start_pin(walk *w, uint32_t k)
 static void apply_events_at(walk *w, uint32_t k, int64_t t, uint32_t s)
 {
     uint32_t n = w->dg->pin_net[w->pin0 + k];
-    for (; w->next[k] < w->end[k] && w->ev->time_fs[w->next[k]] == t; w->next[k]++) {
-        uint8_t old = w->value[k], now = w->ev->value[w->next[k]];
+    for (; w->next[k] < w->end[k] && events_time(w->ev, w->next[k]) == t; w->next[k]++) {
+        uint8_t old = w->value[k], now = events_value(w->ev, w->next[k]);
         bool initial = old == EVENTS_X && t == w->plan->dump_start && w->next[k] == w->ev->net_ev0[n];
         w->value[k] = now;
         if (initial)
@@ -310,8 +310,8 @@ static void walk_gate(walk *w, uint32_t inst)
     for (;;) {
         int64_t t = INT64_MAX;
         for (uint32_t k = 0; k < n_pins; k++)
-            if (w->next[k] < w->end[k] && w->ev->time_fs[w->next[k]] < t)
-                t = w->ev->time_fs[w->next[k]];
+            if (w->next[k] < w->end[k] && events_time(w->ev, w->next[k]) < t)
+                t = events_time(w->ev, w->next[k]);
         if (t >= w->plan->t1)
             break;
         uint32_t s = state_bits(w);
@@ -338,8 +338,8 @@ void power_book_input_nets(const design *dg, const events *ev, const power_plan 
                 cap += design_lib_pin(dg, dg->net_pins[k])->capacitance;
         uint8_t old = EVENTS_X;
         for (uint64_t e = ev->net_ev0[n]; e < ev->net_ev0[n + 1]; e++) {
-            int64_t t = ev->time_fs[e];
-            uint8_t now = ev->value[e];
+            int64_t t = events_time(ev, e);
+            uint8_t now = events_value(ev, e);
             bool initial = e == ev->net_ev0[n] && t == plan->dump_start;
             if (!initial && power_is_rise(old, now) && t >= plan->t0 && t < plan->t1) {
                 double weight = power_weight(old, now);

@@ -92,11 +92,11 @@ static bool copy_dump_net(const events *dump, uint32_t n, const int64_t shift[2]
     bool moved = shift[0] || shift[1];
     int64_t last = INT64_MIN;
     resim_store_begin(s);
-    if (moved && dump->time_fs[k0] > t0 && !resim_store_push(s, t0, EVENTS_X))
+    if (moved && events_time(dump, k0) > t0 && !resim_store_push(s, t0, EVENTS_X))
         return false;
     for (uint64_t k = k0; k < k1; k++) {
-        uint8_t v = dump->value[k];
-        int64_t t = dump->time_fs[k];
+        uint8_t v = events_value(dump, k);
+        int64_t t = events_time(dump, k);
         if (t > t0)
             t += v == 1 ? shift[0] : v == 0 ? shift[1] : (shift[0] < shift[1] ? shift[0] : shift[1]);
         t = t < last ? last : t;
@@ -201,10 +201,8 @@ static void copy_nets(void *arg, uint32_t worker, uint32_t n_workers)
         uint32_t n1 = ev->n_nets - n0 < RESIM_PACK_NETS ? ev->n_nets : n0 + RESIM_PACK_NETS;
         for (uint32_t n = n0; n < n1; n++) {
             uint64_t at = ev->net_ev0[n], count = ev->net_ev0[n + 1] - at;
-            if (count) {
-                memcpy(ev->time_fs + at, p->w[n].time, count * sizeof *ev->time_fs);
-                memcpy(ev->value + at, p->w[n].value, count);
-            }
+            for (uint64_t k = 0; k < count; k++)
+                ev->word[at + k] = events_pack(p->w[n].time[k], p->w[n].value[k]);
         }
     }
 }
@@ -227,10 +225,9 @@ static gp_status pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
         ev->net_ev0[dg->n_nets] = ev->n_events = at;
         ev->n_nets = dg->n_nets;
         ev->end_fs = end_fs;
-        ev->time_fs = mem_alloc((at ? at : 1) * sizeof *ev->time_fs);
-        ev->value = mem_alloc(at ? at : 1);
+        ev->word = mem_alloc((at ? at : 1) * sizeof *ev->word);
     }
-    if (!ev || !ev->net_ev0 || !ev->time_fs || !ev->value) {
+    if (!ev || !ev->net_ev0 || !ev->word) {
         events_free(ev);
         return no_memory(d);
     }
@@ -246,8 +243,8 @@ static int64_t first_time(const events *dump)
 {
     int64_t t0 = INT64_MAX;
     for (uint32_t n = 0; n < dump->n_nets; n++)
-        if (dump->net_ev0[n + 1] > dump->net_ev0[n] && dump->time_fs[dump->net_ev0[n]] < t0)
-            t0 = dump->time_fs[dump->net_ev0[n]];
+        if (dump->net_ev0[n + 1] > dump->net_ev0[n] && events_time(dump, dump->net_ev0[n]) < t0)
+            t0 = events_time(dump, dump->net_ev0[n]);
     return t0 == INT64_MAX ? 0 : t0;
 }
 

@@ -45,8 +45,8 @@ static int64_t start_time(const events *ev)
 {
     int64_t t0 = ev->end_fs;
     for (uint32_t n = 0; n < ev->n_nets; n++)
-        if (ev->net_ev0[n + 1] > ev->net_ev0[n] && ev->time_fs[ev->net_ev0[n]] < t0)
-            t0 = ev->time_fs[ev->net_ev0[n]];
+        if (ev->net_ev0[n + 1] > ev->net_ev0[n] && events_time(ev, ev->net_ev0[n]) < t0)
+            t0 = events_time(ev, ev->net_ev0[n]);
     return t0;
 }
 
@@ -70,8 +70,9 @@ static void put_saif_net(FILE *f, const design *dg, const events *ev, uint32_t n
     uint64_t tc = 0, ig = 0;
     uint8_t v = 2, before_x = 2;
     for (uint64_t k = ev->net_ev0[n]; k < ev->net_ev0[n + 1]; k++) {
-        int64_t t = ev->time_fs[k] < t0 ? t0 : ev->time_fs[k] > end ? end : ev->time_fs[k];
-        uint8_t nv = ev->value[k];
+        int64_t t = events_time(ev, k);
+        t = t < t0 ? t0 : t > end ? end : t;
+        uint8_t nv = events_value(ev, k);
         at[v] += t - since;
         since = t;
         if (nv == v)
@@ -290,7 +291,7 @@ static void put_vcd_body(vcd_out *o, const events *ev, const vcd_item *items, ui
         if (items[k].t != now)
             out_time(o, now = items[k].t);
         uint32_t net = net_of[items[k].k];
-        char value = "01x"[ev->value[items[k].k] < 3 ? ev->value[items[k].k] : 2];
+        char value = "01x"[events_value(ev, items[k].k) < 3 ? events_value(ev, items[k].k) : 2];
         for (uint32_t j = first[net]; j < first[net + 1]; j++) {
             char *p = out_room(o, 10);
             *p++ = value;
@@ -317,7 +318,7 @@ gp_status resim_write_vcd(const char *path, const design *dg, const events *ev,
     uint64_t n_items = 0;
     for (uint32_t n = 0; items && net_of && n < n_nets; n++)
         for (uint64_t k = ev->net_ev0[n]; k < ev->net_ev0[n + 1]; k++) {
-            items[n_items++] = (vcd_item){ev->time_fs[k], k};
+            items[n_items++] = (vcd_item){events_time(ev, k), k};
             net_of[k] = n;
         }
     bool ok = names_by_net(dg, n_nets, &first, &names) && items && net_of && o &&

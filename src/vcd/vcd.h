@@ -36,8 +36,9 @@
  *
  * Values: 0, 1 and X; the file's x and z both become X (power analysis has
  * no use for high impedance).  Times are int64 femtoseconds: every VCD/FST
- * timescale from 1 fs to 100 s converts exactly; 2^63 fs is 2.56 hours of
- * simulated time, and a time beyond it is an error.  Between $dumpoff and
+ * timescale from 1 fs to 100 s converts exactly; VCD_TIME_MAX_FS (2^61 fs,
+ * 38.4 minutes of simulated time) is the latest, and a later time is an
+ * error.  Between $dumpoff and
  * $dumpon (VCD) or while the FST's dump is inactive every delivered bit is X.
  *
  * Names: scope paths are joined with '/'; escaped identifiers lose their
@@ -51,6 +52,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The latest time delivered: the event store's (events.h, EVENTS_TIME_MAX),
+ * which packs a time and a value in 64 bits. */
+#define VCD_TIME_MAX_FS (INT64_MAX >> 2)
 
 #include "util/diag.h"
 #include "util/progress.h"

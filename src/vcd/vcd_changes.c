@@ -151,9 +151,10 @@ static gp_status vcd_time(vcd_text *r, const char *cmd, const char *q)
         return GP_ERR_PARSE;
     }
     int64_t fs;
-    if (too_large || t > INT64_MAX || __builtin_mul_overflow((int64_t)t, r->scale, &fs)) {
+    if (too_large || t > INT64_MAX || __builtin_mul_overflow((int64_t)t, r->scale, &fs) ||
+        fs > VCD_TIME_MAX_FS) {
         diag_error(r->st.d, 6015, vcd_text_loc(r, cmd),
-                   "time '%.*s' is beyond 2^63 fs (2.56 hours): not supported", (int)(q - cmd),
+                   "time '%.*s' is beyond 2^61 fs (38.4 minutes): not supported", (int)(q - cmd),
                    cmd);
         return GP_ERR_INPUT;
     }

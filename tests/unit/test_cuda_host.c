@@ -87,21 +87,22 @@ static void test_variants(void)
     diag_free(d);
 }
 
-static void test_pack(void)
+/* The store's words are what the kernels decode: time_fs * 4 + value,
+ * with every time up to EVENTS_TIME_MAX and every value kept. */
+static void test_event_words(void)
 {
-    int64_t time[] = {0, 5, 7, 7, (int64_t)1 << 60};
-    uint8_t value[] = {EVENTS_X, 1, 0, 1, 0};
-    uint64_t net_ev0[] = {0, 5};
-    events ev = {.n_nets = 1, .n_events = 5, .net_ev0 = net_ev0, .time_fs = time, .value = value};
-    int64_t all[5], tail[4] = {-1, -1, -1, -1};
-    cuda_pack_events(&ev, 0, 5, all);
+    int64_t time[] = {0, 5, 7, (int64_t)1 << 60, EVENTS_TIME_MAX};
+    uint8_t value[] = {EVENTS_X, 1, 0, 1, EVENTS_X};
+    uint64_t word[5], net_ev0[] = {0, 5};
     for (int i = 0; i < 5; i++)
-        CHECK_EQ_INT(all[i], time[i] * 4 + value[i]);
-    cuda_pack_events(&ev, 1, 0, tail); /* an empty range writes nothing */
-    CHECK_EQ_INT(tail[0], -1);
-    cuda_pack_events(&ev, 1, 4, tail); /* a range from an offset, as an upload chunk */
-    CHECK_EQ_INT(tail[0], 5 * 4 + 1);
-    CHECK_EQ_INT(tail[3], ((int64_t)1 << 62) + 0);
+        word[i] = events_pack(time[i], value[i]);
+    events ev = {.n_nets = 1, .n_events = 5, .net_ev0 = net_ev0, .word = word};
+    for (int i = 0; i < 5; i++) {
+        CHECK_EQ_INT((int64_t)word[i], time[i] * 4 + value[i]);
+        CHECK_EQ_INT(events_time(&ev, (uint64_t)i), time[i]);
+        CHECK_EQ_INT(events_value(&ev, (uint64_t)i), value[i]);
+    }
+    CHECK((int64_t)word[4] > 0); /* the device reads them as int64 */
 }
 
 /* The pins' flags as the library and the netlist imply them. */
@@ -182,10 +183,9 @@ static void test_model(void)
         opt.glitch = glitch;
         /* A dump of two events on net a, which the plan needs for its window. */
         uint32_t a = design_find_net(dg, "a");
-        int64_t time[] = {0, 1500000};
-        uint8_t value[] = {0, 1};
+        uint64_t word[] = {events_pack(0, 0), events_pack(1500000, 1)};
         events ev = {.n_nets = dg->n_nets, .n_events = 2, .net_ev0 = calloc(dg->n_nets + 1, 8),
-                     .time_fs = time, .value = value, .end_fs = 3000000};
+                     .word = word, .end_fs = 3000000};
         for (uint32_t n = a + 1; n <= dg->n_nets; n++)
             ev.net_ev0[n] = 2;
         power_plan plan;
@@ -233,7 +233,7 @@ int main(void)
     libs = lib_set_new();
     CHECK_EQ_INT(lib_read(libs, path, d), GP_OK);
     RUN(test_variants);
-    RUN(test_pack);
+    RUN(test_event_words);
     if (lib_library_count(libs) == 1) {
         RUN(test_model);
         RUN(test_too_many_pins);

@@ -237,12 +237,12 @@ static void test_events(void)
     uint32_t clk = design_find_net(dg, "clk"), n1 = design_find_net(dg, "n1");
     uint64_t k = ev->net_ev0[clk];
     CHECK_EQ_INT(ev->net_ev0[clk + 1] - k, 3);
-    CHECK_EQ_INT(ev->time_fs[k + 1], 500000);
-    CHECK_EQ_INT(ev->value[k + 1], 1);
-    CHECK_EQ_INT(ev->time_fs[k + 2], 1000000);
-    CHECK_EQ_INT(ev->value[k + 2], 0);
+    CHECK_EQ_INT(events_time(ev, k + 1), 500000);
+    CHECK_EQ_INT(events_value(ev, k + 1), 1);
+    CHECK_EQ_INT(events_time(ev, k + 2), 1000000);
+    CHECK_EQ_INT(events_value(ev, k + 2), 0);
     CHECK_EQ_INT(ev->net_ev0[n1 + 1] - ev->net_ev0[n1], 2);
-    CHECK_EQ_INT(ev->value[ev->net_ev0[n1]], 1);
+    CHECK_EQ_INT(events_value(ev, ev->net_ev0[n1]), 1);
     events_free(ev);
     diag_free(d);
 }

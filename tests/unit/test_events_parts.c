@@ -156,8 +156,7 @@ static bool same_store(const events *a, const events *b)
         return a == b;
     return a->n_nets == b->n_nets && a->n_events == b->n_events && a->end_fs == b->end_fs &&
            memcmp(a->net_ev0, b->net_ev0, (a->n_nets + 1) * sizeof *a->net_ev0) == 0 &&
-           memcmp(a->time_fs, b->time_fs, a->n_events * sizeof *a->time_fs) == 0 &&
-           memcmp(a->value, b->value, a->n_events) == 0;
+           memcmp(a->word, b->word, a->n_events * sizeof *a->word) == 0;
 }
 
 /* Each message starts with the file's name: the gzip copy's, `zipped`,
@@ -305,10 +304,10 @@ static void test_aliases_give_every_net_the_changes(void)
             uint32_t net = design_find_net(dg, (const char *[]){"a", "n0", "n1"}[k]);
             uint64_t e = r.ev->net_ev0[net];
             CHECK_EQ_INT(r.ev->net_ev0[net + 1] - e, 3);
-            CHECK_EQ_INT(r.ev->time_fs[e + 1], 5000);
-            CHECK_EQ_INT(r.ev->value[e + 1], 1);
-            CHECK_EQ_INT(r.ev->time_fs[e + 2], 10000);
-            CHECK_EQ_INT(r.ev->value[e + 2], 0);
+            CHECK_EQ_INT(events_time(r.ev, e + 1), 5000);
+            CHECK_EQ_INT(events_value(r.ev, e + 1), 1);
+            CHECK_EQ_INT(events_time(r.ev, e + 2), 10000);
+            CHECK_EQ_INT(events_value(r.ev, e + 2), 0);
         }
         uint32_t n2 = design_find_net(dg, "n2");
         CHECK(r.ev && r.ev->net_ev0[n2 + 1] - r.ev->net_ev0[n2] == 2);
@@ -340,7 +339,7 @@ static uint32_t nets_with_events(const events *ev)
 static uint64_t first_at(const events *ev, uint32_t n, int64_t t)
 {
     uint64_t k = ev->net_ev0[n];
-    while (k < ev->net_ev0[n + 1] && ev->time_fs[k] < t)
+    while (k < ev->net_ev0[n + 1] && events_time(ev, k) < t)
         k++;
     return k;
 }
@@ -357,10 +356,9 @@ static bool window_net_ok(const events *whole, const events_window *w, uint32_t 
     if (first + len > end)
         return false;
     for (uint64_t k = 0; k < len; k++)
-        if (ev->time_fs[ev->net_ev0[n] + k] != whole->time_fs[first + k] ||
-            ev->value[ev->net_ev0[n] + k] != whole->value[first + k])
+        if (ev->word[ev->net_ev0[n] + k] != whole->word[first + k])
             return false;
-    return first + len == end || (!w->last && whole->time_fs[first + len] >= w->complete_fs);
+    return first + len == end || (!w->last && events_time(whole, first + len) >= w->complete_fs);
 }
 
 static gp_status check_window(void *ctx, const events_window *w, int64_t *keep_from)

@@ -337,13 +337,13 @@ static void check_late_times(const cpu_case *cc)
 {
     const int64_t late = (int64_t)1 << 56;
     events ev = *cc->ev;
-    int64_t *times = malloc(ev.n_events * sizeof *times + 1);
-    CHECK(times != NULL);
-    if (!times)
+    uint64_t *words = malloc(ev.n_events * sizeof *words + 1);
+    CHECK(words != NULL);
+    if (!words)
         return;
     for (uint64_t i = 0; i < ev.n_events; i++)
-        times[i] = cc->ev->time_fs[i] + late;
-    ev.time_fs = times;
+        words[i] = events_pack(events_time(cc->ev, i) + late, events_value(cc->ev, i));
+    ev.word = words;
     ev.end_fs += late;
     cpu_case shifted = {cc->dg, &ev};
     power_options opt = power_defaults();
@@ -363,7 +363,7 @@ static void check_late_times(const cpu_case *cc)
     diag_free(d);
     power_result_free(walk);
     power_result_free(ref);
-    free(times);
+    free(words);
 }
 #else
 /* The CPU engine near the reference with the default and with tiny tasks

@@ -67,8 +67,7 @@ static bool same_events(const events *a, const events *b)
     return a && b && a->n_nets == b->n_nets && a->n_events == b->n_events &&
            a->end_fs == b->end_fs &&
            memcmp(a->net_ev0, b->net_ev0, (a->n_nets + 1) * sizeof *a->net_ev0) == 0 &&
-           memcmp(a->time_fs, b->time_fs, a->n_events * sizeof *a->time_fs) == 0 &&
-           memcmp(a->value, b->value, a->n_events) == 0;
+           memcmp(a->word, b->word, a->n_events * sizeof *a->word) == 0;
 }
 
 /* Re-simulating on 1, 2 and 3 threads gives sc->full (from every core)
@@ -149,9 +148,9 @@ static void expect_net(const sim_case *sc, const char *name, const char *expecte
     char got[512] = "";
     for (uint64_t k = sc->full->net_ev0[n]; k < sc->full->net_ev0[n + 1]; k++) {
         size_t len = strlen(got);
-        CHECK_EQ_INT(sc->full->time_fs[k] % PS, 0);
+        CHECK_EQ_INT(events_time(sc->full, k) % PS, 0);
         snprintf(got + len, sizeof got - len, "%s%lld:%c", len ? " " : "",
-                 (long long)(sc->full->time_fs[k] / PS), "01x"[sc->full->value[k]]);
+                 (long long)(events_time(sc->full, k) / PS), "01x"[events_value(sc->full, k)]);
     }
     CHECK_EQ_STR(got, expected);
 }
@@ -407,11 +406,11 @@ static void test_vcd_round_trip(void)
         CHECK_EQ_INT(events_read(sc.dg, path, &eo, &back, &st, sc.d), GP_OK);
         for (uint32_t n = 0; back && n < sc.dg->n_nets; n++) {
             uint64_t k = sc.full->net_ev0[n], j = back->net_ev0[n];
-            k += sc.full->value[k] == EVENTS_X && back->value[j] != EVENTS_X;
+            k += events_value(sc.full, k) == EVENTS_X && events_value(back, j) != EVENTS_X;
             CHECK_EQ_INT(back->net_ev0[n + 1] - j, sc.full->net_ev0[n + 1] - k);
             for (; k < sc.full->net_ev0[n + 1] && j < back->net_ev0[n + 1]; k++, j++) {
-                CHECK_EQ_INT(back->time_fs[j], sc.full->time_fs[k]);
-                CHECK_EQ_INT(back->value[j], sc.full->value[k]);
+                CHECK_EQ_INT(events_time(back, j), events_time(sc.full, k));
+                CHECK_EQ_INT(events_value(back, j), events_value(sc.full, k));
             }
         }
         CHECK(back && back->end_fs == 9000 * PS);

@@ -473,6 +473,7 @@ static void test_errors_changes(void)
     expect_error(HDR "#-5\n", NULL, 6014, 7);
     expect_error(HDR "#99999999999999999999\n", NULL, 6015, 7);
     expect_error(HDR "#9223372036854775807\n", NULL, 6015, 7); /* overflows in fs */
+    expect_error(HDR "#2305843009214\n", NULL, 6015, 7); /* past 2^61 fs, the store's */
     expect_error(HDR "#5\n#4\n", NULL, 6016, 8);          /* decreasing time */
     expect_error(HDR "b1021 \"\n", NULL, 6012, 7);        /* bad value character */
     expect_error(HDR "b10101 \"\n", NULL, 6013, 7);       /* longer than the width */
