@@ -148,6 +148,17 @@ static gp_status bind_aliases(collector *c, uint32_t slots, uint32_t *count)
     return GP_OK;
 }
 
+/* Each id's bit 0 entry of slot_net, where most changes look. */
+static gp_status bind_first_bits(collector *c, uint32_t id_count)
+{
+    c->id_net = mem_alloc((id_count ? id_count : 1) * sizeof *c->id_net);
+    if (!c->id_net)
+        return events_no_memory(c);
+    for (uint32_t id = 0; id < id_count; id++)
+        c->id_net[id] = events_slot_net(c, id, 0);
+    return GP_OK;
+}
+
 /* Builds the (id, bit) -> nets table from the bindings. */
 static gp_status on_start(void *ctx, const vcd_info *info)
 {
@@ -173,6 +184,8 @@ static gp_status on_start(void *ctx, const vcd_info *info)
         count[binding_slot(c, c->bindings.data[k])]++;
     if (st == GP_OK)
         st = bind_aliases(c, slots, count);
+    if (st == GP_OK)
+        st = bind_first_bits(c, info->id_count);
     mem_free(count);
     vec_binding_free(&c->bindings);
     choose_scope_hint(c);
@@ -229,6 +242,7 @@ static void collector_free(collector *c)
     mem_free(c->net_bound);
     mem_free(c->slot0);
     mem_free(c->slot_net);
+    mem_free(c->id_net);
     mem_free(c->alias0);
     mem_free(c->alias_nets);
 }

@@ -69,6 +69,7 @@ typedef struct collector {
      * slot several nets are bound to (aliases: one code or handle declared
      * under several names): nets alias_nets[alias0[k] .. alias0[k + 1]). */
     uint32_t *slot_net;
+    uint32_t *id_net;         /* [id_count]: slot_net's entry of the id's bit 0 */
     uint32_t *alias0, *alias_nets;
     int64_t end_fs;
     /* The changes, by part, of parts [part_base, n_parts) (those before
@@ -106,6 +107,12 @@ static inline uint32_t events_slot_net(const collector *c, uint32_t id, uint32_t
 {
     uint32_t slot = events_slot(c, id, bit);
     return slot != DESIGN_NONE ? c->slot_net[slot] : DESIGN_NONE;
+}
+
+/* The same, bit 0 (every scalar's change) in one look, once bound. */
+static inline uint32_t events_change_net(const collector *c, uint32_t id, uint32_t bit)
+{
+    return bit == 0 ? c->id_net[id] : events_slot_net(c, id, bit);
 }
 
 gp_status events_no_memory(collector *c);

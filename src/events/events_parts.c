@@ -152,13 +152,6 @@ static inline bool bucket_push(const collector *c, part_bucket *row, uint32_t ne
     return true;
 }
 
-static void prefetch_slot_net(const collector *c, const vcd_change *ch)
-{
-    uint32_t slot = events_slot(c, ch->id, ch->bit);
-    if (slot != DESIGN_NONE)
-        __builtin_prefetch(&c->slot_net[slot]);
-}
-
 /* Called on the reading threads: no message (the reader falls back to one
  * thread, whose reading reports a lack of memory). */
 gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, const vcd_change *ch,
@@ -172,13 +165,11 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
         return GP_ERR_NOMEM;
     uint32_t tix = (uint32_t)(times->len - 1);
     for (size_t k = 0; k < n; k++) {
-        /* Consecutive changes hit ids far apart: the tables' lines are
-         * fetched ahead, the id's row first and then its slot's net. */
+        /* Consecutive changes hit ids far apart: their table lines are
+         * fetched ahead. */
         if (k + EVENTS_AHEAD < n)
-            __builtin_prefetch(&c->slot0[ch[k + EVENTS_AHEAD].id]);
-        if (k + EVENTS_AHEAD / 2 < n)
-            prefetch_slot_net(c, &ch[k + EVENTS_AHEAD / 2]);
-        uint32_t net = events_slot_net(c, ch[k].id, ch[k].bit);
+            __builtin_prefetch(&c->id_net[ch[k + EVENTS_AHEAD].id]);
+        uint32_t net = events_change_net(c, ch[k].id, ch[k].bit);
         if (net == DESIGN_NONE)
             continue;
         if (!(net & EVENTS_ALIASED)) {
