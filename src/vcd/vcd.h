@@ -21,10 +21,11 @@
  * `part_changes` and vcd_options.threads allows: the value changes are cut
  * into parts at line starts of `#time` lines (a gzip file's as its stream
  * is decompressed), and each part is read on its own, in any order and at
- * once, its changes going to part_changes with the part's number.  Inside a part the rules above hold
- * but one: the first change of a bit in a part is always delivered (the
- * part does not know the bit's value before it), so the sink drops it when
- * it equals the bit's value at the end of the parts before.  Whatever a
+ * once, its changes going to part_changes with the part's number.  Inside
+ * a part the rules above hold but one: a change may repeat the bit's value
+ * (the part does not know the bit's value before its first change, and a
+ * one-bit variable's changes are delivered as read, unchecked), so the
+ * sink drops each change that equals the bit's value before it.  Whatever a
  * part meets that only a reading in file order handles ($dumpoff, $dumpon,
  * an error, a section cut by a part's edge), the reader calls parts with 0
  * (forget the parts' changes) and reads the changes again in file order

@@ -272,7 +272,10 @@ static gp_status vcd_apply(vcd_text *r, const vcd_op *op)
         return GP_OK;
     if (e->width == 1) {
         uint8_t v = vcd_value_plus1[(unsigned char)*op->cmd] - 1;
-        return vcd_state_set_bit(&r->st, e->id, e->off, 0, v);
+        /* A part's reader has no $dumpoff (it stops the part) and leaves
+         * repeats to the sink: the bit's value is not waited for. */
+        return r->st.in_part ? vcd_state_put_bit(&r->st, e->id, e->off, v)
+                             : vcd_state_set_bit(&r->st, e->id, e->off, 0, v);
     }
     return vcd_apply_vector(r, e, op->cmd, 1);
 }

@@ -1,7 +1,7 @@
 /* test_events_parts.c: a VCD read in parts on threads gives the store, the
  * statistics and the messages of the reading in file order, on random
  * dumps cut into many parts (vectors, x and z, aliases, zero-width pulses,
- * repeated values, $dumpall, skipped real and integer variables) and on
+ * repeated values, a one-bit variable changed as a scalar and as a vector, $dumpall, skipped real and integer variables) and on
  * the inputs that make the parts fall back to one thread ($dumpoff, a
  * comment cut by a part's edge, errors, a missing last newline, which is
  * refused: the file is cut); the same
@@ -79,8 +79,8 @@ static void random_change(FILE *f, uint64_t *s)
         fputs(" bus", f);
         break;
     }
-    case 5:
-        fprintf(f, "%c%s", "01x"[(r >> 8) % 3], "ab");
+    case 5: /* a one-bit variable, now as a scalar, now as a vector */
+        fprintf(f, (r >> 20) % 2 ? "%c%s" : "b%c %s", "01x"[(r >> 8) % 3], "ab");
         break;
     case 6:
         fprintf(f, "b%u cnt", (unsigned)((r >> 8) % 2));
