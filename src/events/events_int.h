@@ -5,6 +5,8 @@
 #ifndef GP_EVENTS_EVENTS_INT_H
 #define GP_EVENTS_EVENTS_INT_H
 
+#include <pthread.h>
+
 #include "events/events.h"
 #include "util/vec.h"
 #include "vcd/vcd.h"
@@ -15,17 +17,35 @@ typedef struct binding {
 
 VEC_DECLARE(vec_binding, binding)
 
+/* A piece of a bucket: 8 KiB with its header. */
+#define EVENTS_BLOCK_WORDS 2044
+typedef struct bucket_block bucket_block;
+struct bucket_block {
+    bucket_block *next;
+    uint32_t len;
+    uint32_t word[EVENTS_BLOCK_WORDS];
+};
+
 /* One part's changes of the nets of one range, in file order, one word
  * each: net << 2 | value (EVENTS_PART_DROPPED once found to repeat the
  * value before it).  Before the first change of each of the part's times
  * that the bucket holds come two words: EVENTS_TIME_MARK and the time's
- * index in the part's times.  `tix` is the last such index (EVENTS_NO_TIME
- * before the first). */
+ * index in the part's times, in the same block as the change after them.
+ * `tix` is the last such index (EVENTS_NO_TIME before the first). */
 typedef struct part_bucket {
-    uint32_t *word;
-    size_t len, cap;
+    bucket_block *first, *last;
     uint32_t tix;
 } part_bucket;
+
+/* Where the blocks of one range's buckets (every part's) come from:
+ * chunks of growing size, carved in turn, all given back together once
+ * the range's store is written (events_bucket.c). */
+typedef struct range_pool {
+    pthread_mutex_t lock;
+    void *chunks; /* the last chunk; each chunk's first word points to the one before */
+    char *at, *end;
+    size_t next_size;
+} range_pool;
 
 #define EVENTS_PART_DROPPED 3u
 /* No change's word: its net would be the largest number and its value
@@ -76,6 +96,7 @@ typedef struct collector {
      * went to windows): bucket[(part - part_base) * n_ranges + range],
      * range r holding the nets n with n >> range_shift == r. */
     part_bucket *bucket;
+    range_pool *pools;   /* [n_ranges] */
     vec_i64 *part_times; /* per part: its distinct times, increasing */
     uint32_t part_base, n_parts, n_ranges, range_shift;
     uint32_t threads; /* building the store from the parts */
@@ -116,6 +137,15 @@ static inline uint32_t events_change_net(const collector *c, uint32_t id, uint32
 }
 
 gp_status events_no_memory(collector *c);
+
+/* The range pools (events_bucket.c): made for c->n_ranges; a new block at
+ * the end of b, a bucket of `range` (NULL when out of memory; safe on the
+ * reading threads); every block of the range's buckets given back (the
+ * buckets that held them must be emptied); the pools freed. */
+gp_status events_pools_make(collector *c);
+bucket_block *events_bucket_block(collector *c, uint32_t range, part_bucket *b);
+void events_pool_release(collector *c, uint32_t range);
+void events_pools_free(collector *c);
 
 /* Buckets for n parts (n >= 1), what the buckets and windows held
  * dropped (the consumer restarts if it got any). */

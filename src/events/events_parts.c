@@ -38,17 +38,16 @@ void events_parts_init(collector *c, uint32_t threads)
     c->n_ranges = (last >> c->range_shift) + 1;
 }
 
-static void bucket_free(part_bucket *b)
-{
-    mem_free(b->word);
-    *b = (part_bucket){.tix = EVENTS_NO_TIME};
-}
+static const part_bucket empty_bucket = {.tix = EVENTS_NO_TIME};
 
-/* The rows (buckets and times) of the first `rows` parts held. */
+/* The rows (buckets and times) of the first `rows` parts held; the rows
+ * after them hold no change, so that every pool's blocks go. */
 static void rows_free(collector *c, uint32_t rows)
 {
     for (size_t k = 0; c->bucket && k < (size_t)rows * c->n_ranges; k++)
-        bucket_free(&c->bucket[k]);
+        c->bucket[k] = empty_bucket;
+    for (uint32_t r = 0; c->pools && r < c->n_ranges; r++)
+        events_pool_release(c, r);
     for (uint32_t p = 0; c->part_times && p < rows; p++)
         vec_i64_free(&c->part_times[p]);
 }
@@ -64,6 +63,7 @@ void events_parts_free(collector *c)
 {
     rows_free(c, c->n_parts - c->part_base);
     carry_free(c);
+    events_pools_free(c);
     mem_free(c->bucket);
     mem_free(c->part_times);
     c->bucket = NULL;
@@ -76,6 +76,8 @@ static gp_status parts_grow(collector *c, uint32_t n)
 {
     size_t rows = n - c->part_base, had_rows = c->n_parts - c->part_base;
     size_t had = had_rows * c->n_ranges, want = rows * c->n_ranges;
+    if (!c->pools && events_pools_make(c) != GP_OK)
+        return GP_ERR_NOMEM;
     part_bucket *b = mem_realloc(c->bucket, want * sizeof *b);
     if (b)
         c->bucket = b;
@@ -83,7 +85,7 @@ static gp_status parts_grow(collector *c, uint32_t n)
     if (!t)
         return events_no_memory(c);
     for (size_t k = had; k < want; k++)
-        b[k] = (part_bucket){.tix = EVENTS_NO_TIME};
+        b[k] = empty_bucket;
     memset(t + had_rows, 0, (rows - had_rows) * sizeof *t);
     c->part_times = t;
     c->n_parts = n;
@@ -124,31 +126,22 @@ gp_status events_on_parts(void *ctx, uint32_t n)
     return events_parts_reset(c, n ? n : 1);
 }
 
-/* Room for 3 more words (a time's two and a change) in b. */
-static bool bucket_grow(part_bucket *b)
+/* One change of `net` at the part's time `tix` into its bucket of `row`:
+ * the last block has room for a time's two words and the change. */
+static inline bool bucket_push(collector *c, part_bucket *row, uint32_t net, uint8_t value,
+                               uint32_t tix)
 {
-    size_t cap = b->cap ? 2 * b->cap : 1024;
-    uint32_t *word = mem_realloc(b->word, cap * sizeof *word);
-    if (!word)
-        return false;
-    b->word = word;
-    b->cap = cap;
-    return true;
-}
-
-/* One change of `net` at the part's time `tix` into its bucket of `row`. */
-static inline bool bucket_push(const collector *c, part_bucket *row, uint32_t net,
-                               uint8_t value, uint32_t tix)
-{
-    part_bucket *b = &row[net >> c->range_shift];
-    if (b->cap - b->len < 3 && !bucket_grow(b))
+    uint32_t range = net >> c->range_shift;
+    part_bucket *b = &row[range];
+    bucket_block *k = b->last;
+    if ((!k || k->len > EVENTS_BLOCK_WORDS - 3) && !(k = events_bucket_block(c, range, b)))
         return false;
     if (b->tix != tix) {
-        b->word[b->len++] = EVENTS_TIME_MARK;
-        b->word[b->len++] = tix;
+        k->word[k->len++] = EVENTS_TIME_MARK;
+        k->word[k->len++] = tix;
         b->tix = tix;
     }
-    b->word[b->len++] = net << 2 | value;
+    k->word[k->len++] = net << 2 | value;
     return true;
 }
 
@@ -234,24 +227,23 @@ static void count_range(parts_build *pb, uint32_t range)
         count[n] = end - first;
         kept += end - first;
     }
-    for (uint32_t p = 0; p < rows_held(c); p++) {
-        part_bucket *b = &c->bucket[(size_t)p * c->n_ranges + range];
-        for (size_t k = 0; k < b->len; k++) {
-            if (b->word[k] == EVENTS_TIME_MARK) {
-                k++; /* the time's index */
-                continue;
+    for (uint32_t p = 0; p < rows_held(c); p++)
+        for (bucket_block *b = c->bucket[(size_t)p * c->n_ranges + range].first; b; b = b->next)
+            for (uint32_t k = 0; k < b->len; k++) {
+                if (b->word[k] == EVENTS_TIME_MARK) {
+                    k++; /* the time's index */
+                    continue;
+                }
+                uint32_t net = b->word[k] >> 2;
+                uint8_t v = b->word[k] & 3;
+                if (v == pb->last[net]) {
+                    b->word[k] |= EVENTS_PART_DROPPED;
+                    continue;
+                }
+                pb->last[net] = v;
+                count[net]++;
+                kept++;
             }
-            uint32_t net = b->word[k] >> 2;
-            uint8_t v = b->word[k] & 3;
-            if (v == pb->last[net]) {
-                b->word[k] |= EVENTS_PART_DROPPED;
-                continue;
-            }
-            pb->last[net] = v;
-            count[net]++;
-            kept++;
-        }
-    }
     pb->range_events[range] = kept;
 }
 
@@ -274,18 +266,20 @@ static void fill_range(parts_build *pb, uint32_t range)
     }
     pb->range_active[range] = active;
     for (uint32_t p = 0; p < rows_held(c); p++) {
-        part_bucket *b = &c->bucket[(size_t)p * c->n_ranges + range];
+        part_bucket *bucket = &c->bucket[(size_t)p * c->n_ranges + range];
         const int64_t *times = c->part_times[p].data;
         int64_t t = 0;
-        for (size_t k = 0; k < b->len; k++) {
-            uint32_t r = b->word[k];
-            if (r == EVENTS_TIME_MARK)
-                t = times[b->word[++k]];
-            else if ((r & 3) != EVENTS_PART_DROPPED)
-                ev->word[pb->fill[r >> 2]++] = events_pack(t, (uint8_t)(r & 3));
-        }
-        bucket_free(b);
+        for (const bucket_block *b = bucket->first; b; b = b->next)
+            for (uint32_t k = 0; k < b->len; k++) {
+                uint32_t r = b->word[k];
+                if (r == EVENTS_TIME_MARK)
+                    t = times[b->word[++k]];
+                else if ((r & 3) != EVENTS_PART_DROPPED)
+                    ev->word[pb->fill[r >> 2]++] = events_pack(t, (uint8_t)(r & 3));
+            }
+        *bucket = empty_bucket;
     }
+    events_pool_release(c, range);
 }
 
 /* A thread of a pass: takes ranges until none is left. */
@@ -431,7 +425,8 @@ static uint64_t words_held(const collector *c, uint32_t n)
 {
     uint64_t held = 0;
     for (size_t k = 0; k < (size_t)(n - c->part_base) * c->n_ranges; k++)
-        held += c->bucket[k].len;
+        for (const bucket_block *b = c->bucket[k].first; b; b = b->next)
+            held += b->len;
     return held;
 }
 
