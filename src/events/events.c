@@ -164,7 +164,7 @@ static gp_status on_start(void *ctx, const vcd_info *info)
 {
     collector *c = ctx;
     c->stats->format = info->format;
-    c->slot0 = mem_calloc((size_t)info->id_count + 1, sizeof *c->slot0);
+    c->slot0 = mem_zeroed((size_t)info->id_count + 1, sizeof *c->slot0);
     if (!c->slot0)
         return events_no_memory(c);
     for (size_t k = 0; k < c->bindings.len; k++) {
@@ -176,7 +176,7 @@ static gp_status on_start(void *ctx, const vcd_info *info)
         c->slot0[id + 1] += c->slot0[id];
     uint32_t slots = c->slot0[info->id_count];
     c->slot_net = mem_alloc((slots ? slots : 1) * sizeof *c->slot_net);
-    uint32_t *count = mem_calloc(slots ? slots : 1, sizeof *count);
+    uint32_t *count = mem_zeroed(slots ? slots : 1, sizeof *count);
     gp_status st = c->slot_net && count ? GP_OK : events_no_memory(c);
     for (uint32_t s = 0; st == GP_OK && s < slots; s++)
         c->slot_net[s] = DESIGN_NONE;
@@ -213,7 +213,7 @@ static gp_status read_dump(collector *c, const char *path)
     const design *dg = c->dg;
     const events_options *opt = c->opt;
     diag_ctx *d = c->d;
-    c->net_bound = mem_calloc(dg->n_nets ? dg->n_nets : 1, 1);
+    c->net_bound = mem_zeroed(dg->n_nets ? dg->n_nets : 1, 1);
     if (!c->net_bound)
         return events_no_memory(c);
     if (dg->n_nets > EVENTS_PART_MAX_NETS) {

@@ -72,6 +72,16 @@ void *mem_calloc(size_t n, size_t size)
     return mem_counted(calloc(1, sizeof(mem_header) + n * size), n * size);
 }
 
+void *mem_zeroed(size_t n, size_t size)
+{
+    if (size != 0 && n > (SIZE_MAX - sizeof(mem_header)) / size)
+        return NULL;
+    void *p = mem_alloc(n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
 void *mem_realloc(void *p, size_t size)
 {
     if (!p)

@@ -27,6 +27,11 @@ typedef struct mem_stats {
 void *mem_alloc(size_t size);
 /* A zeroed block of n * size bytes; NULL when the product overflows. */
 void *mem_calloc(size_t n, size_t size);
+/* The same, zeroed here by writing: for a table whose entries are read
+ * before they are set.  A large calloc block's pages are the system's
+ * shared zero page until first written, so that such a table would take a
+ * copy-on-write fault and a TLB flush on every core, a page at a time. */
+void *mem_zeroed(size_t n, size_t size);
 /* Resizes `p` (NULL: like mem_alloc).  On failure `p` stays valid and unchanged. */
 void *mem_realloc(void *p, size_t size);
 /* Frees a block from mem_*; NULL is ignored. */

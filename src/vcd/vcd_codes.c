@@ -13,7 +13,7 @@
 static gp_status vcd_packed_grow(vcd_text *r)
 {
     size_t old_n = r->packed ? r->packed_mask + 1 : 0, n = old_n ? 2 * old_n : VCD_PACKED_FIRST;
-    vcd_packed_slot *t = mem_calloc(n, sizeof *t);
+    vcd_packed_slot *t = mem_zeroed(n, sizeof *t);
     if (!t)
         return vcd_text_nomem(r);
     for (size_t i = 0; i < old_n; i++)
@@ -61,7 +61,7 @@ gp_status vcd_codes_entry(vcd_text *r, const char *code, size_t n, vcd_code **ou
     if (table == VCD_IN_LONG)
         return vcd_long_entry(r, code, n, out);
     vcd_code **t = table == VCD_IN_SHORT ? &r->short_codes : &r->pages[page];
-    if (!*t && !(*t = mem_calloc(table == VCD_IN_SHORT ? VCD_CODE_RADIX + VCD_PAGE : VCD_PAGE,
+    if (!*t && !(*t = mem_zeroed(table == VCD_IN_SHORT ? VCD_CODE_RADIX + VCD_PAGE : VCD_PAGE,
                                  sizeof **t)))
         return vcd_text_nomem(r);
     *out = &(*t)[index];

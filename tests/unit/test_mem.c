@@ -54,6 +54,28 @@ static void test_calloc_zeroes_and_checks_overflow(void)
     CHECK_EQ_INT(after.alloc_count, before.alloc_count + 1);
 }
 
+/* mem_zeroed as mem_calloc: zeroed (in a block that held other bytes
+ * before, when malloc reuses it), counted, the product checked. */
+static void test_zeroed_zeroes_and_checks_overflow(void)
+{
+    mem_stats before = mem_get_stats();
+    uint32_t *dirty = mem_alloc(4000);
+    CHECK(dirty != NULL);
+    if (dirty)
+        memset(dirty, 0xab, 4000);
+    mem_free(dirty);
+    uint32_t *p = mem_zeroed(1000, sizeof(uint32_t));
+    CHECK(p != NULL);
+    int nonzero = 0;
+    for (int i = 0; p && i < 1000; i++)
+        nonzero += p[i] != 0;
+    CHECK_EQ_INT(nonzero, 0);
+    CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes + 4000);
+    mem_free(p);
+    CHECK(mem_zeroed(SIZE_MAX / 2, 4) == NULL);
+    CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes);
+}
+
 static void test_impossible_sizes_fail_cleanly(void)
 {
     mem_stats before = mem_get_stats();
@@ -145,6 +167,7 @@ int main(void)
     RUN(test_alloc_and_free_update_counters);
     RUN(test_peak_survives_free);
     RUN(test_calloc_zeroes_and_checks_overflow);
+    RUN(test_zeroed_zeroes_and_checks_overflow);
     RUN(test_impossible_sizes_fail_cleanly);
     RUN(test_realloc_keeps_bytes_and_counts_difference);
     RUN(test_zero_size_blocks_are_distinct);
