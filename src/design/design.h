@@ -107,20 +107,22 @@ design_timing_options design_timing_defaults(void);
 
 /* Reads the Verilog netlist files, flattens the design below `top` (NULL: the
  * only uninstantiated module) and binds instances to the cells of `libs`,
- * which must outlive the design.  Then levelises it (a combinational loop is
- * a warning naming its instances; their level is set past the last level) and
- * computes loads, slews and NLDM delays with default options. */
+ * which must outlive the design.  Then levelises it and computes loads,
+ * slews and NLDM delays with default options (design_compute_timing). */
 gp_status design_read_netlist(design **out, const lib_set *libs, const char *const *paths,
                               int n_paths, const char *top, diag_ctx *d);
-/* The same up to the levels: no loads, slews or delays until
- * design_compute_timing (for callers that annotate SPEF first, or time the
- * phases apart); `bar` (may be NULL) shows the netlist's reading. */
+/* The same up to the names and the connections: no levels, loads, slews or
+ * delays until design_compute_timing (for callers that annotate SPEF first,
+ * read the activity beside the levels and the timing, or time the phases
+ * apart); `bar` (may be NULL) shows the netlist's reading. */
 gp_status design_read_structure(design **out, const lib_set *libs, const char *const *paths,
                                 int n_paths, const char *top, progress *bar, diag_ctx *d);
 void design_free(design *dg);
 
-/* Loads, slews and delays from the Liberty tables (SPEC §2); SDF annotation
- * replaces delays afterwards.  design_read_netlist calls it with defaults. */
+/* The levels, the first time (a combinational loop is a warning naming its
+ * instances; their level is set past the last level), then loads, slews and
+ * delays from the Liberty tables (SPEC §2); SDF annotation replaces delays
+ * afterwards.  design_read_netlist calls it with defaults. */
 gp_status design_compute_timing(design *dg, const design_timing_options *opt, diag_ctx *d);
 
 /* What design_read_sdf matched. */

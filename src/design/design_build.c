@@ -290,8 +290,6 @@ gp_status design_read_structure(design **out, const lib_set *libs, const char *c
     builder_free(&b);
     if (st == GP_OK)
         st = design_index(dg, d);
-    if (st == GP_OK)
-        st = design_levelize(dg, d);
     if (st != GP_OK) {
         design_free(dg);
         return st;

@@ -327,6 +327,9 @@ static bool port_net_slews(const design *dg, slew_rules *sr)
 
 gp_status design_compute_timing(design *dg, const design_timing_options *opt, diag_ctx *d)
 {
+    gp_status levels = dg->inst_level ? GP_OK : design_levelize(dg, d);
+    if (levels != GP_OK)
+        return levels;
     size_t n = dg->n_insts ? dg->n_insts : 1;
     uint8_t *is_timing_input = mem_calloc(dg->n_pins ? dg->n_pins : 1, 1);
     uint32_t *waiting = mem_alloc(n * sizeof *waiting), *order = mem_alloc(n * sizeof *order);
