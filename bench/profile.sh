@@ -8,7 +8,7 @@
 # 1. builds this tree (RelWithDebInfo, no CUDA) in $WORK/build;
 # 2. writes the generated case (bench_files: GATES gates x CYCLES cycles)
 #    unless $WORK/case holds one;
-# 3. runs `gatepower info --timing` once to warm the page cache, then under
+# 3. runs `gatepower info --timing` (or COMMAND) once to warm the page cache, then under
 #    `perf record` (cycles, no call graphs) and `perf stat` (page faults,
 #    context switches, CPU migrations);
 # 4. prints the symbols above 0.5% of the samples, kernel ones included,
@@ -17,8 +17,9 @@
 # The device machine has no perf: copy /usr/bin/perf and the libraries
 # `ldd` names (libc's aside) into an ignored .devcarry/perf/ and
 # .devcarry/perf/lib/ and carry it.  Knobs: GATES (1000000), CYCLES (500),
-# WORK (/tmp/gp-profile), PERF (perf), ARGS (more options for info, e.g.
-# --threads 1), ACTIVITY (full.vcd; full.fst with FST=1 or lz4 written).
+# WORK (/tmp/gp-profile), PERF (perf), COMMAND (info; or power, with
+# --period 10ns and the cpu engine), ARGS (more options, e.g. --threads 1),
+# ACTIVITY (full.vcd; full.fst with FST=1 or lz4 written).
 set -uo pipefail
 start=$SECONDS
 work=${WORK:-/tmp/gp-profile}
@@ -42,8 +43,11 @@ if [ ! -f "$case_dir/full.vcd" ]; then
     ${FST:+--fst-pack "$([ "$FST" = 1 ] && echo zlib || echo "$FST")"} >"$out/case.log" 2>&1 ||
     { say "FAIL: bench_files"; exit 1; }
 fi
-cmd=("$work/build/gatepower" --quiet info --lib "$case_dir/cells.lib" --netlist "$case_dir/netlist.v"
-     --activity "$case_dir/${ACTIVITY:-full.vcd}" --scope top --timing ${ARGS:-})
+command=${COMMAND:-info}
+[ "$command" = power ] && more=(--period 10ns --engine cpu --json "$out/report.json") || more=()
+cmd=("$work/build/gatepower" --quiet "$command" --lib "$case_dir/cells.lib"
+     --netlist "$case_dir/netlist.v" --activity "$case_dir/${ACTIVITY:-full.vcd}" --scope top
+     --timing "${more[@]}" ${ARGS:-})
 "${cmd[@]}" >/dev/null 2>"$out/warm.err"; grep '^timing' "$out/warm.err"
 "$perf" record -o "$out/perf.data" -- "${cmd[@]}" >/dev/null 2>"$out/record.err"
 grep '^timing' "$out/record.err" || tail -5 "$out/record.err"
