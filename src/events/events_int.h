@@ -52,10 +52,15 @@ typedef struct range_pool {
  * EVENTS_PART_DROPPED, and no design has that many nets. */
 #define EVENTS_TIME_MARK UINT32_MAX
 #define EVENTS_NO_TIME UINT32_MAX
-/* Ranges of nets a thread builds in turn: each range's part of the store
- * then stays small enough for the caches while its events are written. */
-#define EVENTS_RANGES_PER_THREAD 8
-#define EVENTS_MIN_RANGES 64   /* on few threads too: the store's slices stay small */
+/* Ranges of nets: a range's buckets hold its nets' changes, and its part of
+ * the store is built by one thread.  A range of EVENTS_RANGE_NETS nets
+ * keeps the nets' write positions in a core's cache while its store is
+ * written, and its buckets full enough that a time's changes in a bucket
+ * are several (each time a bucket sees costs it two words); smaller
+ * ranges only where the threads need EVENTS_RANGES_PER_THREAD each to
+ * share the passes evenly. */
+#define EVENTS_RANGE_NETS ((uint32_t)1 << 15)
+#define EVENTS_RANGES_PER_THREAD 2
 #define EVENTS_MAX_RANGES 1024 /* a bucket per part and range: their count stays small */
 #define EVENTS_PART_MAX_NETS (((uint32_t)1 << 30) - 1) /* a net number fits a word */
 /* Streaming: the bytes a word held takes at a window (a change's word and

@@ -28,12 +28,12 @@
 void events_parts_init(collector *c, uint32_t threads)
 {
     uint32_t last = c->dg->n_nets ? c->dg->n_nets - 1 : 0;
+    uint64_t least = (uint64_t)threads * EVENTS_RANGES_PER_THREAD;
     c->threads = threads;
-    c->range_shift = 0;
-    uint64_t want = (uint64_t)threads * EVENTS_RANGES_PER_THREAD;
-    want = want > EVENTS_MIN_RANGES ? want : EVENTS_MIN_RANGES;
-    want = want < EVENTS_MAX_RANGES ? want : EVENTS_MAX_RANGES;
-    while ((last >> c->range_shift) + 1 > want)
+    c->range_shift = __builtin_ctz(EVENTS_RANGE_NETS);
+    while (c->range_shift > 0 && (last >> c->range_shift) + 1 < least)
+        c->range_shift--;
+    while ((last >> c->range_shift) + 1 > EVENTS_MAX_RANGES)
         c->range_shift++;
     c->n_ranges = (last >> c->range_shift) + 1;
 }
