@@ -3,11 +3,12 @@
  *
  * Each part's changes go, as they are read, into one bucket per range of
  * nets (4 bytes a change, plus 8 for each of the part's times the bucket
- * sees; the times themselves once per part).  The store is
- * then built range by range, the ranges shared out to the threads: a first
- * pass walks the range's buckets in part order and drops each change that
- * repeats its net's value before it (the first change of a bit in a part,
- * vcd.h), counting what is left per net; after the offsets, a second pass
+ * sees; the times themselves once per part), in blocks from the range's
+ * pool (events_bucket.c).  The store is then built range by range, the
+ * ranges shared out to the threads: a first pass walks the range's
+ * buckets in part order and drops each change that repeats its net's
+ * value before it (a part's changes may, vcd.h), counting what is left
+ * per net; after the offsets, a second pass
  * writes the changes left to their nets' places.  Both keep the file order
  * within a net, so the store is the one a reading in file order builds.
  *
