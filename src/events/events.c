@@ -1,8 +1,10 @@
 /* events.c: binding a dump's signals to the design's nets (by flat name under
  * the chosen scope) and collecting their changes into the event store.
  *
- * While the header is read, each bit of each variable is looked up among the
- * nets' names and aliases; at `start` the bindings become a table from
+ * While the header is read, each bit of each variable is kept with its
+ * name; at `start` the names are looked up among the nets' names and
+ * aliases (on threads: a million lookups miss the caches one by one), the
+ * bindings made in declaration order, and they become a table from
  * (variable id, bit) to nets.  The changes go to events_parts.c's buckets:
  * a dump read in file order is one part, a plain VCD read on threads as
  * many as the reader cut (vcd.h); the store is built from them, once at
@@ -88,31 +90,58 @@ static gp_status on_var(void *ctx, const vcd_var *v)
     for (uint32_t bit = 0; bit < v->width; bit++) {
         if (vcd_bit_name(v, bit, name, sizeof name) >= (int)sizeof name)
             name[sizeof name - 1] = '\0'; /* longer than any net name: stays unmatched */
-        bool is_pin = false;
-        uint32_t net = design_find_net(c->dg, name);
-        if (net == DESIGN_NONE)
-            net = driven_by_pin(c->dg, name, &is_pin);
-        if (net == DESIGN_NONE && is_pin) {
+        size_t at = c->names.len, len = strlen(name) + 1;
+        if (!vec_char_resize(&c->names, at + len) ||
+            !vec_signal_bit_push(&c->signals, (signal_bit){v->id, bit, at, DESIGN_NONE, false}))
+            return events_no_memory(c);
+        memcpy(c->names.data + at, name, len);
+    }
+    return GP_OK;
+}
+
+/* A part of the declared bits (a parts_fn): the net each names, or the
+ * pin. */
+static void resolve_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    collector *c = ctx;
+    uint64_t n = c->signals.len;
+    for (uint64_t k = parts_begin(n, part, parts); k < parts_begin(n, part + 1, parts); k++) {
+        signal_bit *s = &c->signals.data[k];
+        char *name = c->names.data + s->name;
+        s->net = design_find_net(c->dg, name);
+        if (s->net == DESIGN_NONE)
+            s->net = driven_by_pin(c->dg, name, &s->is_pin);
+    }
+}
+
+/* The bindings, in declaration order: the first bit that names a net binds
+ * it; the counts, the hints and the notes of the others. */
+static gp_status bind_signals(collector *c)
+{
+    parts_run(resolve_part, c, parts_for(c->signals.len, c->threads));
+    for (size_t k = 0; k < c->signals.len; k++) {
+        const signal_bit *s = &c->signals.data[k];
+        const char *name = c->names.data + s->name;
+        if (s->net == DESIGN_NONE && s->is_pin) {
             c->stats->signals_pins++;
-            continue;
-        }
-        if (net == DESIGN_NONE) {
+        } else if (s->net == DESIGN_NONE) {
             c->stats->signals_unmatched++;
             tally_scope_hint(c, name);
             if (c->opt->list_unmatched)
                 diag_note(c->d, 7102, DIAG_NOWHERE, "activity signal '%s' names no net", name);
-            continue;
-        }
-        c->stats->signals_matched++;
-        if (c->net_bound[net]) {
+        } else if (c->net_bound[s->net]) {
+            c->stats->signals_matched++;
             c->stats->signals_duplicate++;
-            continue;
+        } else {
+            c->stats->signals_matched++;
+            c->net_bound[s->net] = 1;
+            c->stats->nets_bound++;
+            if (!vec_binding_push(&c->bindings, (binding){s->id, s->bit, s->net}))
+                return events_no_memory(c);
         }
-        c->net_bound[net] = 1;
-        c->stats->nets_bound++;
-        if (!vec_binding_push(&c->bindings, (binding){v->id, bit, net}))
-            return events_no_memory(c);
     }
+    vec_signal_bit_free(&c->signals);
+    vec_char_free(&c->names);
     return GP_OK;
 }
 
@@ -164,6 +193,9 @@ static gp_status on_start(void *ctx, const vcd_info *info)
 {
     collector *c = ctx;
     c->stats->format = info->format;
+    gp_status bound = bind_signals(c);
+    if (bound != GP_OK)
+        return bound;
     c->slot0 = mem_zeroed((size_t)info->id_count + 1, sizeof *c->slot0);
     if (!c->slot0)
         return events_no_memory(c);
@@ -238,6 +270,8 @@ static void collector_free(collector *c)
 {
     c->stats->parts = c->n_parts;
     events_parts_free(c);
+    vec_signal_bit_free(&c->signals);
+    vec_char_free(&c->names);
     vec_binding_free(&c->bindings);
     mem_free(c->net_bound);
     mem_free(c->slot0);

@@ -15,7 +15,17 @@ typedef struct binding {
     uint32_t id, bit, net;
 } binding;
 
+/* A declared bit, its name at `name` in the collector's names, and what
+ * the name was found to give (resolve_signals). */
+typedef struct signal_bit {
+    uint32_t id, bit;
+    uint64_t name;
+    uint32_t net; /* DESIGN_NONE: no net */
+    bool is_pin;  /* another pin of an instance */
+} signal_bit;
+
 VEC_DECLARE(vec_binding, binding)
+VEC_DECLARE(vec_signal_bit, signal_bit)
 
 /* A piece of a bucket: 8 KiB with its header. */
 #define EVENTS_BLOCK_WORDS 2044
@@ -86,7 +96,9 @@ typedef struct collector {
     const events_options *opt;
     events_stats *stats;
     diag_ctx *d;
-    vec_binding bindings;     /* during the header, in declaration order */
+    vec_signal_bit signals;   /* during the header: every bit declared, in order */
+    vec_char names;           /* their names, each ending in NUL */
+    vec_binding bindings;     /* at the header's end, in declaration order */
     uint8_t *net_bound;       /* per net: an earlier bit gave it */
     scope_tally hints[EVENTS_HINTS];
     uint32_t *slot0;          /* [id_count + 1]: id's bit b is slot slot0[id] + b */
