@@ -121,6 +121,13 @@ static inline gp_status vcd_state_set_time(vcd_state *s, int64_t t)
     return GP_OK;
 }
 
+/* A change of bit `bit` of `id` to `v` into the batch, flushed when full. */
+static inline gp_status vcd_state_deliver(vcd_state *s, uint32_t id, uint32_t bit, uint8_t v)
+{
+    s->batch[s->batch_n++] = (vcd_change){.id = id, .bit = bit, .value = v};
+    return s->batch_n == VCD_BATCH ? vcd_state_flush(s) : GP_OK;
+}
+
 /* Records bit `bit` of `id` becoming `v`; a change goes to the batch. */
 static inline gp_status vcd_state_set_bit(vcd_state *s, uint32_t id, uint32_t off, uint32_t bit,
                                           uint8_t v)
@@ -129,13 +136,7 @@ static inline gp_status vcd_state_set_bit(vcd_state *s, uint32_t id, uint32_t of
     if (*p == v)
         return GP_OK;
     *p = v;
-    if (s->dump_off)
-        return GP_OK;
-    vcd_change *c = &s->batch[s->batch_n++];
-    c->id = id;
-    c->bit = bit;
-    c->value = v;
-    return s->batch_n == VCD_BATCH ? vcd_state_flush(s) : GP_OK;
+    return s->dump_off ? GP_OK : vcd_state_deliver(s, id, bit, v);
 }
 
 /* Records bit 0 of `id` becoming `v` without looking at its value before
@@ -144,9 +145,7 @@ static inline gp_status vcd_state_set_bit(vcd_state *s, uint32_t id, uint32_t of
 static inline gp_status vcd_state_put_bit(vcd_state *s, uint32_t id, uint32_t off, uint8_t v)
 {
     s->vals[off] = v;
-    vcd_change *c = &s->batch[s->batch_n++];
-    *c = (vcd_change){.id = id, .bit = 0, .value = v};
-    return s->batch_n == VCD_BATCH ? vcd_state_flush(s) : GP_OK;
+    return vcd_state_deliver(s, id, 0, v);
 }
 
 /* $dumpoff (on false): every delivered bit becomes X for the sink while the
