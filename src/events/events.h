@@ -47,25 +47,15 @@ static inline uint64_t events_pack(int64_t time_fs, uint8_t value)
     return (uint64_t)time_fs << 2 | value;
 }
 
-static inline int64_t events_word_time(uint64_t word)
-{
-    return (int64_t)(word >> 2);
-}
-
-static inline uint8_t events_word_value(uint64_t word)
-{
-    return (uint8_t)(word & 3);
-}
-
 /* Event k's time and value. */
 static inline int64_t events_time(const events *ev, uint64_t k)
 {
-    return events_word_time(ev->word[k]);
+    return (int64_t)(ev->word[k] >> 2);
 }
 
 static inline uint8_t events_value(const events *ev, uint64_t k)
 {
-    return events_word_value(ev->word[k]);
+    return (uint8_t)(ev->word[k] & 3);
 }
 
 /* How the dump's signals met the design's nets.  A "signal" is one bit of a

@@ -16,7 +16,7 @@ typedef struct binding {
 } binding;
 
 /* A declared bit, its name at `name` in the collector's names, and what
- * the name was found to give (resolve_signals). */
+ * the name was found to give (events.c, bind_signals). */
 typedef struct signal_bit {
     uint32_t id, bit;
     uint64_t name;
