@@ -2,6 +2,7 @@
 #include "util/mem.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,16 +66,22 @@ void *mem_alloc(size_t size)
 
 /* calloc leaves a large block's pages to be zeroed by the system on first
  * touch, on whichever thread touches them, instead of here. */
+/* Whether n elements of `size` bytes fit a block with its header. */
+static bool mem_array_fits(size_t n, size_t size)
+{
+    return size == 0 || n <= (SIZE_MAX - sizeof(mem_header)) / size;
+}
+
 void *mem_calloc(size_t n, size_t size)
 {
-    if (size != 0 && n > (SIZE_MAX - sizeof(mem_header)) / size)
+    if (!mem_array_fits(n, size))
         return NULL;
     return mem_counted(calloc(1, sizeof(mem_header) + n * size), n * size);
 }
 
 void *mem_zeroed(size_t n, size_t size)
 {
-    if (size != 0 && n > (SIZE_MAX - sizeof(mem_header)) / size)
+    if (!mem_array_fits(n, size))
         return NULL;
     void *p = mem_alloc(n * size);
     if (p)
