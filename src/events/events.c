@@ -1,14 +1,18 @@
-/* events.c: binding a dump's signals to the design's nets (by flat name under
- * the chosen scope) and collecting their changes into the event store.
+/* events.c: a dump's declared bits as slots, bound to the design's nets
+ * (by flat name under the chosen scope), and the reading that collects
+ * their changes into the event store.
  *
  * While the header is read, each bit of each variable is kept with its
- * name; at `start` the names are looked up among the nets' names and
- * aliases (on threads: a million lookups miss the caches one by one), the
- * bindings made in declaration order, and they become a table from
- * (variable id, bit) to nets.  The changes go to events_parts.c's buckets:
- * a dump read in file order is one part, a plain VCD read on threads as
- * many as the reader cut (vcd.h); the store is built from them, once at
- * the end or, streaming, in windows as the dump is read. */
+ * name; at `start` every declared bit becomes a slot, and the changes go
+ * by slot to events_parts.c's buckets: a dump read in file order is one
+ * part, a plain VCD or an FST read on threads as many as the reader cut
+ * (vcd.h).  The names are bound to nets when the design is at hand: at
+ * `start` when the reading was given it, else where the store is first
+ * built, so that the dump can be read while the netlist is.  Binding
+ * looks the names up among the nets' names and aliases (on threads: a
+ * million lookups miss the caches one by one) and binds in declaration
+ * order.  The store is built from the buckets, once at the end or,
+ * streaming, in windows as the dump is read. */
 #include <stdio.h>
 #include <string.h>
 
@@ -149,81 +153,146 @@ static uint32_t binding_slot(const collector *c, binding b) { return c->slot0[b.
 
 /* The nets of the slots several bindings share, in declaration order;
  * `count` holds each slot's bindings and becomes each aliased slot's fill. */
-static gp_status bind_aliases(collector *c, uint32_t slots, uint32_t *count)
+static gp_status bind_aliases(collector *c, uint32_t *count)
 {
     uint32_t aliased = 0, nets = 0;
-    for (uint32_t s = 0; s < slots; s++)
+    for (uint32_t s = 0; s < c->n_slots; s++)
         if (count[s] > 1)
             c->slot_net[s] = EVENTS_ALIASED | aliased++, nets += count[s];
+    c->aliases = aliased;
     c->alias0 = mem_calloc((size_t)aliased + 1, sizeof *c->alias0);
     c->alias_nets = mem_alloc((nets ? nets : 1) * sizeof *c->alias_nets);
     if (!c->alias0 || !c->alias_nets)
         return events_no_memory(c);
-    for (uint32_t s = 0; s < slots; s++)
+    for (uint32_t s = 0; s < c->n_slots; s++)
         if (count[s] > 1)
             c->alias0[(c->slot_net[s] & ~EVENTS_ALIASED) + 1] = count[s];
     for (uint32_t k = 0; k < aliased; k++)
         c->alias0[k + 1] += c->alias0[k];
-    memset(count, 0, slots * sizeof *count);
+    memset(count, 0, c->n_slots * sizeof *count);
     for (size_t k = 0; k < c->bindings.len; k++) {
-        uint32_t s = binding_slot(c, c->bindings.data[k]);
+        binding b = c->bindings.data[k];
+        uint32_t s = binding_slot(c, b);
+        c->net_slot[b.net] = s;
         if (c->slot_net[s] != DESIGN_NONE && (c->slot_net[s] & EVENTS_ALIASED)) {
             uint32_t a = c->slot_net[s] & ~EVENTS_ALIASED;
-            c->alias_nets[c->alias0[a] + count[s]++] = c->bindings.data[k].net;
+            c->alias_nets[c->alias0[a] + count[s]++] = b.net;
         } else {
-            c->slot_net[s] = c->bindings.data[k].net;
+            c->slot_net[s] = b.net;
         }
     }
     return GP_OK;
 }
 
-/* Each id's bit 0 entry of slot_net, where most changes look. */
-static gp_status bind_first_bits(collector *c, uint32_t id_count)
+/* The slot tables from the bindings: slot_net, net_slot, the aliases. */
+static gp_status bind_slots(collector *c)
 {
-    c->id_net = mem_alloc((id_count ? id_count : 1) * sizeof *c->id_net);
-    if (!c->id_net)
-        return events_no_memory(c);
-    for (uint32_t id = 0; id < id_count; id++)
-        c->id_net[id] = events_slot_net(c, id, 0);
-    return GP_OK;
-}
-
-/* Builds the (id, bit) -> nets table from the bindings. */
-static gp_status on_start(void *ctx, const vcd_info *info)
-{
-    collector *c = ctx;
-    c->stats->format = info->format;
-    gp_status bound = bind_signals(c);
-    if (bound != GP_OK)
-        return bound;
-    c->slot0 = mem_zeroed((size_t)info->id_count + 1, sizeof *c->slot0);
-    if (!c->slot0)
-        return events_no_memory(c);
-    for (size_t k = 0; k < c->bindings.len; k++) {
-        binding b = c->bindings.data[k];
-        if (c->slot0[b.id + 1] < b.bit + 1)
-            c->slot0[b.id + 1] = b.bit + 1; /* the id's width, as far as bound */
-    }
-    for (uint32_t id = 0; id < info->id_count; id++)
-        c->slot0[id + 1] += c->slot0[id];
-    uint32_t slots = c->slot0[info->id_count];
-    c->slot_net = mem_alloc((slots ? slots : 1) * sizeof *c->slot_net);
-    uint32_t *count = mem_zeroed(slots ? slots : 1, sizeof *count);
-    gp_status st = c->slot_net && count ? GP_OK : events_no_memory(c);
-    for (uint32_t s = 0; st == GP_OK && s < slots; s++)
+    uint32_t n_nets = c->dg->n_nets, slots = c->n_slots ? c->n_slots : 1;
+    c->slot_net = mem_alloc(slots * sizeof *c->slot_net);
+    c->net_slot = mem_alloc((n_nets ? n_nets : 1) * sizeof *c->net_slot);
+    uint32_t *count = mem_zeroed(slots, sizeof *count);
+    gp_status st = c->slot_net && c->net_slot && count ? GP_OK : events_no_memory(c);
+    for (uint32_t s = 0; st == GP_OK && s < c->n_slots; s++)
         c->slot_net[s] = DESIGN_NONE;
+    for (uint32_t n = 0; st == GP_OK && n < n_nets; n++)
+        c->net_slot[n] = DESIGN_NONE;
     for (size_t k = 0; st == GP_OK && k < c->bindings.len; k++)
         count[binding_slot(c, c->bindings.data[k])]++;
     if (st == GP_OK)
-        st = bind_aliases(c, slots, count);
-    if (st == GP_OK)
-        st = bind_first_bits(c, info->id_count);
+        st = bind_aliases(c, count);
     mem_free(count);
+    return st;
+}
+
+/* Ids none of whose bits is bound keep no changes (a binding before any
+ * change: the changes read before a later one are kept by slot). */
+static void drop_unbound_ids(collector *c)
+{
+    for (uint32_t id = 0; id < c->id_count; id++) {
+        bool any = false;
+        for (uint32_t s = c->slot0[id]; s < c->slot0[id + 1] && !any; s++)
+            any = c->slot_net[s] != DESIGN_NONE;
+        if (!any)
+            c->id_slot[id] = DESIGN_NONE;
+    }
+}
+
+/* The binding itself, with the design at hand. */
+static gp_status bind_design(collector *c)
+{
+    if (c->dg->n_nets > EVENTS_MAX_SLOTS) {
+        diag_error(c->d, 7103, DIAG_NOWHERE, "the design has %u nets: activity is read for at "
+                   "most 2^30 - 1 nets", c->dg->n_nets);
+        return GP_ERR_UNSUPPORTED;
+    }
+    c->net_bound = mem_zeroed(c->dg->n_nets ? c->dg->n_nets : 1, 1);
+    gp_status st = c->net_bound ? bind_signals(c) : events_no_memory(c);
+    if (st == GP_OK)
+        st = bind_slots(c);
     vec_binding_free(&c->bindings);
     choose_scope_hint(c);
     if (st == GP_OK && c->opt->bound)
         st = c->opt->bound(c->opt->bound_ctx, c->net_bound, c->stats);
-    return st == GP_OK ? events_parts_reset(c, 1) : st;
+    return st;
+}
+
+gp_status events_bind(collector *c)
+{
+    if (c->bound)
+        return c->bind_status;
+    c->bound = true;
+    gp_status st = GP_OK;
+    if (!c->dg)
+        st = c->opt->design ? c->opt->design(c->opt->design_ctx, &c->dg) : GP_ERR_USAGE;
+    c->bind_status = st == GP_OK ? bind_design(c) : st;
+    return c->bind_status;
+}
+
+/* Every declared bit a slot: an id's slots are as many as its widest
+ * declaration's bits. */
+static gp_status make_slots(collector *c, uint32_t id_count)
+{
+    c->id_count = id_count;
+    c->slot0 = mem_zeroed((size_t)id_count + 1, sizeof *c->slot0);
+    c->id_slot = mem_alloc((id_count ? id_count : 1) * sizeof *c->id_slot);
+    if (!c->slot0 || !c->id_slot)
+        return events_no_memory(c);
+    for (size_t k = 0; k < c->signals.len; k++) {
+        const signal_bit *s = &c->signals.data[k];
+        if (c->slot0[s->id + 1] < s->bit + 1)
+            c->slot0[s->id + 1] = s->bit + 1;
+    }
+    uint64_t slots = 0;
+    for (uint32_t id = 0; id < id_count; id++) {
+        uint32_t width = c->slot0[id + 1];
+        c->id_slot[id] = width ? (uint32_t)slots : DESIGN_NONE;
+        slots += width;
+        c->slot0[id + 1] = (uint32_t)(slots < EVENTS_MAX_SLOTS ? slots : EVENTS_MAX_SLOTS);
+    }
+    if (slots > EVENTS_MAX_SLOTS) {
+        diag_error(c->d, 7104, DIAG_NOWHERE, "the dump declares %llu bits under the scope: "
+                   "activity is read for at most 2^30 - 1", (unsigned long long)slots);
+        return GP_ERR_UNSUPPORTED;
+    }
+    c->n_slots = (uint32_t)slots;
+    return GP_OK;
+}
+
+/* The slots of the bits declared; bound now when the design is given. */
+static gp_status on_start(void *ctx, const vcd_info *info)
+{
+    collector *c = ctx;
+    c->stats->format = info->format;
+    gp_status st = make_slots(c, info->id_count);
+    if (st == GP_OK && c->dg) {
+        st = events_bind(c);
+        if (st == GP_OK)
+            drop_unbound_ids(c);
+    }
+    if (st != GP_OK)
+        return st;
+    events_parts_init(c);
+    return events_parts_reset(c, 1);
 }
 
 /* The changes in file order: the parts of a reading on one thread. */
@@ -242,28 +311,17 @@ static gp_status on_finish(void *ctx, int64_t end_time_fs)
 /* Reads the dump into c's buckets (and windows, streaming). */
 static gp_status read_dump(collector *c, const char *path)
 {
-    const design *dg = c->dg;
     const events_options *opt = c->opt;
-    diag_ctx *d = c->d;
-    c->net_bound = mem_zeroed(dg->n_nets ? dg->n_nets : 1, 1);
-    if (!c->net_bound)
-        return events_no_memory(c);
-    if (dg->n_nets > EVENTS_PART_MAX_NETS) {
-        diag_error(d, 7103, DIAG_NOWHERE, "the design has %u nets: activity is read for at most "
-                   "2^30 - 1 nets", dg->n_nets);
-        return GP_ERR_UNSUPPORTED;
-    }
-    uint32_t threads = opt->threads ? opt->threads : parts_online_cores();
+    c->threads = opt->threads ? opt->threads : parts_online_cores();
     uint64_t memory = c->consumer ? c->consumer->memory : 0;
     c->window_words = memory ? (memory + EVENTS_HELD_BYTES - 1) / EVENTS_HELD_BYTES : 0;
-    vcd_options vo = {.scope = opt->scope, .bar = opt->bar, .threads = threads,
+    vcd_options vo = {.scope = opt->scope, .bar = opt->bar, .threads = c->threads,
                       .part_size = opt->part_size, .batch_bytes = memory / EVENTS_BATCH_SHARE};
     vcd_sink sink = {.ctx = c, .var = on_var, .start = on_start, .changes = on_changes,
                      .finish = on_finish, .parts = events_on_parts,
                      .part_changes = events_on_part_changes,
                      .parts_done = memory ? events_on_parts_done : NULL};
-    events_parts_init(c, threads);
-    return vcd_read(path, &vo, &sink, d);
+    return vcd_read(path, &vo, &sink, c->d);
 }
 
 static void collector_free(collector *c)
@@ -276,7 +334,8 @@ static void collector_free(collector *c)
     mem_free(c->net_bound);
     mem_free(c->slot0);
     mem_free(c->slot_net);
-    mem_free(c->id_net);
+    mem_free(c->net_slot);
+    mem_free(c->id_slot);
     mem_free(c->alias0);
     mem_free(c->alias_nets);
 }

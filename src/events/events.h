@@ -88,14 +88,23 @@ typedef struct events_options {
     progress *bar;         /* advanced while the file is read; NULL: none */
     uint32_t threads;      /* reading a plain VCD and building the store (0: one per core) */
     size_t part_size;      /* vcd_options.part_size (0: its default); for tests */
-    /* Called once the header is read, before any change: per net, 1 where a
+    /* Called once the dump's signals are bound to nets (at the header's
+     * end, before any change, when the design is given): per net, 1 where a
      * signal of the dump gives it.  A status other than GP_OK stops the
      * reading with that status (the callback reports why).  NULL: none. */
     gp_status (*bound)(void *ctx, const uint8_t *net_bound, const events_stats *stats);
     void *bound_ctx;
+    /* When the reading is given no design: called once, on the reading's
+     * thread, where the reading first needs it (to bind the dump's names to
+     * nets, after the header; by then the changes read are held by declared
+     * bit), and waits for it.  A status other than GP_OK (the design's
+     * reader reported why) stops the reading with that status. */
+    gp_status (*design)(void *ctx, const design **out);
+    void *design_ctx;
 } events_options;
 
-/* Reads the VCD or FST file `path` into the events of `dg`'s nets. */
+/* Reads the VCD or FST file `path` into the events of `dg`'s nets (dg
+ * NULL: the design comes from opt->design). */
 gp_status events_read(const design *dg, const char *path, const events_options *opt,
                       events **out, events_stats *stats, diag_ctx *d);
 void events_free(events *ev);
@@ -132,7 +141,8 @@ typedef struct events_consumer {
 } events_consumer;
 
 /* Reads `path` as events_read does, handing the events to `consumer` in
- * windows; a status other than GP_OK from it stops the read. */
+ * windows (the first once the design is there); a status other than GP_OK
+ * from it stops the read. */
 gp_status events_stream(const design *dg, const char *path, const events_options *opt,
                         const events_consumer *consumer, events_stats *stats, diag_ctx *d);
 

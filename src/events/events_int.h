@@ -1,7 +1,7 @@
-/* events_int.h: what events.c (binding the dump's signals to nets, the
- * store from changes in file order) and events_parts.c (the store from
- * changes read in parts, on threads or in file order, whole or in
- * windows) share: the collector the VCD/FST reader's sink works on. */
+/* events_int.h: what events.c (the dump's declared bits as slots, bound
+ * to the design's nets) and events_parts.c (the store from changes read
+ * in parts, on threads or in file order, whole or in windows) share: the
+ * collector the VCD/FST reader's sink works on. */
 #ifndef GP_EVENTS_EVENTS_INT_H
 #define GP_EVENTS_EVENTS_INT_H
 
@@ -36,8 +36,8 @@ struct bucket_block {
     uint32_t word[EVENTS_BLOCK_WORDS];
 };
 
-/* One part's changes of the nets of one range, in file order, one word
- * each: net << 2 | value (EVENTS_PART_DROPPED once found to repeat the
+/* One part's changes of the slots of one range, in file order, one word
+ * each: slot << 2 | value (EVENTS_PART_DROPPED once found to repeat the
  * value before it).  Before the first change of each of the part's times
  * that the bucket holds come two words: EVENTS_TIME_MARK and the time's
  * index in the part's times, in the same block as the change after them.
@@ -58,21 +58,21 @@ typedef struct range_pool {
 } range_pool;
 
 #define EVENTS_PART_DROPPED 3u
-/* No change's word: its net would be the largest number and its value
- * EVENTS_PART_DROPPED, and no design has that many nets. */
+/* No change's word: its slot would be the largest number and its value
+ * EVENTS_PART_DROPPED, and no dump has that many slots. */
 #define EVENTS_TIME_MARK UINT32_MAX
 #define EVENTS_NO_TIME UINT32_MAX
-/* Ranges of nets: a range's buckets hold its nets' changes, and its part of
- * the store is built by one thread.  A range of EVENTS_RANGE_NETS nets
- * keeps the nets' write positions in a core's cache while its store is
- * written, and its buckets full enough that a time's changes in a bucket
- * are several (each time a bucket sees costs it two words); smaller
- * ranges only where the threads need EVENTS_RANGES_PER_THREAD each to
- * share the passes evenly. */
-#define EVENTS_RANGE_NETS ((uint32_t)1 << 15)
+/* Ranges of slots: a range's buckets hold its slots' changes, and its
+ * changes are counted and written by one thread.  A range of
+ * EVENTS_RANGE_SLOTS slots keeps the slots' write positions in a core's
+ * cache while its events are written, and its buckets full enough that a
+ * time's changes in a bucket are several (each time a bucket sees costs
+ * it two words); smaller ranges only where the threads need
+ * EVENTS_RANGES_PER_THREAD each to share the passes evenly. */
+#define EVENTS_RANGE_SLOTS ((uint32_t)1 << 15)
 #define EVENTS_RANGES_PER_THREAD 2
 #define EVENTS_MAX_RANGES 1024 /* a bucket per part and range: their count stays small */
-#define EVENTS_PART_MAX_NETS (((uint32_t)1 << 30) - 1) /* a net number fits a word */
+#define EVENTS_MAX_SLOTS (((uint32_t)1 << 30) - 1) /* a slot number fits a word */
 /* Streaming: the bytes a word held takes at a window (a change's word and
  * its place in the store, or a time's two words), and the share of the bound
  * a batch of parts is read in, in bytes of the file: a change takes 3 to
@@ -91,27 +91,37 @@ typedef struct scope_tally {
     uint64_t signals;
 } scope_tally;
 
+/* A dump's declared bit is a slot: the changes are kept by slot while
+ * the dump is read, and the slots are bound to nets when the design is
+ * at hand (at the header's end, or where the store is first built), so
+ * that the dump can be read while the netlist is. */
 typedef struct collector {
-    const design *dg;
+    const design *dg;         /* NULL until bound */
     const events_options *opt;
     events_stats *stats;
     diag_ctx *d;
-    vec_signal_bit signals;   /* during the header: every bit declared, in order */
+    vec_signal_bit signals;   /* from the header to the binding: every bit declared */
     vec_char names;           /* their names, each ending in NUL */
-    vec_binding bindings;     /* at the header's end, in declaration order */
+    vec_binding bindings;     /* while binding, in declaration order */
     uint8_t *net_bound;       /* per net: an earlier bit gave it */
     scope_tally hints[EVENTS_HINTS];
     uint32_t *slot0;          /* [id_count + 1]: id's bit b is slot slot0[id] + b */
-    /* Per slot: DESIGN_NONE if unbound, its net, or EVENTS_ALIASED | k for a
-     * slot several nets are bound to (aliases: one code or handle declared
-     * under several names): nets alias_nets[alias0[k] .. alias0[k + 1]). */
-    uint32_t *slot_net;
-    uint32_t *id_net;         /* [id_count]: slot_net's entry of the id's bit 0 */
+    uint32_t *id_slot;        /* [id_count]: the id's bit 0 slot; DESIGN_NONE: none kept */
+    uint32_t id_count, n_slots;
+    bool bound;               /* events_bind ran (bind_status its result) */
+    gp_status bind_status;
+    /* Once bound, per slot: DESIGN_NONE if unbound, its net, or
+     * EVENTS_ALIASED | k for a slot several nets are bound to (aliases: one
+     * code or handle declared under several names): nets
+     * alias_nets[alias0[k] .. alias0[k + 1]).  net_slot: per net, the slot
+     * bound to it or DESIGN_NONE. */
+    uint32_t *slot_net, *net_slot;
     uint32_t *alias0, *alias_nets;
+    uint32_t aliases;         /* slots with several nets */
     int64_t end_fs;
     /* The changes, by part, of parts [part_base, n_parts) (those before
      * went to windows): bucket[(part - part_base) * n_ranges + range],
-     * range r holding the nets n with n >> range_shift == r. */
+     * range r holding the slots s with s >> range_shift == r. */
     part_bucket *bucket;
     range_pool *pools;   /* [n_ranges] */
     vec_i64 *part_times; /* per part: its distinct times, increasing */
@@ -133,27 +143,25 @@ typedef struct collector {
     int64_t seq_time;
 } collector;
 
-/* The slot of bit `bit` of id `id`, or DESIGN_NONE beyond the bits bound. */
+/* The slot of bit `bit` of id `id`, or DESIGN_NONE beyond the bits declared. */
 static inline uint32_t events_slot(const collector *c, uint32_t id, uint32_t bit)
 {
     uint32_t slot = c->slot0[id] + bit;
     return slot < c->slot0[id + 1] ? slot : DESIGN_NONE;
 }
 
-/* The slot_net entry of bit `bit` of id `id` (DESIGN_NONE: no net). */
-static inline uint32_t events_slot_net(const collector *c, uint32_t id, uint32_t bit)
+/* The slot a change goes to (DESIGN_NONE: none), bit 0 (every scalar's
+ * change) in one look. */
+static inline uint32_t events_change_slot(const collector *c, uint32_t id, uint32_t bit)
 {
-    uint32_t slot = events_slot(c, id, bit);
-    return slot != DESIGN_NONE ? c->slot_net[slot] : DESIGN_NONE;
-}
-
-/* The same, bit 0 (every scalar's change) in one look, once bound. */
-static inline uint32_t events_change_net(const collector *c, uint32_t id, uint32_t bit)
-{
-    return bit == 0 ? c->id_net[id] : events_slot_net(c, id, bit);
+    return bit == 0 ? c->id_slot[id] : events_slot(c, id, bit);
 }
 
 gp_status events_no_memory(collector *c);
+/* Binds the slots to the design's nets, once (later calls return the first
+ * one's status): the design from events_options.design when the reading
+ * began without one. */
+gp_status events_bind(collector *c);
 
 /* The range pools (events_bucket.c): made for c->n_ranges; a new block at
  * the end of b, a bucket of `range` (NULL when out of memory; safe on the
@@ -173,8 +181,8 @@ gp_status events_parts_reset(collector *c, uint32_t n);
 gp_status events_on_parts(void *ctx, uint32_t n);
 gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, const vcd_change *ch,
                                  size_t n);
-/* Sets the ranges for a design's nets on `threads` threads. */
-void events_parts_init(collector *c, uint32_t threads);
+/* Sets the ranges for c->n_slots slots on c->threads threads. */
+void events_parts_init(collector *c);
 /* The sink's parts_done (vcd.h): a window when the parts hold enough. */
 gp_status events_on_parts_done(void *ctx, uint32_t n, int64_t complete_fs);
 /* The changes in file order, into part seq_part: a window first when the

@@ -2,15 +2,17 @@
  * (VCD, .vcd.gz and FST files, vcd.h), or one part in file order.
  *
  * Each part's changes go, as they are read, into one bucket per range of
- * nets (4 bytes a change, plus 8 for each of the part's times the bucket
- * sees; the times themselves once per part), in blocks from the range's
- * pool (events_bucket.c).  The store is then built range by range, the
- * ranges shared out to the threads: a first pass walks the range's
- * buckets in part order and drops each change that repeats its net's
- * value before it (a part's changes may, vcd.h), counting what is left
- * per net; after the offsets, a second pass
- * writes the changes left to their nets' places.  Both keep the file order
- * within a net, so the store is the one a reading in file order builds.
+ * slots (a slot is a declared bit: 4 bytes a change, plus 8 for each of
+ * the part's times the bucket sees; the times themselves once per part),
+ * in blocks from the range's pool (events_bucket.c).  The store is then
+ * built with the slots bound to nets: a first pass, range by range on the
+ * threads, walks the range's buckets in part order and drops each change
+ * that repeats its slot's value before it (a part's changes may, vcd.h),
+ * counting what is left per slot; the nets' offsets follow in net order,
+ * each net's count its slot's; a second pass over the ranges writes the
+ * changes left to the places of their slots' nets.  Both keep the file
+ * order within a slot, so the store is the one a reading in file order
+ * builds.
  *
  * Streaming (events_stream), a store is built and given to the consumer
  * as a window whenever the changes held reach its bound, between batches
@@ -26,12 +28,11 @@
 
 #define EVENTS_AHEAD 16 /* changes whose table lines are fetched ahead */
 
-void events_parts_init(collector *c, uint32_t threads)
+void events_parts_init(collector *c)
 {
-    uint32_t last = c->dg->n_nets ? c->dg->n_nets - 1 : 0;
-    uint64_t least = (uint64_t)threads * EVENTS_RANGES_PER_THREAD;
-    c->threads = threads;
-    c->range_shift = __builtin_ctz(EVENTS_RANGE_NETS);
+    uint32_t last = c->n_slots ? c->n_slots - 1 : 0;
+    uint64_t least = (uint64_t)c->threads * EVENTS_RANGES_PER_THREAD;
+    c->range_shift = __builtin_ctz(EVENTS_RANGE_SLOTS);
     while (c->range_shift > 0 && (last >> c->range_shift) + 1 < least)
         c->range_shift--;
     while ((last >> c->range_shift) + 1 > EVENTS_MAX_RANGES)
@@ -127,12 +128,12 @@ gp_status events_on_parts(void *ctx, uint32_t n)
     return events_parts_reset(c, n ? n : 1);
 }
 
-/* One change of `net` at the part's time `tix` into its bucket of `row`:
+/* One change of `slot` at the part's time `tix` into its bucket of `row`:
  * the last block has room for a time's two words and the change. */
-static inline bool bucket_push(collector *c, part_bucket *row, uint32_t net, uint8_t value,
+static inline bool bucket_push(collector *c, part_bucket *row, uint32_t slot, uint8_t value,
                                uint32_t tix)
 {
-    uint32_t range = net >> c->range_shift;
+    uint32_t range = slot >> c->range_shift;
     part_bucket *b = &row[range];
     bucket_block *k = b->last;
     if ((!k || k->len > EVENTS_BLOCK_WORDS - 3) && !(k = events_bucket_block(c, range, b)))
@@ -142,7 +143,7 @@ static inline bool bucket_push(collector *c, part_bucket *row, uint32_t net, uin
         k->word[k->len++] = tix;
         b->tix = tix;
     }
-    k->word[k->len++] = net << 2 | value;
+    k->word[k->len++] = slot << 2 | value;
     return true;
 }
 
@@ -162,19 +163,10 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
         /* Consecutive changes hit ids far apart: their table lines are
          * fetched ahead. */
         if (k + EVENTS_AHEAD < n)
-            __builtin_prefetch(&c->id_net[ch[k + EVENTS_AHEAD].id]);
-        uint32_t net = events_change_net(c, ch[k].id, ch[k].bit);
-        if (net == DESIGN_NONE)
-            continue;
-        if (!(net & EVENTS_ALIASED)) {
-            if (!bucket_push(c, row, net, ch[k].value, tix))
-                return GP_ERR_NOMEM;
-            continue;
-        }
-        uint32_t a = net & ~EVENTS_ALIASED;
-        for (uint32_t j = c->alias0[a]; j < c->alias0[a + 1]; j++)
-            if (!bucket_push(c, row, c->alias_nets[j], ch[k].value, tix))
-                return GP_ERR_NOMEM;
+            __builtin_prefetch(&c->id_slot[ch[k + EVENTS_AHEAD].id]);
+        uint32_t slot = events_change_slot(c, ch[k].id, ch[k].bit);
+        if (slot != DESIGN_NONE && !bucket_push(c, row, slot, ch[k].value, tix))
+            return GP_ERR_NOMEM;
     }
     return GP_OK;
 }
@@ -183,12 +175,16 @@ typedef struct parts_build parts_build;
 struct parts_build {
     collector *c;
     events *ev;
-    void (*pass)(parts_build *pb, uint32_t range); /* the pass now running */
+    void (*pass)(parts_build *pb, uint32_t range); /* the pass over the ranges now running */
     _Atomic uint32_t next_range; /* the next range a thread takes */
-    uint8_t *last;           /* per net: its value so far (first pass) */
-    uint64_t *fill;          /* per net: where its next event goes (second pass) */
-    uint64_t *range_events;  /* per range: events kept, then the range's first event */
-    uint32_t *range_active;  /* per range: nets with events */
+    uint8_t *last;          /* per slot: its value so far (first pass) */
+    /* Per slot: its changes kept (first pass), then, for a slot bound to
+     * one net, where its next event goes (second pass). */
+    uint64_t *slot_fill;
+    uint64_t *alias_fill;   /* per alias_nets entry: where its net's next event goes */
+    uint32_t net_parts;     /* the nets' passes: parts of the nets */
+    uint64_t *part_events;  /* per net part: its events, then its first event's place */
+    uint32_t *part_active;  /* per net part: nets with events */
 };
 
 static uint32_t range_begin(const collector *c, uint32_t range)
@@ -199,7 +195,7 @@ static uint32_t range_begin(const collector *c, uint32_t range)
 static uint32_t range_end(const collector *c, uint32_t range)
 {
     uint64_t end = (uint64_t)(range + 1) << c->range_shift;
-    return end < c->dg->n_nets ? (uint32_t)end : c->dg->n_nets;
+    return end < c->n_slots ? (uint32_t)end : c->n_slots;
 }
 
 static uint32_t rows_held(const collector *c)
@@ -215,18 +211,28 @@ static void carry_span(const collector *c, uint32_t n, uint64_t *first, uint64_t
     *end = any ? c->carry.net_ev0[n + 1] : 0;
 }
 
-/* First pass: the carry's changes, then the parts': marks the repeated
- * changes and counts the rest, per net into net_ev0[n + 1]. */
+/* The first net bound to slot s (DESIGN_NONE: none): its aliases' changes
+ * are the same. */
+static uint32_t slot_first_net(const collector *c, uint32_t s)
+{
+    uint32_t e = c->slot_net[s];
+    if (e == DESIGN_NONE || !(e & EVENTS_ALIASED))
+        return e;
+    return c->alias_nets[c->alias0[e & ~EVENTS_ALIASED]];
+}
+
+/* First pass: each slot's value from the carry, then the parts' changes:
+ * marks the repeated ones and counts the rest, per slot. */
 static void count_range(parts_build *pb, uint32_t range)
 {
     collector *c = pb->c;
-    uint64_t *count = pb->ev->net_ev0 + 1, kept = 0;
-    for (uint32_t n = range_begin(c, range); n < range_end(c, range); n++) {
-        uint64_t first, end;
-        carry_span(c, n, &first, &end);
-        pb->last[n] = end > first ? events_value(&c->carry, end - 1) : EVENTS_X;
-        count[n] = end - first;
-        kept += end - first;
+    for (uint32_t s = range_begin(c, range); s < range_end(c, range); s++) {
+        uint32_t net = slot_first_net(c, s);
+        uint64_t first = 0, end = 0;
+        if (net != DESIGN_NONE)
+            carry_span(c, net, &first, &end);
+        pb->last[s] = end > first ? events_value(&c->carry, end - 1) : EVENTS_X;
+        pb->slot_fill[s] = 0;
     }
     for (uint32_t p = 0; p < rows_held(c); p++)
         for (bucket_block *b = c->bucket[(size_t)p * c->n_ranges + range].first; b; b = b->next)
@@ -235,37 +241,90 @@ static void count_range(parts_build *pb, uint32_t range)
                     k++; /* the time's index */
                     continue;
                 }
-                uint32_t net = b->word[k] >> 2;
+                uint32_t slot = b->word[k] >> 2;
                 uint8_t v = b->word[k] & 3;
-                if (v == pb->last[net]) {
+                if (c->slot_net[slot] == DESIGN_NONE)
+                    continue;
+                if (v == pb->last[slot]) {
                     b->word[k] |= EVENTS_PART_DROPPED;
                     continue;
                 }
-                pb->last[net] = v;
-                count[net]++;
-                kept++;
+                pb->last[slot] = v;
+                pb->slot_fill[slot]++;
             }
-    pb->range_events[range] = kept;
 }
 
-/* Second pass: the range's offsets, then its events in their places. */
-static void fill_range(parts_build *pb, uint32_t range)
+/* Net n's events: the carry's and its slot's. */
+static uint64_t net_count(const parts_build *pb, uint32_t n)
 {
-    collector *c = pb->c;
+    const collector *c = pb->c;
+    uint64_t first, end;
+    carry_span(c, n, &first, &end);
+    uint32_t s = c->net_slot[n];
+    return end - first + (s != DESIGN_NONE ? pb->slot_fill[s] : 0);
+}
+
+/* Counts a part's nets' events (a parts_fn): net_ev0[n + 1] gets n's. */
+static void count_nets(void *ctx, uint32_t part, uint32_t parts)
+{
+    parts_build *pb = ctx;
+    uint32_t n_nets = pb->ev->n_nets;
+    uint64_t total = 0;
+    for (uint32_t n = (uint32_t)parts_begin(n_nets, part, parts);
+         n < parts_begin(n_nets, part + 1, parts); n++) {
+        pb->ev->net_ev0[n + 1] = net_count(pb, n);
+        total += pb->ev->net_ev0[n + 1];
+    }
+    pb->part_events[part] = total;
+}
+
+/* Where net n's first change from the parts goes: `at`, the slot's
+ * fill or its alias entry's. */
+static void place_slot(parts_build *pb, uint32_t n, uint64_t at)
+{
+    const collector *c = pb->c;
+    uint32_t s = c->net_slot[n];
+    if (s == DESIGN_NONE)
+        return;
+    uint32_t e = c->slot_net[s];
+    if (!(e & EVENTS_ALIASED)) {
+        pb->slot_fill[s] = at;
+        return;
+    }
+    uint32_t a = e & ~EVENTS_ALIASED;
+    for (uint32_t j = c->alias0[a]; j < c->alias0[a + 1]; j++)
+        if (c->alias_nets[j] == n)
+            pb->alias_fill[j] = at;
+}
+
+/* A part's nets' offsets, the carry's events in their places, and where
+ * the parts' changes go (a parts_fn). */
+static void place_nets(void *ctx, uint32_t part, uint32_t parts)
+{
+    parts_build *pb = ctx;
+    const collector *c = pb->c;
     events *ev = pb->ev;
-    uint64_t at = pb->range_events[range];
+    uint64_t at = pb->part_events[part];
     uint32_t active = 0;
-    for (uint32_t n = range_begin(c, range); n < range_end(c, range); n++) {
+    for (uint32_t n = (uint32_t)parts_begin(ev->n_nets, part, parts);
+         n < parts_begin(ev->n_nets, part + 1, parts); n++) {
         uint64_t count = ev->net_ev0[n + 1], first, end;
         active += count > 0;
         carry_span(c, n, &first, &end);
         if (end > first)
             memcpy(ev->word + at, c->carry.word + first, (end - first) * sizeof *ev->word);
-        pb->fill[n] = at + (end - first);
+        place_slot(pb, n, at + (end - first));
         at += count;
         ev->net_ev0[n + 1] = at;
     }
-    pb->range_active[range] = active;
+    pb->part_active[part] = active;
+}
+
+/* Second pass: the range's changes kept, in their nets' places. */
+static void fill_range(parts_build *pb, uint32_t range)
+{
+    collector *c = pb->c;
+    uint64_t *word = pb->ev->word;
     for (uint32_t p = 0; p < rows_held(c); p++) {
         part_bucket *bucket = &c->bucket[(size_t)p * c->n_ranges + range];
         const int64_t *times = c->part_times[p].data;
@@ -273,10 +332,21 @@ static void fill_range(parts_build *pb, uint32_t range)
         for (const bucket_block *b = bucket->first; b; b = b->next)
             for (uint32_t k = 0; k < b->len; k++) {
                 uint32_t r = b->word[k];
-                if (r == EVENTS_TIME_MARK)
+                if (r == EVENTS_TIME_MARK) {
                     t = times[b->word[++k]];
-                else if ((r & 3) != EVENTS_PART_DROPPED)
-                    ev->word[pb->fill[r >> 2]++] = events_pack(t, (uint8_t)(r & 3));
+                    continue;
+                }
+                uint32_t e = c->slot_net[r >> 2];
+                if ((r & 3) == EVENTS_PART_DROPPED || e == DESIGN_NONE)
+                    continue;
+                uint64_t packed = events_pack(t, (uint8_t)(r & 3));
+                if (!(e & EVENTS_ALIASED)) {
+                    word[pb->slot_fill[r >> 2]++] = packed;
+                    continue;
+                }
+                uint32_t a = e & ~EVENTS_ALIASED;
+                for (uint32_t j = c->alias0[a]; j < c->alias0[a + 1]; j++)
+                    word[pb->alias_fill[j]++] = packed;
             }
         *bucket = empty_bucket;
     }
@@ -301,50 +371,71 @@ static void run_pass(parts_build *pb, void (*pass)(parts_build *pb, uint32_t ran
     parts_run(pass_thread, pb, threads);
 }
 
-static gp_status parts_store_alloc(parts_build *pb)
+/* The nets' offsets and the store's words, from the slots' counts. */
+static gp_status place_events(parts_build *pb)
 {
     events *ev = pb->ev;
+    parts_run(count_nets, pb, pb->net_parts);
     uint64_t total = 0;
-    for (uint32_t r = 0; r < pb->c->n_ranges; r++) {
-        uint64_t kept = pb->range_events[r];
-        pb->range_events[r] = total;
-        total += kept;
+    for (uint32_t p = 0; p < pb->net_parts; p++) {
+        uint64_t events = pb->part_events[p];
+        pb->part_events[p] = total;
+        total += events;
     }
     ev->n_events = total;
     ev->word = mem_alloc((total ? total : 1) * sizeof *ev->word);
-    pb->fill = mem_alloc((ev->n_nets ? ev->n_nets : 1) * sizeof *pb->fill);
-    return ev->word && pb->fill ? GP_OK : events_no_memory(pb->c);
+    if (!ev->word)
+        return events_no_memory(pb->c);
+    parts_run(place_nets, pb, pb->net_parts);
+    return GP_OK;
+}
+
+static gp_status build_alloc(parts_build *pb)
+{
+    collector *c = pb->c;
+    uint32_t slots = c->n_slots ? c->n_slots : 1;
+    uint32_t alias_entries = c->alias0[c->aliases];
+    pb->ev->net_ev0 = mem_calloc((size_t)pb->ev->n_nets + 1, sizeof *pb->ev->net_ev0);
+    pb->last = mem_alloc(slots);
+    pb->slot_fill = mem_alloc(slots * sizeof *pb->slot_fill);
+    pb->alias_fill = mem_alloc((alias_entries ? alias_entries : 1) * sizeof *pb->alias_fill);
+    pb->part_events = mem_alloc(pb->net_parts * sizeof *pb->part_events);
+    pb->part_active = mem_alloc(pb->net_parts * sizeof *pb->part_active);
+    bool all = pb->ev->net_ev0 && pb->last && pb->slot_fill && pb->alias_fill &&
+               pb->part_events && pb->part_active;
+    return all ? GP_OK : events_no_memory(c);
+}
+
+static void build_free(parts_build *pb)
+{
+    mem_free(pb->last);
+    mem_free(pb->slot_fill);
+    mem_free(pb->alias_fill);
+    mem_free(pb->part_events);
+    mem_free(pb->part_active);
 }
 
 gp_status events_parts_store(collector *c, events *ev)
 {
+    gp_status st = events_bind(c);
+    if (st != GP_OK)
+        return st;
     ev->n_nets = c->dg->n_nets;
     ev->end_fs = c->end_fs;
-    parts_build pb = {.c = c, .ev = ev};
+    parts_build pb = {.c = c, .ev = ev, .net_parts = parts_for(ev->n_nets, c->threads)};
     atomic_init(&pb.next_range, 0);
-    ev->net_ev0 = mem_calloc((size_t)ev->n_nets + 1, sizeof *ev->net_ev0);
-    pb.last = mem_alloc(ev->n_nets ? ev->n_nets : 1);
-    pb.range_events = mem_calloc(c->n_ranges, sizeof *pb.range_events);
-    pb.range_active = mem_calloc(c->n_ranges, sizeof *pb.range_active);
-    gp_status st = ev->net_ev0 && pb.last && pb.range_events && pb.range_active
-                       ? GP_OK
-                       : events_no_memory(c);
+    st = build_alloc(&pb);
     if (st == GP_OK) {
         run_pass(&pb, count_range);
-        mem_free(pb.last);
-        pb.last = NULL;
-        st = parts_store_alloc(&pb);
+        st = place_events(&pb);
     }
     if (st == GP_OK) {
         run_pass(&pb, fill_range);
         c->stats->nets_with_activity = 0;
-        for (uint32_t r = 0; r < c->n_ranges; r++)
-            c->stats->nets_with_activity += pb.range_active[r];
+        for (uint32_t p = 0; p < pb.net_parts; p++)
+            c->stats->nets_with_activity += pb.part_active[p];
     }
-    mem_free(pb.last);
-    mem_free(pb.fill);
-    mem_free(pb.range_events);
-    mem_free(pb.range_active);
+    build_free(&pb);
     return st;
 }
 

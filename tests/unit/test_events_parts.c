@@ -8,7 +8,9 @@
  * for the gzip copy of each dump, cut into parts as it is decompressed;
  * and every reading given in windows (events_stream) gives windows that
  * are the store's, each net's value at the window's start and its changes
- * from there, with none missing before the window's complete_fs. */
+ * from there, with none missing before the window's complete_fs.  Each
+ * reading is also made without the design, which comes when the reading
+ * asks for it (events_options.design), and gives the same. */
 #include "check.h"
 #include "scratch.h"
 #include "design/design.h"
@@ -125,23 +127,44 @@ typedef struct reading {
     size_t messages_len;
 } reading;
 
+/* The design when the reading asks for it (events_options.design): `dg`,
+ * or the status *ctx names when it is not GP_OK. */
+static gp_status design_later(void *ctx, const design **out)
+{
+    gp_status refuse = ctx ? *(const gp_status *)ctx : GP_OK;
+    *out = refuse == GP_OK ? dg : NULL;
+    return refuse;
+}
+
 /* Reads path on `threads` threads, in parts of part_size bytes at least (0:
- * the readers' own sizes). */
-static reading read_sized(const char *path, uint32_t threads, size_t part_size)
+ * the readers' own sizes); given the design, or given it when it asks
+ * (`late`). */
+static reading read_given(const char *path, uint32_t threads, size_t part_size, bool late)
 {
     reading r = {0};
     FILE *out = open_memstream(&r.messages, &r.messages_len);
     diag_ctx *d = diag_new(out);
-    events_options opt = {.scope = "tb/dut", .threads = threads, .part_size = part_size};
-    r.st = events_read(dg, path, &opt, &r.ev, &r.stats, d);
+    events_options opt = {.scope = "tb/dut", .threads = threads, .part_size = part_size,
+                          .design = design_later};
+    r.st = events_read(late ? NULL : dg, path, &opt, &r.ev, &r.stats, d);
     diag_free(d);
     fclose(out);
     return r;
 }
 
+static reading read_sized(const char *path, uint32_t threads, size_t part_size)
+{
+    return read_given(path, threads, part_size, false);
+}
+
 static reading read_with(const char *path, uint32_t threads)
 {
     return read_sized(path, threads, 1);
+}
+
+static reading read_late(const char *path, uint32_t threads)
+{
+    return read_given(path, threads, 1, true);
 }
 
 static void reading_free(reading *r)
@@ -181,6 +204,19 @@ static void check_alike(const reading *one, const reading *other)
     CHECK_EQ_INT(one->stats.nets_with_activity, other->stats.nets_with_activity);
 }
 
+/* A reading given the design when it asks, against one given it at the
+ * start: a reading that fails before it needs the design binds nothing,
+ * and so counts no signals. */
+static void check_late_alike(const reading *given, const reading *late)
+{
+    if (given->st == GP_OK) {
+        check_alike(given, late);
+        return;
+    }
+    CHECK_EQ_INT(given->st, late->st);
+    CHECK_EQ_STR(given->messages, late->messages);
+}
+
 /* Reads `path` in file order, in parts on 3 threads, and its gzip copy in
  * parts on 3 threads; checks they agree and returns the parts the plain
  * file's and the gzip copy's readings used, in *parts and *gz_parts. */
@@ -191,12 +227,17 @@ static void check_readings(const char *path, uint32_t *parts, uint32_t *gz_parts
     snprintf(cmd, sizeof cmd, "gzip -c '%s' > '%s'", path, gz);
     CHECK_EQ_INT(system(cmd), 0);
     reading one = read_with(path, 1), many = read_with(path, 3), zipped = read_with(gz, 3);
+    reading late_one = read_late(path, 1), late_many = read_late(path, 3);
     strip_gz(&zipped, gz);
     CHECK_EQ_INT(one.stats.parts, 1);
     check_alike(&one, &many);
     check_alike(&one, &zipped);
+    check_late_alike(&one, &late_one);
+    check_late_alike(&one, &late_many);
     *parts = many.stats.parts;
     *gz_parts = zipped.stats.parts;
+    reading_free(&late_one);
+    reading_free(&late_many);
     reading_free(&one);
     reading_free(&many);
     reading_free(&zipped);
@@ -296,8 +337,8 @@ static void test_aliases_give_every_net_the_changes(void)
     char path[256];
     snprintf(path, sizeof path, "%s/alias.vcd", dir);
     scratch_write_text(path, vcd);
-    for (uint32_t threads = 1; threads <= 3; threads += 2) {
-        reading r = read_with(path, threads);
+    for (uint32_t threads = 1; threads <= 5; threads += 2) {
+        reading r = threads <= 3 ? read_with(path, threads) : read_late(path, 3);
         CHECK_EQ_INT(r.st, GP_OK);
         CHECK_EQ_INT(r.stats.nets_with_activity, 4);
         for (int k = 0; r.ev && k < 3; k++) {
@@ -315,6 +356,31 @@ static void test_aliases_give_every_net_the_changes(void)
     }
 }
 
+/* A design that does not come (its reader failed) stops the reading with
+ * its status, and no error of the reading's own. */
+static void test_design_refused_stops_reading(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/refused.vcd", dir);
+    write_random_vcd(path, 99, 500, -1, "");
+    for (uint32_t threads = 1; threads <= 3; threads += 2) {
+        gp_status refuse = GP_ERR_INPUT;
+        char *messages = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&messages, &len);
+        diag_ctx *d = diag_new(out);
+        events_options opt = {.scope = "tb/dut", .threads = threads, .part_size = 1,
+                              .design = design_later, .design_ctx = &refuse};
+        events *ev = NULL;
+        events_stats stats;
+        CHECK_EQ_INT(events_read(NULL, path, &opt, &ev, &stats, d), GP_ERR_INPUT);
+        CHECK(ev == NULL);
+        diag_free(d);
+        fclose(out);
+        CHECK(messages && strstr(messages, "error") == NULL);
+        free(messages);
+    }
+}
 
 /* ---- windows (events_stream) ---------------------------------------------- */
 
@@ -384,17 +450,19 @@ static void restart_check(void *ctx)
 }
 
 /* Streams `path` on `threads` threads in windows of about 20 changes and
- * checks them against the whole store; returns the windows given. */
-static uint32_t check_windows(const char *path, uint32_t threads, const events *whole,
-                              int64_t keep_back, uint32_t *restarts)
+ * checks them against the whole store; returns the windows given.  The
+ * design is given at the start, or when the reading asks (`late`). */
+static uint32_t check_windows_given(const char *path, uint32_t threads, const events *whole,
+                                    int64_t keep_back, uint32_t *restarts, bool late)
 {
     window_check wc = {.whole = whole, .keep_back = keep_back};
     events_consumer consumer = {.ctx = &wc, .memory = 20 * 16, .window = check_window,
                                 .restart = restart_check};
-    events_options opt = {.scope = "tb/dut", .threads = threads, .part_size = 1};
+    events_options opt = {.scope = "tb/dut", .threads = threads, .part_size = 1,
+                          .design = design_later};
     events_stats stats;
     diag_ctx *d = diag_new(NULL);
-    CHECK_EQ_INT(events_stream(dg, path, &opt, &consumer, &stats, d), GP_OK);
+    CHECK_EQ_INT(events_stream(late ? NULL : dg, path, &opt, &consumer, &stats, d), GP_OK);
     diag_free(d);
     CHECK(wc.saw_last);
     CHECK_EQ_INT(wc.bad_nets, 0);
@@ -402,6 +470,12 @@ static uint32_t check_windows(const char *path, uint32_t threads, const events *
     if (restarts)
         *restarts = wc.restarts;
     return stats.windows;
+}
+
+static uint32_t check_windows(const char *path, uint32_t threads, const events *whole,
+                              int64_t keep_back, uint32_t *restarts)
+{
+    return check_windows_given(path, threads, whole, keep_back, restarts, false);
 }
 
 /* Every reading of `path` (in file order, in parts on 3 threads, and the
@@ -415,6 +489,7 @@ static void check_windowed_readings(const char *path, bool gzip_too)
     for (int64_t back = 0; one.ev && back <= 50000; back += 50000) {
         CHECK(check_windows(path, 1, one.ev, back, NULL) > 10);
         CHECK(check_windows(path, 3, one.ev, back, NULL) > 10);
+        CHECK(check_windows_given(path, 3, one.ev, back, NULL, true) > 10);
         if (gzip_too)
             CHECK(check_windows(gz, 3, one.ev, back, NULL) > 10);
     }
@@ -444,6 +519,9 @@ static void test_windows_restart_on_fallback(void)
     uint32_t restarts = 0;
     if (one.ev)
         CHECK(check_windows(path, 3, one.ev, 0, &restarts) > 10);
+    CHECK_EQ_INT(restarts, 1);
+    if (one.ev)
+        CHECK(check_windows_given(path, 3, one.ev, 0, &restarts, true) > 10);
     CHECK_EQ_INT(restarts, 1);
     reading_free(&one);
 }
@@ -503,7 +581,10 @@ static void test_fst_reads_alike(void)
         bool dump_off = seed == 4;
         write_random_fst(path, seed * 0x2545f4914f6cdd1dULL, 3000, (int)(1 + 5 * seed), dump_off);
         reading one = read_with(path, 1), many = read_with(path, 3);
+        reading late = read_late(path, 3);
         check_alike(&one, &many);
+        check_late_alike(&one, &late);
+        reading_free(&late);
         CHECK(dump_off ? many.stats.parts == 1 : many.stats.parts > 1);
         /* the readers' own parts: each block cut into groups of handles */
         reading grouped = read_sized(path, 3, 0);
@@ -514,6 +595,7 @@ static void test_fst_reads_alike(void)
         if (one.ev && !dump_off) {
             CHECK(check_windows(path, 1, one.ev, 0, NULL) > 10);
             CHECK(check_windows(path, 3, one.ev, 3000, NULL) > 1);
+            CHECK(check_windows_given(path, 3, one.ev, 3000, NULL, true) > 1);
         }
         reading_free(&one);
         reading_free(&many);
@@ -599,6 +681,7 @@ int main(void)
         RUN(test_errors_read_alike);
         RUN(test_missing_last_newline_refused_alike);
         RUN(test_aliases_give_every_net_the_changes);
+        RUN(test_design_refused_stops_reading);
         RUN(test_windows_are_the_store);
         RUN(test_windows_restart_on_fallback);
 #ifdef GATEPOWER_HAVE_FST
