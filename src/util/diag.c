@@ -1,5 +1,6 @@
 /* diag.c: numbered diagnostics, counted per message number, with a cap on
- * repeated warnings.  A mutex makes reporting safe from worker threads. */
+ * repeated warnings, and contexts that hold their messages for another
+ * until released.  A mutex makes reporting safe from worker threads. */
 #include "util/diag.h"
 
 #include <pthread.h>
@@ -10,8 +11,18 @@
 #define DIAG_MSGNO_LIMIT 10000 /* message numbers are 1000..9999 */
 #define DIAG_DEFAULT_WARNING_CAP 10
 
+typedef struct diag_held_message {
+    diag_severity sev;
+    int msgno;
+    char *text; /* NULL: lost to a lack of memory */
+} diag_held_message;
+
 struct diag_ctx {
     FILE *sink;
+    diag_ctx *parent;           /* diag_new_held's; NULL for a context of its own */
+    bool holding;               /* messages wait in `held` until diag_release */
+    diag_held_message *held;
+    size_t n_held, held_cap;
     int warning_cap;
     int errors;
     int warnings;
@@ -33,10 +44,23 @@ diag_ctx *diag_new(FILE *sink)
     return d;
 }
 
+diag_ctx *diag_new_held(diag_ctx *parent)
+{
+    diag_ctx *d = diag_new(NULL);
+    if (d) {
+        d->parent = parent;
+        d->holding = true;
+    }
+    return d;
+}
+
 void diag_free(diag_ctx *d)
 {
     if (!d)
         return;
+    for (size_t k = 0; k < d->n_held; k++)
+        free(d->held[k].text);
+    free(d->held);
     pthread_mutex_destroy(&d->lock);
     free(d->first_error_text);
     free(d);
@@ -83,12 +107,49 @@ static char *format_message(diag_severity sev, int msgno, diag_loc loc, const ch
 
 static int slot_of(int msgno) { return msgno >= 0 && msgno < DIAG_MSGNO_LIMIT ? msgno : 0; }
 
-void diag_vreport(diag_ctx *d, diag_severity sev, int msgno, diag_loc loc, const char *fmt,
-                  va_list ap)
+static char *copy_text(const char *text)
 {
-    char *text = format_message(sev, msgno, loc, fmt, ap);
+    char *copy = text ? malloc(strlen(text) + 1) : NULL;
+    return copy ? strcpy(copy, text) : NULL;
+}
+
+static void report_text(diag_ctx *d, diag_severity sev, int msgno, char *text);
+
+/* A message of a context with a parent: held, or passed on (d locked). */
+static void hold_or_pass(diag_ctx *d, diag_severity sev, int msgno, const char *text)
+{
+    if (!d->holding) {
+        report_text(d->parent, sev, msgno, copy_text(text));
+        return;
+    }
+    if (d->n_held == d->held_cap) {
+        size_t cap = d->held_cap ? 2 * d->held_cap : 16;
+        diag_held_message *grown = realloc(d->held, cap * sizeof *grown);
+        if (!grown)
+            return; /* the message is counted here, not shown */
+        d->held = grown;
+        d->held_cap = cap;
+    }
+    d->held[d->n_held++] = (diag_held_message){sev, msgno, copy_text(text)};
+}
+
+void diag_release(diag_ctx *d)
+{
+    pthread_mutex_lock(&d->lock);
+    for (size_t k = 0; d->holding && k < d->n_held; k++)
+        report_text(d->parent, d->held[k].sev, d->held[k].msgno, d->held[k].text);
+    d->n_held = 0;
+    d->holding = false;
+    pthread_mutex_unlock(&d->lock);
+}
+
+/* Counts, prints and keeps a formatted message (text may be NULL: lost). */
+static void report_text(diag_ctx *d, diag_severity sev, int msgno, char *text)
+{
     int slot = slot_of(msgno);
     pthread_mutex_lock(&d->lock);
+    if (d->parent)
+        hold_or_pass(d, sev, msgno, text);
     d->count_of[slot]++;
     bool print = true;
     if (sev == DIAG_WARNING) {
@@ -112,6 +173,12 @@ void diag_vreport(diag_ctx *d, diag_severity sev, int msgno, diag_loc loc, const
     }
     pthread_mutex_unlock(&d->lock);
     free(text);
+}
+
+void diag_vreport(diag_ctx *d, diag_severity sev, int msgno, diag_loc loc, const char *fmt,
+                  va_list ap)
+{
+    report_text(d, sev, msgno, format_message(sev, msgno, loc, fmt, ap));
 }
 
 void diag_report(diag_ctx *d, diag_severity sev, int msgno, diag_loc loc, const char *fmt, ...)

@@ -34,6 +34,13 @@ typedef struct diag_ctx diag_ctx;
 
 /* A context that prints to `sink` (NULL: print nothing, only count and keep). */
 diag_ctx *diag_new(FILE *sink);
+/* A context that holds its messages (counting them as its own) for
+ * `parent`: diag_release reports the held ones to parent, in order, and
+ * from then on each message goes to parent as it comes.  Messages never
+ * released are dropped with the context.  For a reading that runs beside
+ * another whose messages come first. */
+diag_ctx *diag_new_held(diag_ctx *parent);
+void diag_release(diag_ctx *held);
 void diag_free(diag_ctx *d);
 
 /* Print at most `cap` warnings per message number (default 10; 0: no cap). */

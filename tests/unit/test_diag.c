@@ -1,4 +1,5 @@
-/* test_diag.c: message format, counting, the warning cap and its summary. */
+/* test_diag.c: message format, counting, the warning cap and its summary,
+ * and a held context's messages coming after its parent's. */
 #include "check.h"
 #include "util/diag.h"
 
@@ -84,11 +85,42 @@ static void test_counts_and_first_error(void)
     diag_free(d);
 }
 
+/* What a held context reports reaches its parent on release, after the
+ * parent's own, in order and under the parent's cap; then as it comes.
+ * One never released gives nothing. */
+static void held_after_parent(diag_ctx *d)
+{
+    diag_ctx *held = diag_new_held(d), *dropped = diag_new_held(d);
+    diag_warn(held, 2100, DIAG_NOWHERE, "w0");
+    diag_error(held, 2200, DIAG_NOWHERE, "e0");
+    diag_error(dropped, 2300, DIAG_NOWHERE, "never shown");
+    diag_warn(held, 2100, DIAG_NOWHERE, "w1");
+    diag_note(d, 1101, DIAG_NOWHERE, "parent first");
+    CHECK_EQ_INT(diag_error_count(held), 1);
+    CHECK_EQ_INT(diag_error_count(d), 0);
+    diag_release(held);
+    diag_warn(held, 2100, DIAG_NOWHERE, "w2");
+    CHECK_EQ_INT(diag_error_count(d), 1);
+    CHECK_EQ_INT(diag_count_of(d, 2100), 3);
+    CHECK_EQ_INT(diag_warning_count(held), 3);
+    diag_free(held);
+    diag_free(dropped);
+}
+
+static void test_held_after_parent(void)
+{
+    char *text = printed_by(held_after_parent, 2);
+    CHECK_EQ_STR(text, "note 1101: parent first\nwarning 2100: w0\nerror 2200: e0\n"
+                       "warning 2100: w1\nnote: 1 more of warning 2100 not shown\n");
+    free(text);
+}
+
 int main(void)
 {
     RUN(test_format);
     RUN(test_warning_cap_and_summary);
     RUN(test_uncapped_prints_all);
     RUN(test_counts_and_first_error);
+    RUN(test_held_after_parent);
     return check_exit_code();
 }
