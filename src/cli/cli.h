@@ -112,6 +112,19 @@ typedef struct cli_design {
     bool timing_pending;
     gp_status timing_status;
     double timing_seconds;
+    /* The design's files read on a thread of their own beside the
+     * activity (cli_design_begin, cli_beside.c). */
+    const cli_inputs *files_in;
+    cli_context files_ctx;
+    pthread_t files_thread;
+    bool files_pending;
+    gp_status files_status;
+    diag_ctx *activity_diag; /* the activity's messages, held until the design's are out */
+    double activity_start;
+    gp_status (*on_design)(void *ctx, struct cli_design *cd);
+    void *on_design_ctx;
+    bool arrived;            /* cli_design_arrived ran, with arrival_status */
+    gp_status arrival_status;
 } cli_design;
 
 /* Reads libraries, netlist, SPEF, SDF and activity, in that order (SPEF
@@ -121,12 +134,33 @@ typedef struct cli_design {
  * dump); out->coverage.net_bound says which it gives either way.  A progress bar shows on a terminal unless --quiet. */
 gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, bool coverage,
                           cli_design *out, const cli_context *ctx);
-/* The same but the activity, which `power` reads in windows itself; with
+/* The same but the activity, into `out` (zeroed by the caller); with
  * beside_activity (and no SDF, which needs them first) the loads, slews
  * and delays are left computing on a thread: call cli_design_ready before
  * the engine. */
 gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_design *out,
                                 const cli_context *ctx);
+/* Starts reading the design's files into cd (as cli_read_design_files
+ * does, beside the activity) on a thread of their own, for the activity to
+ * be read meanwhile: with cd->activity_diag for its messages,
+ * cli_design_arrived and cd as events_options.design and design_ctx, and
+ * cli_coverage_check with &cd->coverage (a copy of `coverage`, its dg set
+ * when the design arrives) as its bound.  on_design (NULL: none) runs once
+ * the design is read, before the activity is bound to it; a status other
+ * than GP_OK from it stops the activity. */
+gp_status cli_design_begin(const cli_inputs *in, const cli_coverage *coverage,
+                           gp_status (*on_design)(void *ctx, cli_design *cd),
+                           void *on_design_ctx, cli_design *cd, const cli_context *ctx);
+/* events_options.design (ctx: the cli_design): waits for the design's
+ * files, runs on_design, then lets the activity's messages out. */
+gp_status cli_design_arrived(void *ctx, const design **out);
+/* After the activity's reading, whose status was st: waits for the
+ * design's files and runs on_design if the activity stopped before it
+ * asked, so that the activity's messages follow the design's (dropped when
+ * the design failed: its messages say why); the design's phases are
+ * marked as beside the activity, whose phase runs from cli_design_begin.
+ * Returns the design's (or on_design's) status, else st. */
+gp_status cli_design_after_activity(cli_design *cd, gp_status st);
 /* Waits for the loads, slews and delays when they are computing. */
 gp_status cli_design_ready(cli_design *cd);
 void cli_design_free(cli_design *cd);
@@ -173,11 +207,12 @@ bool cli_power_clock_from_sdc(cli_power_args *a, const cli_design *cd, diag_ctx 
 bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d);
 int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
                   const events *ev, cli_timing *timing, diag_ctx *d);
-/* Reads in->activity in windows of at most `memory` bytes of events (0:
- * the default, cli_memory_default) into the power analysis of cd's
- * design, then prints and writes the results as cli_power_run does;
- * returns the exit status. */
-int cli_power_stream(const cli_power_args *a, const cli_inputs *in, uint64_t memory,
+/* Reads the design's files into cd and, beside them, in->activity in
+ * windows of at most `memory` bytes of events (0: the default,
+ * cli_memory_default) into the power analysis of the design (its clock
+ * from the SDC when a->opt has none), then prints and writes the results
+ * as cli_power_run does; returns the exit status. */
+int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
                      cli_design *cd, const cli_context *ctx);
 /* The bytes of events a run holds by default: half the memory, and for
  * the cuda engine half the device's too. */

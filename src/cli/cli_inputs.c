@@ -32,7 +32,8 @@ const char cli_inputs_help[] =
     "  --timing          print the wall seconds of each phase (libraries, netlist,\n"
     "                    SPEF, design: loads, slews and delays, SDF, activity,\n"
     "                    engine, writing) on stderr; report.json gets them as its\n"
-    "                    \"timing\" object\n";
+    "                    \"timing\" object.  The design's files are read beside\n"
+    "                    the activity, whose phase runs from the start\n";
 
 /* Appends `value` to a file list, reporting overflow. */
 static int add_file(const char **list, int *n, const char *option, const char *value, diag_ctx *d)
@@ -166,7 +167,6 @@ gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_
                                 const cli_context *ctx)
 {
     diag_ctx *d = ctx->diag;
-    memset(out, 0, sizeof *out);
     out->libs = lib_set_new();
     if (!out->libs) {
         diag_error(d, 1014, DIAG_NOWHERE, "out of memory");
@@ -205,25 +205,35 @@ gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_
 gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, bool coverage,
                           cli_design *out, const cli_context *ctx)
 {
-    gp_status st = cli_read_design_files(in, in->activity != NULL, out, ctx);
-    if (st == GP_OK && in->activity) {
+    if (!in->activity) {
+        memset(out, 0, sizeof *out);
+        return cli_read_design_files(in, false, out, ctx);
+    }
+    cli_coverage cover = {.scope = in->scope, .d = ctx->diag, .warn = coverage,
+                          .list_all = in->list_unannotated};
+    gp_status st = cli_design_begin(in, &cover, NULL, NULL, out, ctx);
+    if (st == GP_OK) {
         progress bar;
         progress_init(&bar, stderr, !ctx->quiet);
-        out->coverage = (cli_coverage){.dg = out->dg, .scope = in->scope, .d = ctx->diag,
-                                       .warn = coverage, .list_all = in->list_unannotated};
         events_options opt = {.scope = in->scope, .list_unmatched = list_unmatched, .bar = &bar,
                               .threads = (uint32_t)in->threads, .bound = cli_coverage_check,
-                              .bound_ctx = &out->coverage};
-        st = events_read(out->dg, in->activity, &opt, &out->ev, &out->activity, ctx->diag);
-        cli_timing_lap(&out->timing, "activity");
+                              .bound_ctx = &out->coverage, .design = cli_design_arrived,
+                              .design_ctx = out};
+        st = events_read(NULL, in->activity, &opt, &out->ev, &out->activity,
+                         out->activity_diag);
     }
+    st = cli_design_after_activity(out, st);
+    cli_timing_lap(&out->timing, "activity");
     gp_status ready = cli_design_ready(out);
     return st != GP_OK ? st : ready;
 }
 
 void cli_design_free(cli_design *cd)
 {
+    if (cd->files_pending)
+        pthread_join(cd->files_thread, NULL);
     cli_design_ready(cd);
+    diag_free(cd->activity_diag);
     sdc_timing_free(&cd->constraints);
     mem_free(cd->coverage.net_bound);
     sdc_free(cd->sdc);

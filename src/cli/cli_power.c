@@ -255,7 +255,8 @@ uint64_t cli_memory_default(const cli_power_args *a)
 
 /* The windows' way from events_stream to the power stream. */
 typedef struct stream_run {
-    power_stream *power;
+    cli_power_args *a;
+    power_stream *power; /* NULL until the design is there */
     cli_design *cd;
     diag_ctx *d;
     double engine_seconds;
@@ -292,27 +293,43 @@ static void on_restart(void *ctx)
     power_stream_restart(((stream_run *)ctx)->power);
 }
 
-int cli_power_stream(const cli_power_args *a, const cli_inputs *in, uint64_t memory,
+/* The power analysis of the design, once it is read (cli_design_begin's
+ * on_design): its clock, its check, the stream. */
+static gp_status stream_design(void *ctx, cli_design *cd)
+{
+    stream_run *run = ctx;
+    if (!cli_power_clock_from_sdc(run->a, cd, run->d) ||
+        power_check_design(cd->dg, &run->a->opt, run->d) != GP_OK)
+        return GP_ERR_INPUT;
+    run->power = power_stream_new(cd->dg, &run->a->opt, run_engine, run->a);
+    if (!run->power) {
+        diag_error(run->d, 1028, DIAG_NOWHERE, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    return GP_OK;
+}
+
+int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
                      cli_design *cd, const cli_context *ctx)
 {
     diag_ctx *d = ctx->diag;
-    if (power_check_design(cd->dg, &a->opt, d) != GP_OK)
-        return CLI_EXIT_INPUT;
-    stream_run run = {.power = power_stream_new(cd->dg, &a->opt, run_engine, (void *)a),
-                      .cd = cd, .d = d};
-    if (!run.power) {
-        diag_error(d, 1028, DIAG_NOWHERE, "out of memory");
-        return CLI_EXIT_INPUT;
+    stream_run run = {.a = a, .cd = cd, .d = d};
+    cli_coverage cover = {.scope = in->scope, .d = d, .warn = true,
+                          .list_all = in->list_unannotated, .refuse_most = true};
+    gp_status st = cli_design_begin(in, &cover, stream_design, &run, cd, ctx);
+    if (st == GP_OK) {
+        progress bar;
+        progress_init(&bar, stderr, !ctx->quiet);
+        events_options opt = {.scope = in->scope, .bar = &bar, .threads = (uint32_t)in->threads,
+                              .bound = cli_coverage_check, .bound_ctx = &cd->coverage,
+                              .design = cli_design_arrived, .design_ctx = cd};
+        events_consumer consumer = {.ctx = &run,
+                                    .memory = memory ? memory : cli_memory_default(a),
+                                    .window = on_window, .restart = on_restart};
+        st = events_stream(NULL, in->activity, &opt, &consumer, &cd->activity,
+                           cd->activity_diag);
     }
-    progress bar;
-    progress_init(&bar, stderr, !ctx->quiet);
-    cd->coverage = (cli_coverage){.dg = cd->dg, .scope = in->scope, .d = d, .warn = true,
-                                  .list_all = in->list_unannotated, .refuse_most = true};
-    events_options opt = {.scope = in->scope, .bar = &bar, .threads = (uint32_t)in->threads,
-                          .bound = cli_coverage_check, .bound_ctx = &cd->coverage};
-    events_consumer consumer = {.ctx = &run, .memory = memory ? memory : cli_memory_default(a),
-                                .window = on_window, .restart = on_restart};
-    gp_status st = events_stream(cd->dg, in->activity, &opt, &consumer, &cd->activity, d);
+    st = cli_design_after_activity(cd, st);
     gp_status ready = cli_design_ready(cd);
     if (st == GP_OK)
         st = ready;
@@ -320,5 +337,6 @@ int cli_power_stream(const cli_power_args *a, const cli_inputs *in, uint64_t mem
     cd->timing.windows = cd->activity.windows;
     power_result *r = st == GP_OK ? power_stream_result(run.power) : NULL;
     power_stream_free(run.power);
-    return finish_run(a, cd->dg->name, cd->dg, st, r, in->timing ? &cd->timing : NULL, d);
+    const char *name = cd->dg ? cd->dg->name : NULL;
+    return finish_run(a, name, cd->dg, st, r, in->timing ? &cd->timing : NULL, d);
 }

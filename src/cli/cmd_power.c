@@ -76,11 +76,8 @@ int cli_power(int argc, char **argv, const cli_context *ctx)
     if (status)
         return status < 0 ? 0 : status;
     cli_design cd;
-    status = CLI_EXIT_INPUT;
     a.in.threads = a.power.threads;
-    if (cli_read_design_files(&a.in, true, &cd, ctx) == GP_OK &&
-        cli_power_clock_from_sdc(&a.power, &cd, ctx->diag))
-        status = cli_power_stream(&a.power, &a.in, a.memory, &cd, ctx);
+    status = cli_power_stream(&a.power, &a.in, a.memory, &cd, ctx);
     if (a.in.timing)
         cli_timing_print(&cd.timing, stderr);
     cli_design_free(&cd);

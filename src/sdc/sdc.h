@@ -78,6 +78,9 @@ sdc *sdc_new(const design *dg);
 gp_status sdc_read(sdc **out, const design *dg, const lib_set *libs, const char *const *paths,
                    int n_paths, diag_ctx *d);
 void sdc_free(sdc *s);
+/* Gives back what the Tcl library keeps for the calling thread (its
+ * Tcl_FinalizeThread): for a thread that ran sdc_read, before it ends. */
+void sdc_thread_done(void);
 
 /* The clock called `name`, or with name NULL the fastest (the shortest
  * period, the first of equals); NULL when there is none. */

@@ -16,4 +16,6 @@ gp_status sdc_read(sdc **out, const design *dg, const lib_set *libs, const char 
                "tcl-dev and rebuild");
     return GP_ERR_UNSUPPORTED;
 }
+
+void sdc_thread_done(void) {}
 #endif

@@ -197,4 +197,6 @@ gp_status sdc_read(sdc **out, const design *dg, const lib_set *libs, const char 
     return GP_OK;
 }
 
+void sdc_thread_done(void) { Tcl_FinalizeThread(); }
+
 #endif

@@ -7,7 +7,8 @@
 # (found before any input is read), and
 # values out of range (an infinite energy, a SPEF capacitance); and info on
 # a dump none of whose signals names a net (1031); a dump that gives only some
-# of the nets is analysed with warning 1032.
+# of the nets is analysed with warning 1032; the messages of the design's
+# files, read beside the activity, come before the dump's.
 set -u
 gp=$1
 lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
@@ -128,5 +129,24 @@ status=$?
 [ $status = 1 ] && grep -q "error 1031: none of the activity's 3 signals under --scope 'tb'" \
   "$tmp/err" && grep -q '^activity' "$tmp/info.out" ||
   { echo "FAIL: info on a scope matching nothing: status $status: $(cat "$tmp/err")"; failures=$((failures + 1)); }
+# The design's files are read beside the activity, yet the messages come as
+# one after the other: the netlist's, then the dump's (none when the netlist
+# fails, whose error is then alone); the same for info.
+sed -e 's/^endmodule/  parameter P = 1;\nendmodule/' "$tmp/top.v" > "$tmp/param.v"
+sed -e 's/^\$upscope \$end$/$var real 64 % level $end\n$upscope $end/' "$tmp/act.vcd" |
+  sed -e '0,/\$var real/!{/\$var real/d}' > "$tmp/real.vcd"
+for cmd in power info; do
+  clock=(); [ $cmd = power ] && clock=(--period 10ns)
+  "$gp" $cmd --lib "$lib" --netlist "$tmp/param.v" --activity "$tmp/real.vcd" --scope tb/dut \
+    "${clock[@]}" >/dev/null 2>"$tmp/err"
+  [[ "$(grep -o '^[^ ]* *[a-z]* [0-9]*' "$tmp/err" | grep -o '[0-9]*$' | tr '\n' ' ')" == "3101 6002 "* ]] ||
+    { echo "FAIL: $cmd: the netlist's warning first, then the dump's: $(cat "$tmp/err")"; failures=$((failures + 1)); }
+  printf 'garbage\n' >> "$tmp/param.v"
+  "$gp" $cmd --lib "$lib" --netlist "$tmp/param.v" --activity "$tmp/missing.vcd" \
+    --scope tb/dut "${clock[@]}" >/dev/null 2>"$tmp/err"
+  [ $? = 1 ] && grep -q 'error 3001' "$tmp/err" && ! grep -q 'error 1101\|6002' "$tmp/err" ||
+    { echo "FAIL: $cmd: a bad netlist's error alone: $(cat "$tmp/err")"; failures=$((failures + 1)); }
+  sed -i '$d' "$tmp/param.v"
+done
 echo "$failures failures"
 [ "$failures" -eq 0 ]
