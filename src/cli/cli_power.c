@@ -309,11 +309,21 @@ static gp_status stream_design(void *ctx, cli_design *cd)
     return GP_OK;
 }
 
+static void *start_device(void *arg)
+{
+    cuda_device_start(*(const int *)arg);
+    return NULL;
+}
+
 int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
                      cli_design *cd, const cli_context *ctx)
 {
     diag_ctx *d = ctx->diag;
     stream_run run = {.a = a, .cd = cd, .d = d};
+    /* The device's context is made while the inputs are read. */
+    pthread_t device_thread;
+    bool starting = a->engine == CLI_ENGINE_CUDA &&
+                    pthread_create(&device_thread, NULL, start_device, &a->cuda.device) == 0;
     cli_coverage cover = {.scope = in->scope, .d = d, .warn = true,
                           .list_all = in->list_unannotated, .refuse_most = true};
     gp_status st = cli_design_begin(in, &cover, stream_design, &run, cd, ctx);
@@ -333,6 +343,8 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
     gp_status ready = cli_design_ready(cd);
     if (st == GP_OK)
         st = ready;
+    if (starting)
+        pthread_join(device_thread, NULL);
     cli_timing_lap_split(&cd->timing, "activity", "engine", run.engine_seconds);
     cd->timing.windows = cd->activity.windows;
     power_result *r = st == GP_OK ? power_stream_result(run.power) : NULL;

@@ -25,6 +25,12 @@ extern "C" int cuda_device_count(void)
     return count;
 }
 
+extern "C" void cuda_device_start(int index)
+{
+    if (cudaSetDevice(index) != cudaSuccess || cudaFree(0) != cudaSuccess)
+        cudaGetLastError(); /* this thread's error: the later call meets and reports it */
+}
+
 extern "C" gp_status cuda_device_query(int index, cuda_device_info *out, diag_ctx *d)
 {
     cudaDeviceProp prop;

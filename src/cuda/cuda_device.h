@@ -32,6 +32,11 @@ int cuda_build_version(void);
 /* How many devices can be used: 0 without CUDA, without a driver or a GPU. */
 int cuda_device_count(void);
 gp_status cuda_device_query(int index, cuda_device_info *out, diag_ctx *d);
+/* Makes device `index`'s context, which the first CUDA call on a device
+ * waits for, so that a call made later (on any thread) finds it made; for
+ * a thread started while the inputs are read.  Failures are left for the
+ * later call to report. */
+void cuda_device_start(int index);
 /* Runs a small kernel on device `index` and checks its result: proves the
  * build's device code runs on this GPU (right architecture, working driver). */
 gp_status cuda_selftest(int index, diag_ctx *d);
