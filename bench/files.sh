@@ -30,6 +30,9 @@
 # PARSE=1 (info also with the scope "", under which no signal names a
 # net, on 1 thread and on every core: the VCD's text read without building
 # the store),
+# BASE_GP (another gatepower binary, e.g. a base commit's built with CUDA:
+# info on every core and both power runs again with it, in turns with this
+# tree's, labelled base-...), ONE_THREAD=0 (no info on 1 thread),
 # CMAKE_ARGS (more for the configure step, e.g. -DGATEPOWER_FSTAPI_DIR=... and
 # -DGATEPOWER_LZ4_LIBRARY=... where the machine has no fstapi sources: FST
 # needs them, to write the case and for FastLZ; the device machine has none).
@@ -81,8 +84,9 @@ cat "$case_dir/full.vcd" >/dev/null # in the page cache, as for every run after 
 # name: the command's label; the rest: its arguments.  Appends the timing line.
 run() {
   local name=$1; shift
-  local t0=$SECONDS
-  "$gp" --quiet "$@" >"$out/$name.stdout" 2>"$out/$name.err"
+  local bin=$gp
+  [[ $name == base-* ]] && bin=$BASE_GP
+  "$bin" --quiet "$@" >"$out/$name.stdout" 2>"$out/$name.err"
   local rc=$?
   local line; line=$(grep '^timing:' "$out/$name.err")
   echo "$name rc=$rc $line" >>"$out/timings.txt"
@@ -91,14 +95,21 @@ run() {
 }
 : >"$out/timings.txt"
 for r in $(seq 1 "$repeat"); do
-  [ -z "${ONLY_POWER:-}" ] && run info-1 info "${inputs[@]}" --timing --threads 1
+  [ -z "${ONLY_POWER:-}" ] && [ "${ONE_THREAD:-1}" != 0 ] &&
+    run info-1 info "${inputs[@]}" --timing --threads 1
   [ -z "${ONLY_POWER:-}" ] && run info-all info "${inputs[@]}" --timing
+  [ -z "${ONLY_POWER:-}" ] && [ -n "${BASE_GP:-}" ] && run base-info-all info "${inputs[@]}" --timing
   if [ -n "${PARSE:-}" ]; then
     run parse-1 info "${inputs[@]/%top/}" --timing --threads 1
     run parse-all info "${inputs[@]/%top/}" --timing
   fi
   run power-cpu power "${inputs[@]}" --period 10ns --engine cpu --timing --json "$out/cpu.json"
   run power-cuda power "${inputs[@]}" --period 10ns --engine cuda --timing --json "$out/cuda.json"
+  if [ -n "${BASE_GP:-}" ]; then
+    run base-power-cpu power "${inputs[@]}" --period 10ns --engine cpu --timing
+    run base-power-cuda power "${inputs[@]}" --period 10ns --engine cuda --timing \
+      --json "$out/base-cuda.json"
+  fi
   if [ -n "${MEMORY:-}" ]; then
     run power-cpu-mem power "${inputs[@]}" --period 10ns --engine cpu --memory "$MEMORY" \
       --timing --json "$out/cpu-mem.json"
@@ -120,7 +131,8 @@ def worst(p, q):
     pairs = [(a["total"], b["total"])] + [(a["groups"][g], b["groups"][g]) for g in a["groups"]]
     return max(abs(x[k] - y[k]) / max(abs(x[k]), abs(y[k]), 1e-300) for x, y in pairs for k in x)
 for p, q, bound in [("cpu.json", "cuda.json", 1e-6), ("cpu.json", "cpu-mem.json", 1e-9),
-                    ("cuda.json", "cuda-mem.json", 1e-9), ("cuda.json", "cuda-fst.json", 1e-9)]:
+                    ("cuda.json", "cuda-mem.json", 1e-9), ("cuda.json", "cuda-fst.json", 1e-9),
+                    ("cuda.json", "base-cuda.json", 1e-9)]:
     if all(os.path.exists(os.path.join(sys.argv[1], f)) for f in (p, q)):
         w = worst(p, q)
         print(f"{p} vs {q} totals and groups: worst relative difference {w:.2e}",
