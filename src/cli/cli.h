@@ -119,6 +119,7 @@ typedef struct cli_design {
     pthread_t files_thread;
     bool files_pending;
     gp_status files_status;
+    _Atomic bool files_failed; /* set by the files' thread: the activity may stop */
     diag_ctx *activity_diag; /* the activity's messages, held until the design's are out */
     double activity_start;
     gp_status (*on_design)(void *ctx, struct cli_design *cd);
@@ -143,7 +144,8 @@ gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_
 /* Starts reading the design's files into cd (as cli_read_design_files
  * does, beside the activity) on a thread of their own, for the activity to
  * be read meanwhile: with cd->activity_diag for its messages,
- * cli_design_arrived and cd as events_options.design and design_ctx, and
+ * cli_design_arrived and cd as events_options.design and design_ctx,
+ * cli_design_failed as its stopped, and
  * cli_coverage_check with &cd->coverage (a copy of `coverage`, its dg set
  * when the design arrives) as its bound.  on_design (NULL: none) runs once
  * the design is read, before the activity is bound to it; a status other
@@ -154,6 +156,8 @@ gp_status cli_design_begin(const cli_inputs *in, const cli_coverage *coverage,
 /* events_options.design (ctx: the cli_design): waits for the design's
  * files, runs on_design, then lets the activity's messages out. */
 gp_status cli_design_arrived(void *ctx, const design **out);
+/* events_options.stopped (ctx: the cli_design): the design's files failed. */
+bool cli_design_failed(void *ctx);
 /* After the activity's reading, whose status was st: waits for the
  * design's files and runs on_design if the activity stopped before it
  * asked, so that the activity's messages follow the design's (dropped when

@@ -7,11 +7,13 @@
  * failed, as when the activity was never read). */
 #include "cli/cli.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 static void read_files(cli_design *cd)
 {
     cd->files_status = cli_read_design_files(cd->files_in, true, cd, &cd->files_ctx);
+    atomic_store(&cd->files_failed, cd->files_status != GP_OK);
 }
 
 static void *files_thread(void *arg)
@@ -54,6 +56,11 @@ static gp_status files_done(cli_design *cd)
         cd->files_pending = false;
     }
     return cd->files_status;
+}
+
+bool cli_design_failed(void *ctx)
+{
+    return atomic_load_explicit(&((cli_design *)ctx)->files_failed, memory_order_relaxed);
 }
 
 gp_status cli_design_arrived(void *ctx, const design **out)

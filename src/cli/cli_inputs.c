@@ -218,7 +218,7 @@ gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, bool covera
         events_options opt = {.scope = in->scope, .list_unmatched = list_unmatched, .bar = &bar,
                               .threads = (uint32_t)in->threads, .bound = cli_coverage_check,
                               .bound_ctx = &out->coverage, .design = cli_design_arrived,
-                              .design_ctx = out};
+                              .stopped = cli_design_failed, .design_ctx = out};
         st = events_read(NULL, in->activity, &opt, &out->ev, &out->activity,
                          out->activity_diag);
     }

@@ -332,7 +332,8 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
         progress_init(&bar, stderr, !ctx->quiet);
         events_options opt = {.scope = in->scope, .bar = &bar, .threads = (uint32_t)in->threads,
                               .bound = cli_coverage_check, .bound_ctx = &cd->coverage,
-                              .design = cli_design_arrived, .design_ctx = cd};
+                              .design = cli_design_arrived,
+                              .stopped = cli_design_failed, .design_ctx = cd};
         events_consumer consumer = {.ctx = &run,
                                     .memory = memory ? memory : cli_memory_default(a),
                                     .window = on_window, .restart = on_restart};

@@ -90,6 +90,8 @@ static gp_status on_var(void *ctx, const vcd_var *v)
 {
     collector *c = ctx;
     char name[4096];
+    if (events_stopped(c))
+        return GP_ERR_INPUT;
     c->stats->vars++;
     for (uint32_t bit = 0; bit < v->width; bit++) {
         if (vcd_bit_name(v, bit, name, sizeof name) >= (int)sizeof name)
@@ -298,6 +300,8 @@ static gp_status on_start(void *ctx, const vcd_info *info)
 /* The changes in file order: the parts of a reading on one thread. */
 static gp_status on_changes(void *ctx, int64_t time_fs, const vcd_change *ch, size_t n)
 {
+    if (events_stopped(ctx))
+        return GP_ERR_INPUT;
     gp_status st = events_on_seq_changes(ctx, time_fs, ch, n);
     return st == GP_ERR_NOMEM ? events_no_memory(ctx) : st;
 }

@@ -101,6 +101,10 @@ typedef struct events_options {
      * reader reported why) stops the reading with that status. */
     gp_status (*design)(void *ctx, const design **out);
     void *design_ctx;
+    /* With `design`: asked now and then, with design_ctx, while the dump is
+     * read; true (the design's reader failed) stops the reading with
+     * GP_ERR_INPUT and no message of its own.  NULL: never. */
+    bool (*stopped)(void *ctx);
 } events_options;
 
 /* Reads the VCD or FST file `path` into the events of `dg`'s nets (dg

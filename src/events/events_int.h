@@ -158,6 +158,11 @@ static inline uint32_t events_change_slot(const collector *c, uint32_t id, uint3
 }
 
 gp_status events_no_memory(collector *c);
+/* Whether the reading is to stop (events_options.stopped). */
+static inline bool events_stopped(const collector *c)
+{
+    return c->opt->stopped && c->opt->stopped(c->opt->design_ctx);
+}
 /* Binds the slots to the design's nets, once (later calls return the first
  * one's status): the design from events_options.design when the reading
  * began without one. */

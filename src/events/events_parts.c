@@ -153,6 +153,8 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
                                  size_t n)
 {
     collector *c = ctx;
+    if (events_stopped(c))
+        return GP_ERR_INPUT; /* the reading in file order that follows stops at once */
     part_bucket *row = c->bucket + (size_t)(part - c->part_base) * c->n_ranges;
     vec_i64 *times = &c->part_times[part - c->part_base];
     if ((times->len == 0 || times->data[times->len - 1] != time_fs) &&

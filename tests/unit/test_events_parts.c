@@ -356,21 +356,30 @@ static void test_aliases_give_every_net_the_changes(void)
     }
 }
 
+static bool always_stopped(void *ctx)
+{
+    (void)ctx;
+    return true;
+}
+
 /* A design that does not come (its reader failed) stops the reading with
- * its status, and no error of the reading's own. */
+ * its status, and no error of the reading's own; so does a reading told
+ * to stop (GP_ERR_INPUT) before it asks for the design. */
 static void test_design_refused_stops_reading(void)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/refused.vcd", dir);
     write_random_vcd(path, 99, 500, -1, "");
-    for (uint32_t threads = 1; threads <= 3; threads += 2) {
-        gp_status refuse = GP_ERR_INPUT;
+    for (uint32_t run = 0; run < 4; run++) {
+        uint32_t threads = run % 2 ? 3 : 1;
+        gp_status refuse = run < 2 ? GP_ERR_INPUT : GP_ERR_NOMEM;
         char *messages = NULL;
         size_t len = 0;
         FILE *out = open_memstream(&messages, &len);
         diag_ctx *d = diag_new(out);
         events_options opt = {.scope = "tb/dut", .threads = threads, .part_size = 1,
-                              .design = design_later, .design_ctx = &refuse};
+                              .design = design_later, .design_ctx = &refuse,
+                              .stopped = run < 2 ? NULL : always_stopped};
         events *ev = NULL;
         events_stats stats;
         CHECK_EQ_INT(events_read(NULL, path, &opt, &ev, &stats, d), GP_ERR_INPUT);
