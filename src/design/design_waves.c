@@ -4,8 +4,10 @@
  * which is one more than its predecessors' largest wave.  The instances of
  * a wave are done in parts on threads; the one that takes an instance's
  * last waiting edge (an atomic count) puts it in the next wave, so the
- * order within a wave varies from run to run, and callers may not depend
- * on it: the waves themselves do not vary. */
+ * order within a wave varies from run to run (each wave is then sorted
+ * by index where the order's tail can hold it, for the next wave's
+ * sake), and callers may not depend on it: the waves themselves do not
+ * vary. */
 #include "design/design_int.h"
 
 #include <stdatomic.h>
@@ -85,6 +87,23 @@ static void wave_part(void *ctx, uint32_t part, uint32_t parts)
     flush(&b);
 }
 
+/* Sorts a wave's instances, a[0..n), by index with tmp[0..n) beside
+ * (least significant digit first, three of 11 bits): the next wave then
+ * walks the design's arrays in order, not at random. */
+static void sort_wave(uint32_t *a, uint64_t n, uint32_t *tmp)
+{
+    for (int shift = 0; shift < 33; shift += 11) {
+        uint64_t count[2049] = {0};
+        for (uint64_t k = 0; k < n; k++)
+            count[((a[k] >> shift) & 2047) + 1]++;
+        for (int d = 0; d < 2048; d++)
+            count[d + 1] += count[d];
+        for (uint64_t k = 0; k < n; k++)
+            tmp[count[(a[k] >> shift) & 2047]++] = a[k];
+        memcpy(a, tmp, n * sizeof *a);
+    }
+}
+
 uint32_t design_waves(const design_dag *g, uint32_t *waiting, uint32_t *order, uint32_t *wave0,
                       uint32_t *ordered)
 {
@@ -103,6 +122,8 @@ uint32_t design_waves(const design_dag *g, uint32_t *waiting, uint32_t *order, u
         parts_run(wave_part, &w, parts_for(w.count, UINT32_MAX));
         w.first = end;
         end = atomic_load(&w.end);
+        if (end - w.first <= n - end) /* order's tail, unused yet, as scratch */
+            sort_wave(order + w.first, end - w.first, order + end);
         wave0[++waves] = (uint32_t)w.first;
     }
     *ordered = (uint32_t)end;
