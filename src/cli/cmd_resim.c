@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/report.h"
 #include "resim/resim.h"
 
 static const char resim_help[] =
@@ -91,13 +92,13 @@ static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
 static int write_outputs(const resim_args *a, cli_design *cd, const events *full,
                          diag_ctx *d)
 {
-    resim_saif_info info = {.design = cd->dg->name, .scope = a->in.scope, .program = "gatepower",
+    report_saif_info info = {.design = cd->dg->name, .scope = a->in.scope, .program = "gatepower",
                             .version = GATEPOWER_VERSION};
     gp_status st = GP_OK;
     if (a->saif)
-        st = resim_write_saif(a->saif, cd->dg, full, &info, d);
+        st = report_write_events_saif(a->saif, cd->dg, full, &info, d);
     if (st == GP_OK && a->vcd)
-        st = resim_write_vcd(a->vcd, cd->dg, full, a->in.scope, d);
+        st = report_write_events_vcd(a->vcd, cd->dg, full, a->in.scope, d);
     if (st != GP_OK)
         return CLI_EXIT_INPUT;
     cli_timing *timing = a->in.timing ? &cd->timing : NULL;

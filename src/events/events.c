@@ -372,6 +372,15 @@ gp_status events_stream(const design *dg, const char *path, const events_options
     return st;
 }
 
+int64_t events_first_time(const events *ev, int64_t none)
+{
+    int64_t t0 = INT64_MAX;
+    for (uint32_t n = 0; n < ev->n_nets; n++)
+        if (ev->net_ev0[n + 1] > ev->net_ev0[n] && events_time(ev, ev->net_ev0[n]) < t0)
+            t0 = events_time(ev, ev->net_ev0[n]);
+    return t0 == INT64_MAX ? none : t0;
+}
+
 void events_free(events *ev)
 {
     if (!ev)

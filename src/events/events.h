@@ -58,6 +58,10 @@ static inline uint8_t events_value(const events *ev, uint64_t k)
     return (uint8_t)(ev->word[k] & 3);
 }
 
+/* The earliest time of any net's first event; `none` when there is no
+ * event. */
+int64_t events_first_time(const events *ev, int64_t none);
+
 /* How the dump's signals met the design's nets.  A "signal" is one bit of a
  * dumped variable (vectors are bit-blasted). */
 typedef struct events_stats {

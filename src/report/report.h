@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "design/design.h"
+#include "events/events.h"
 #include "power/power.h"
 #include "util/diag.h"
 #include "util/status.h"
@@ -54,6 +55,35 @@ report_options report_defaults(void);
  * files of the run before as they were. */
 gp_status report_write_all(const char *out_dir, const design *dg, const power_result *r,
                            const report_options *opt, diag_ctx *d);
+
+/* `path` written whole or not at all: under a temporary name in its
+ * directory, renamed to `path` once `text` has written it and it is
+ * closed; otherwise removed.  `text` reports its own failures; a file
+ * that cannot be opened is reported as message `msg_open`, one that
+ * cannot be finished (a full disk) as `msg_finish` (GP_ERR_IO). */
+typedef gp_status (*report_stream_fn)(FILE *out, void *ctx);
+gp_status report_write_whole(const char *path, report_stream_fn text, void *ctx, int msg_open,
+                             int msg_finish, diag_ctx *d);
+
+/* What a SAIF file's header names. */
+typedef struct report_saif_info {
+    const char *design;  /* DESIGN; NULL: empty */
+    const char *scope;   /* instance path of the design, "tb/dut" or "tb.dut"; NULL: none */
+    const char *program; /* PROGRAM_NAME and VERSION */
+    const char *version;
+} report_saif_info;
+
+/* SAIF 2.0 (backward) of every net of `ev` over [its first time,
+ * ev->end_fs): T0 T1 TX (fs, summing to DURATION), TC (0<->1 changes) and
+ * IG (0: glitches are not split out). */
+gp_status report_write_events_saif(const char *path, const design *dg, const events *ev,
+                                   const report_saif_info *info, diag_ctx *d);
+
+/* Every net's events as a VCD with a 1 fs timescale (each name of a net,
+ * aliases included, a variable), the nets under the scopes of `scope`
+ * ("tb/dut" or "tb.dut"; NULL: at the top). */
+gp_status report_write_events_vcd(const char *path, const design *dg, const events *ev,
+                                  const char *scope, diag_ctx *d);
 
 /* n with its digits grouped by threes, "10,468,457", into buf (people
  * read counts so; files for scripts keep plain digits). */

@@ -1,7 +1,8 @@
 /* report_write_all: the output directory, and each file written by its
  * writer under a temporary name and closed with its errors reported; only
  * when every file is whole do they take their names, so that a run that
- * fails (a full disk) leaves the previous run's files as they were. */
+ * fails (a full disk) leaves the previous run's files as they were; and
+ * report_write_whole, the same for one file. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -157,6 +158,47 @@ static gp_status settle_files(report_ctx *c, const char *out_dir, size_t written
         mem_free(tmp);
         mem_free(path);
     }
+    return st;
+}
+
+/* The temporary name of `path`: REPORT_TMP_PREFIX before its last
+ * component; NULL when out of memory. */
+static char *temporary_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t n = strlen(path) + sizeof REPORT_TMP_PREFIX;
+    char *tmp = mem_alloc(n);
+    if (tmp)
+        snprintf(tmp, n, "%.*s%s%s", (int)dir, path, REPORT_TMP_PREFIX, path + dir);
+    return tmp;
+}
+
+gp_status report_write_whole(const char *path, report_stream_fn text, void *ctx, int msg_open,
+                             int msg_finish, diag_ctx *d)
+{
+    char *tmp = temporary_name(path);
+    FILE *f = tmp ? fopen(tmp, "w") : NULL;
+    if (!f) {
+        diag_error(d, msg_open, DIAG_NOWHERE, "cannot write '%s': %s; check the directory "
+                   "exists and is writable", path, tmp ? strerror(errno) : "out of memory");
+        mem_free(tmp);
+        return GP_ERR_IO;
+    }
+    gp_status st = text(f, ctx);
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
+    if (fclose(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (st == GP_OK && !err && rename(tmp, path) != 0)
+        err = errno;
+    if (st == GP_OK && err) {
+        diag_error(d, msg_finish, DIAG_NOWHERE, "cannot finish writing '%s': %s (is the disk "
+                   "full?)", path, strerror(err));
+        st = GP_ERR_IO;
+    }
+    if (st != GP_OK)
+        unlink(tmp);
+    mem_free(tmp);
     return st;
 }
 

@@ -1,6 +1,7 @@
 /* resim.h: gate-level re-simulation (SPEC §5, GATSPI): from the waveforms of
  * the primary inputs and register outputs (a zero-delay dump) to every net's
- * delay-annotated waveform, and writers of the result as SAIF and VCD.
+ * delay-annotated waveform (written as SAIF and VCD by report.h's
+ * report_write_events_saif and _vcd).
  *
  * The model (docs/model.md, "Re-simulation"): combinational gates are
  * evaluated level by level from their Liberty truth tables; an output change
@@ -53,25 +54,5 @@ resim_options resim_defaults(void);
  * whose functions are not compiled. */
 gp_status resim_run(const design *dg, const events *dump, const resim_options *opt,
                     events **full, resim_stats *stats, diag_ctx *d);
-
-/* What the SAIF header names. */
-typedef struct resim_saif_info {
-    const char *design;  /* DESIGN; NULL: empty */
-    const char *scope;   /* instance path of the design, "tb/dut" or "tb.dut"; NULL: none */
-    const char *program; /* PROGRAM_NAME and VERSION */
-    const char *version;
-} resim_saif_info;
-
-/* Writes SAIF 2.0 (backward) of every net of `ev` over [its first time,
- * ev->end_fs): T0 T1 TX (fs, summing to DURATION), TC (0<->1 changes) and
- * IG (0: glitches are not split out). */
-gp_status resim_write_saif(const char *path, const design *dg, const events *ev,
-                           const resim_saif_info *info, diag_ctx *d);
-
-/* Writes every net's events as a VCD with a 1 fs timescale (each name of a
- * net, aliases included, a variable), the nets under
- * the scopes of `scope` ("tb/dut" or "tb.dut"; NULL: at the top). */
-gp_status resim_write_vcd(const char *path, const design *dg, const events *ev,
-                          const char *scope, diag_ctx *d);
 
 #endif

@@ -238,16 +238,6 @@ static gp_status pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
     return GP_OK;
 }
 
-/* The dump's first time stamp (0 when it is empty). */
-static int64_t first_time(const events *dump)
-{
-    int64_t t0 = INT64_MAX;
-    for (uint32_t n = 0; n < dump->n_nets; n++)
-        if (dump->net_ev0[n + 1] > dump->net_ev0[n] && events_time(dump, dump->net_ev0[n]) < t0)
-            t0 = events_time(dump, dump->net_ev0[n]);
-    return t0 == INT64_MAX ? 0 : t0;
-}
-
 gp_status resim_run(const design *dg, const events *dump, const resim_options *opt,
                     events **full, resim_stats *stats, diag_ctx *d)
 {
@@ -256,7 +246,7 @@ gp_status resim_run(const design *dg, const events *dump, const resim_options *o
     gp_status st = check_design(dg, d);
     if (st != GP_OK)
         return st;
-    int64_t t0 = first_time(dump);
+    int64_t t0 = events_first_time(dump, 0);
     uint32_t n_workers = resim_workers(opt->threads);
     resim_net_wave *w = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w);
     resim_store *stores = mem_calloc(n_workers, sizeof *stores);

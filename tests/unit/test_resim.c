@@ -7,6 +7,7 @@
  * first time (#0). */
 #include "check.h"
 #include "scratch.h"
+#include "report/report.h"
 #include "resim/resim.h"
 
 #include <string.h>
@@ -373,8 +374,8 @@ static void test_saif(void)
     char path[256], text[8192];
     snprintf(path, sizeof path, "%s/chain.saif", dir);
     if (sim(&sc, NULL, "saif", chain_v, "in", "#0\n0in\n#1000\n1in\n#5000\n0in\n#9000\n")) {
-        resim_saif_info info = {.design = "top", .scope = "tb/dut", .program = "test"};
-        CHECK_EQ_INT(resim_write_saif(path, sc.dg, sc.full, &info, sc.d), GP_OK);
+        report_saif_info info = {.design = "top", .scope = "tb/dut", .program = "test"};
+        CHECK_EQ_INT(report_write_events_saif(path, sc.dg, sc.full, &info, sc.d), GP_OK);
         slurp(path, text, sizeof text);
         CHECK(strstr(text, "(SAIFVERSION \"2.0\")") != NULL);
         CHECK(strstr(text, "(DIRECTION \"backward\")") != NULL);
@@ -383,6 +384,9 @@ static void test_saif(void)
         CHECK(strstr(text, "(INSTANCE tb\n(INSTANCE dut\n") != NULL);
         CHECK(strstr(text, "(n1 (T0 3900000) (T1 5000000) (TX 100000) (TC 2) (IG 0))") != NULL);
         CHECK(strstr(text, "(in (T0 5000000) (T1 4000000) (TX 0) (TC 2) (IG 0))") != NULL);
+        char tmp[300]; /* written under a temporary name, then renamed */
+        snprintf(tmp, sizeof tmp, "%s/.gatepower-tmp.chain.saif", dir);
+        CHECK(access(tmp, F_OK) != 0);
     }
     sim_free(&sc);
 }
@@ -399,7 +403,7 @@ static void test_vcd_round_trip(void)
         "module top (in, y);\n input in; output y; wire b;\n"
         " BUF u1 (.A(in), .Y(b));\n XOR2 u2 (.A(in), .B(b), .Y(y));\nendmodule\n";
     if (sim(&sc, NULL, "vcdout", v, "in", "#0\n0in\n#1000\n1in\n#9000\n")) {
-        CHECK_EQ_INT(resim_write_vcd(path, sc.dg, sc.full, "tb/dut", sc.d), GP_OK);
+        CHECK_EQ_INT(report_write_events_vcd(path, sc.dg, sc.full, "tb/dut", sc.d), GP_OK);
         events *back = NULL;
         events_options eo = {.scope = "tb/dut"};
         events_stats st;
@@ -423,11 +427,11 @@ static void test_unwritable_output(void)
 {
     sim_case sc;
     if (sim(&sc, NULL, "unwritable", chain_v, "in", "#0\n0in\n#1000\n")) {
-        resim_saif_info info = {0};
-        CHECK_EQ_INT(resim_write_saif("/nonexistent/x.saif", sc.dg, sc.full, &info, sc.d),
+        report_saif_info info = {0};
+        CHECK_EQ_INT(report_write_events_saif("/nonexistent/x.saif", sc.dg, sc.full, &info, sc.d),
                      GP_ERR_IO);
         CHECK_EQ_INT(diag_first_error_no(sc.d), 9010);
-        CHECK_EQ_INT(resim_write_vcd("/nonexistent/x.vcd", sc.dg, sc.full, NULL, sc.d),
+        CHECK_EQ_INT(report_write_events_vcd("/nonexistent/x.vcd", sc.dg, sc.full, NULL, sc.d),
                      GP_ERR_IO);
         CHECK_EQ_INT(diag_count_of(sc.d, 9013), 1);
     }

@@ -1,32 +1,14 @@
-/* resim_write.c: the re-simulated events as SAIF 2.0 (backward) and as VCD. */
-#include "resim/resim.h"
-
+/* report_events.c: an event store written as SAIF 2.0 (backward) and as
+ * VCD (`gatepower resim --saif`, `--vcd`), each under a temporary name
+ * first (report_write_whole). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "report/report_int.h"
 #include "util/mem.h"
-
-/* Opens `path` for writing, reporting failure under message `msgno`. */
-static FILE *open_out(const char *path, int msgno, diag_ctx *d)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        diag_error(d, msgno, DIAG_NOWHERE, "cannot write '%s': check the directory exists and "
-                   "is writable", path);
-    return f;
-}
-
-static gp_status close_out(FILE *f, const char *path, int msgno, diag_ctx *d)
-{
-    if (ferror(f) | (fclose(f) != 0)) {
-        diag_error(d, msgno, DIAG_NOWHERE, "cannot finish writing '%s' (disk full?)", path);
-        return GP_ERR_IO;
-    }
-    return GP_OK;
-}
 
 /* The scope path's components, split at '/' or '.', into parts[]. */
 static int split_scope(const char *scope, char *buf, size_t size, char **parts, int max)
@@ -38,16 +20,6 @@ static int split_scope(const char *scope, char *buf, size_t size, char **parts, 
     for (char *s = strtok(buf, "/."); s && n < max; s = strtok(NULL, "/."))
         parts[n++] = s;
     return n;
-}
-
-/* The dump's first time: the earliest first event of any net. */
-static int64_t start_time(const events *ev)
-{
-    int64_t t0 = ev->end_fs;
-    for (uint32_t n = 0; n < ev->n_nets; n++)
-        if (ev->net_ev0[n + 1] > ev->net_ev0[n] && events_time(ev, ev->net_ev0[n]) < t0)
-            t0 = events_time(ev, ev->net_ev0[n]);
-    return t0;
 }
 
 /* SAIF's identifiers escape every character other than letters, digits, _. */
@@ -89,16 +61,24 @@ static void put_saif_net(FILE *f, const design *dg, const events *ev, uint32_t n
             (long long)at[1], (long long)at[2], (unsigned long long)tc, (unsigned long long)ig);
 }
 
-gp_status resim_write_saif(const char *path, const design *dg, const events *ev,
-                           const resim_saif_info *info, diag_ctx *d)
+/* The SAIF file's text (a report_stream_fn). */
+typedef struct saif_job {
+    const design *dg;
+    const events *ev;
+    const report_saif_info *info;
+} saif_job;
+
+static gp_status saif_text(FILE *f, void *ctx)
 {
-    FILE *f = open_out(path, 9010, d);
-    if (!f)
-        return GP_ERR_IO;
+    const saif_job *job = ctx;
+    const design *dg = job->dg;
+    const events *ev = job->ev;
+    const report_saif_info *info = job->info;
     char date[64], buf[1024], *parts[64];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%a %b %d %H:%M:%S %Y", localtime(&now));
-    int64_t t0 = start_time(ev), end = ev->end_fs > t0 ? ev->end_fs : t0;
+    int64_t first = events_first_time(ev, ev->end_fs), end = ev->end_fs;
+    int64_t t0 = first < end ? first : end;
     fprintf(f, "(SAIFILE\n(SAIFVERSION \"2.0\")\n(DIRECTION \"backward\")\n"
             "(DESIGN \"%s\")\n(DATE \"%s\")\n(VENDOR \"gatepower\")\n(PROGRAM_NAME \"%s\")\n"
             "(VERSION \"%s\")\n(DIVIDER / )\n(TIMESCALE 1 fs)\n(DURATION %lld)\n",
@@ -117,7 +97,14 @@ gp_status resim_write_saif(const char *path, const design *dg, const events *ev,
     for (int k = 0; k < depth; k++)
         fputs(")\n", f);
     fputs(")\n", f);
-    return close_out(f, path, 9011, d);
+    return GP_OK;
+}
+
+gp_status report_write_events_saif(const char *path, const design *dg, const events *ev,
+                                   const report_saif_info *info, diag_ctx *d)
+{
+    saif_job job = {dg, ev, info};
+    return report_write_whole(path, saif_text, &job, 9010, 9011, d);
 }
 
 /* A VCD identifier for index i: base-94 over the printable characters. */
@@ -304,12 +291,23 @@ static void put_vcd_body(vcd_out *o, const events *ev, const vcd_item *items, ui
         out_time(o, ev->end_fs);
     out_flush(o);
 }
-/* Every name of a net, aliases included, is a variable of its own (some
- * readers do not take two variables of one id). */
-gp_status resim_write_vcd(const char *path, const design *dg, const events *ev,
-                          const char *scope, diag_ctx *d)
+/* The VCD file's text (a report_stream_fn): every name of a net, aliases
+ * included, is a variable of its own (some readers do not take two
+ * variables of one id). */
+typedef struct vcd_job {
+    const design *dg;
+    const events *ev;
+    const char *scope;
+    const char *path;
+    diag_ctx *d;
+} vcd_job;
+
+static gp_status vcd_text(FILE *f, void *ctx)
 {
-    uint32_t n_nets = ev->n_nets < dg->n_nets ? ev->n_nets : dg->n_nets, *first, *names;
+    const vcd_job *job = ctx;
+    const design *dg = job->dg;
+    const events *ev = job->ev;
+    uint32_t n_nets = ev->n_nets < dg->n_nets ? ev->n_nets : dg->n_nets, *first = NULL, *names = NULL;
     vcd_item *items = mem_alloc((ev->n_events ? ev->n_events : 1) * sizeof *items);
     uint32_t *net_of = mem_alloc((ev->n_events ? ev->n_events : 1) * sizeof *net_of);
     vcd_out *o = mem_alloc(sizeof *o);
@@ -324,11 +322,10 @@ gp_status resim_write_vcd(const char *path, const design *dg, const events *ev,
     bool ok = names_by_net(dg, n_nets, &first, &names) && items && net_of && o &&
               vcd_codes(strtab_count(&dg->net_names), &code, &code_len) &&
               sort_by_time(items, n_items);
-    FILE *f = NULL;
-    if (!ok)
-        diag_error(d, 9012, DIAG_NOWHERE, "out of memory while writing '%s'", path);
-    else if ((f = open_out(path, 9013, d)) != NULL) {
-        put_vcd_header(f, dg, scope);
+    if (!ok) {
+        diag_error(job->d, 9012, DIAG_NOWHERE, "out of memory while writing '%s'", job->path);
+    } else {
+        put_vcd_header(f, dg, job->scope);
         o->f = f;
         o->len = 0;
         put_vcd_body(o, ev, items, n_items, net_of, first, names, code, code_len);
@@ -340,5 +337,12 @@ gp_status resim_write_vcd(const char *path, const design *dg, const events *ev,
     mem_free(code);
     mem_free(code_len);
     mem_free(o);
-    return !ok ? GP_ERR_NOMEM : f ? close_out(f, path, 9014, d) : GP_ERR_IO;
+    return ok ? GP_OK : GP_ERR_NOMEM;
+}
+
+gp_status report_write_events_vcd(const char *path, const design *dg, const events *ev,
+                                  const char *scope, diag_ctx *d)
+{
+    vcd_job job = {dg, ev, scope, path, d};
+    return report_write_whole(path, vcd_text, &job, 9013, 9014, d);
 }
