@@ -1,109 +1,11 @@
-/* cli_inputs.c: the design options shared by the commands, and reading the
- * inputs they name into the design database. */
+/* cli_inputs.c: reading the inputs the design options name into the
+ * design database, and the timing of a run's phases. */
 #include "cli/cli.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "util/mem.h"
-
-const char cli_inputs_help[] =
-    "design inputs:\n"
-    "  --lib FILE        Liberty library (.lib or .lib.gz); repeat for several\n"
-    "  --netlist FILE    structural Verilog netlist; repeat when modules are spread\n"
-    "  --top MODULE      the top module (default: the one no other module instantiates)\n"
-    "  --spef FILE       parasitics: each D_NET's total capacitance is its net's wire cap\n"
-    "  --sdf FILE        delays (SDF 3.0); without it delays come from the NLDM tables\n"
-    "  --sdc FILE        constraints (SDC, read as Tcl); repeat for several: clocks\n"
-    "                    (create_clock; ideal unless set_propagated_clock, at\n"
-    "                    set_clock_transition, else 0), set_input_transition,\n"
-    "                    set_driving_cell, set_load; the clock's period when\n"
-    "                    --period is not given. Without it every input has a\n"
-    "                    0.1 ns slew and clocks propagate from their ports\n"
-    "  --output-load CAP load outside the design on every output port, e.g. 10fF\n"
-    "                    (default 0; SDC's set_load on a port wins)\n"
-    "  --activity FILE   switching activity, VCD (.vcd, .vcd.gz) or FST\n"
-    "  --scope PATH      the design's instance in the dump, e.g. tb/dut (or tb.dut)\n"
-    "  --list-unannotated  name every net driven by a cell, and every primary\n"
-    "                    input, that the activity does not give (a warning names\n"
-    "                    the first few)\n"
-    "  --timing          print the wall seconds of each phase (libraries, netlist,\n"
-    "                    SPEF, design: loads, slews and delays, SDF, activity,\n"
-    "                    engine, writing) on stderr; report.json gets them as its\n"
-    "                    \"timing\" object.  The design's files are read beside\n"
-    "                    the activity, whose phase runs from the start\n";
-
-/* Appends `value` to a file list, reporting overflow. */
-static int add_file(const char **list, int *n, const char *option, const char *value, diag_ctx *d)
-{
-    if (*n == CLI_MAX_FILES) {
-        diag_error(d, 1010, DIAG_NOWHERE, "at most %d files may be given with %s", CLI_MAX_FILES,
-                   option);
-        return -1;
-    }
-    list[(*n)++] = value;
-    return 1;
-}
-
-int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
-{
-    static const char *const single[] = {"--top", "--sdf", "--spef", "--activity", "--scope"};
-    const char **single_field[] = {&in->top, &in->sdf, &in->spef, &in->activity, &in->scope};
-    const char *option = argv[*i];
-    if (strcmp(option, "--timing") == 0) {
-        in->timing = true;
-        return 1;
-    }
-    if (strcmp(option, "--list-unannotated") == 0) {
-        in->list_unannotated = true;
-        return 1;
-    }
-    bool known = strcmp(option, "--lib") == 0 || strcmp(option, "--netlist") == 0 ||
-                 strcmp(option, "--sdc") == 0 || strcmp(option, "--output-load") == 0;
-    for (size_t k = 0; k < sizeof single / sizeof single[0]; k++)
-        known |= strcmp(option, single[k]) == 0;
-    if (!known)
-        return 0;
-    if (*i + 1 >= argc) {
-        diag_error(d, 1011, DIAG_NOWHERE, "option %s needs a value", option);
-        return -1;
-    }
-    const char *value = argv[++*i];
-    if (strcmp(option, "--lib") == 0)
-        return add_file(in->libs, &in->n_libs, option, value, d);
-    if (strcmp(option, "--netlist") == 0)
-        return add_file(in->netlists, &in->n_netlists, option, value, d);
-    if (strcmp(option, "--sdc") == 0)
-        return add_file(in->sdcs, &in->n_sdcs, option, value, d);
-    if (strcmp(option, "--output-load") == 0) {
-        if (cli_parse_capacitance(value, &in->output_load))
-            return 1;
-        diag_error(d, 1035, DIAG_NOWHERE, "bad value '%s' for --output-load: give a "
-                   "capacitance with its unit (F, uF, nF, pF, fF), e.g. 10fF", value);
-        return -1;
-    }
-    for (size_t k = 0; k < sizeof single / sizeof single[0]; k++)
-        if (strcmp(option, single[k]) == 0)
-            *single_field[k] = value;
-    return 1;
-}
-
-bool cli_inputs_complete(const cli_inputs *in, diag_ctx *d)
-{
-    if (in->n_libs == 0 || in->n_netlists == 0) {
-        diag_error(d, 1012, DIAG_NOWHERE, "give the cell library and the netlist: --lib FILE "
-                   "--netlist FILE (see --help)");
-        return false;
-    }
-    if (in->scope && !in->activity) {
-        diag_error(d, 1013, DIAG_NOWHERE, "--scope names an instance in the activity dump; "
-                   "give the dump with --activity FILE");
-        return false;
-    }
-    return true;
-}
 
 /* What the thread computing the design's timing needs and gives. */
 typedef struct timing_job {
@@ -289,38 +191,4 @@ void cli_timing_print(const cli_timing *t, FILE *out)
     if (t->windows > 1)
         fprintf(out, "; activity in %u windows", t->windows);
     fprintf(out, "\n");
-}
-
-bool cli_parse_count(const char *text, int max, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end != '\0' || v < 0 || v > max)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
-int cli_parse_command(const cli_syntax *syn, int argc, char **argv, diag_ctx *d)
-{
-    for (int i = 1; i < argc; i++) {
-        int taken = cli_parse_input(syn->in, argc, argv, &i, d);
-        if (taken == 0 && syn->own)
-            taken = syn->own(syn->own_args, argc, argv, &i);
-        if (taken == 0 && syn->power)
-            taken = cli_parse_power_option(syn->power, argc, argv, &i, d);
-        if (taken < 0)
-            return CLI_EXIT_USAGE;
-        if (taken)
-            continue;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf(syn->help, cli_inputs_help, cli_power_help);
-            return -1;
-        }
-        diag_error(d, 1015, DIAG_NOWHERE, "gatepower %s: unknown or incomplete option '%s' "
-                   "(see gatepower %s --help)", syn->name, argv[i], syn->name);
-        return CLI_EXIT_USAGE;
-    }
-    return cli_inputs_complete(syn->in, d) ? 0 : CLI_EXIT_USAGE;
 }

@@ -1,6 +1,6 @@
-/* cli_power.c: the power analysis options and outputs shared by `power` and
- * `resim --power`: parsing them, running the engine (on events held whole
- * or read in windows), writing the results. */
+/* cli_power.c: the power analysis shared by `power` and `resim --power`:
+ * the checks of its options, running the engine (on events held whole or
+ * read in windows), writing the results. */
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,124 +9,6 @@
 #include "cuda/cuda_device.h"
 #include "report/report.h"
 #include "util/progress.h"
-
-const char cli_power_help[] =
-    "analysis:\n"
-    "  --period TIME     clock period with unit, e.g. 10ns; or\n"
-    "  --clock NAME      a clock of the SDC (default: its fastest), else a net whose\n"
-    "                    period is measured (its most frequent rise-to-rise)\n"
-    "  --window T0:T1    analyse [T0, T1) only, e.g. 1us:2us (default: the whole dump)\n"
-    "  --glitch on|off   off books glitch events as ordinary internal and switching\n"
-    "                    energy, unscaled, to compare with average-power tools\n"
-    "  --include-io      count the switching of primary-input nets in the total\n"
-    "  --engine cpu|ref|cuda\n"
-    "                    cpu (default): fast, multi-threaded, the same results as\n"
-    "                    ref within 1e-6 and identical for any --threads; ref: the\n"
-    "                    float64 single-thread reference engine (the specification);\n"
-    "                    cuda: the GPU engine (builds with CUDA), ref within 1e-6\n"
-    "  --threads N       threads of the cpu engine and of reading a VCD (default 0:\n"
-    "                    every core)\n"
-    "  --cuda-variant V  the GPU kernels: a '+'-list of sipl (state-indexed power\n"
-    "                    lookup), part (per-gate windows by event density), fusion\n"
-    "                    (one kernel walks each window), memo (per-instance group\n"
-    "                    energies), warp (a warp per gate's events, with\n"
-    "                    fusion); naive: none, fused: all five (default: fused,\n"
-    "                    the fastest measured)\n"
-    "  --cuda-target-events N  events per GPU thread aimed at (default 8)\n"
-    "  --cuda-min-windows N    each gate's cycles in at least N windows (default 64)\n"
-    "  --cuda-lane-tasks N     windows a GPU walk thread takes at a time (default 8)\n"
-    "  --deterministic   GPU sums in fixed point: bitwise the same run to run\n"
-    "  --device N        the CUDA device (default 0)\n"
-    "\n"
-    "output:\n"
-    "  --out DIR         write report.txt, report.json, waveform.csv, waveform.vcd,\n"
-    "                    waveform.fst, waveform.svg, instances.csv, cells.csv and\n"
-    "                    hotspots.txt into DIR\n"
-    "  --json FILE|-     the totals as JSON (to stdout instead of the report with -)\n"
-    "  --hotspots N      instances listed in hotspots.txt (default 20)\n";
-
-cli_power_args cli_power_defaults(void)
-{
-    return (cli_power_args){.opt = power_defaults(), .cuda = cuda_power_defaults()};
-}
-
-static bool parse_engine(const char *text, cli_engine *engine)
-{
-    static const char *const names[] = {[CLI_ENGINE_CPU] = "cpu", [CLI_ENGINE_REF] = "ref",
-                                        [CLI_ENGINE_CUDA] = "cuda"};
-    for (int e = 0; e < 3; e++)
-        if (strcmp(text, names[e]) == 0) {
-            *engine = (cli_engine)e;
-            return true;
-        }
-    return false;
-}
-
-static bool parse_positive(const char *text, uint32_t *out)
-{
-    int n;
-    if (!cli_parse_count(text, 1 << 30, &n) || n < 1)
-        return false;
-    *out = (uint32_t)n;
-    return true;
-}
-
-int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, diag_ctx *d)
-{
-    const char *option = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
-    bool ok = true;
-    if (strcmp(option, "--include-io") == 0) {
-        a->opt.include_io = true;
-        return 1;
-    }
-    if (strcmp(option, "--deterministic") == 0) {
-        a->cuda.deterministic = true;
-        return 1;
-    }
-    if (!value)
-        return 0;
-    if (strcmp(option, "--cuda-variant") == 0) { /* it says itself what is wrong */
-        ++*i;
-        return cuda_power_parse_variant(value, &a->cuda, d) == GP_OK ? 1 : -1;
-    }
-    if (strcmp(option, "--period") == 0)
-        ok = cli_parse_time(value, &a->opt.period_fs) && a->opt.period_fs > 0;
-    else if (strcmp(option, "--clock") == 0)
-        a->opt.clock_net = value;
-    else if (strcmp(option, "--window") == 0)
-        ok = cli_parse_window(value, &a->opt.window_start_fs, &a->opt.window_end_fs);
-    else if (strcmp(option, "--glitch") == 0)
-        ok = (a->opt.glitch = strcmp(value, "on") == 0) || strcmp(value, "off") == 0;
-    else if (strcmp(option, "--engine") == 0)
-        ok = parse_engine(value, &a->engine);
-    else if (strcmp(option, "--cuda-target-events") == 0)
-        ok = parse_positive(value, &a->cuda.target_events);
-    else if (strcmp(option, "--cuda-min-windows") == 0)
-        ok = parse_positive(value, &a->cuda.min_windows);
-    else if (strcmp(option, "--cuda-lane-tasks") == 0)
-        ok = parse_positive(value, &a->cuda.lane_tasks);
-    else if (strcmp(option, "--device") == 0)
-        ok = cli_parse_count(value, 1024, &a->cuda.device);
-    else if (strcmp(option, "--threads") == 0)
-        ok = cli_parse_count(value, 1024, &a->threads);
-    else if (strcmp(option, "--out") == 0)
-        a->out_dir = value;
-    else if (strcmp(option, "--json") == 0)
-        a->json = value;
-    else if (strcmp(option, "--hotspots") == 0)
-        ok = cli_parse_count(value, 1000000, &a->hotspots) && a->hotspots > 0;
-    else
-        return 0;
-    if (!ok) {
-        bool time = strcmp(option, "--period") == 0 || strcmp(option, "--window") == 0;
-        diag_error(d, 1020, DIAG_NOWHERE, "bad value '%s' for %s (see --help; %s)", value, option,
-                   time ? "times need a unit, e.g. 10ns; a window is T0:T1"
-                        : "it lists the values the option takes");
-        return -1;
-    }
-    ++*i;
-    return 1;
-}
 
 bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d)
 {
