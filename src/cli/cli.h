@@ -153,6 +153,8 @@ gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_
 gp_status cli_design_begin(const cli_inputs *in, const cli_coverage *coverage,
                            gp_status (*on_design)(void *ctx, cli_design *cd),
                            void *on_design_ctx, cli_design *cd, const cli_context *ctx);
+/* Waits for the design's files when they are read beside; their status. */
+gp_status cli_design_files_done(cli_design *cd);
 /* events_options.design (ctx: the cli_design): waits for the design's
  * files, runs on_design, then lets the activity's messages out. */
 gp_status cli_design_arrived(void *ctx, const design **out);

@@ -48,8 +48,7 @@ gp_status cli_design_begin(const cli_inputs *in, const cli_coverage *coverage,
     return GP_OK;
 }
 
-/* The design's files read: their status. */
-static gp_status files_done(cli_design *cd)
+gp_status cli_design_files_done(cli_design *cd)
 {
     if (cd->files_pending) {
         pthread_join(cd->files_thread, NULL);
@@ -66,7 +65,7 @@ bool cli_design_failed(void *ctx)
 gp_status cli_design_arrived(void *ctx, const design **out)
 {
     cli_design *cd = ctx;
-    gp_status st = files_done(cd);
+    gp_status st = cli_design_files_done(cd);
     cd->coverage.dg = cd->dg;
     if (st == GP_OK && cd->on_design)
         st = cd->on_design(cd->on_design_ctx, cd);

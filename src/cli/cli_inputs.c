@@ -132,8 +132,7 @@ gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, bool covera
 
 void cli_design_free(cli_design *cd)
 {
-    if (cd->files_pending)
-        pthread_join(cd->files_thread, NULL);
+    cli_design_files_done(cd);
     cli_design_ready(cd);
     diag_free(cd->activity_diag);
     sdc_timing_free(&cd->constraints);
