@@ -78,17 +78,25 @@ static gp_status json_file(FILE *out, const report_ctx *c)
     return GP_OK;
 }
 
-/* Opens c->path, runs the writer and closes it; a failed stream (a full
- * disk, say) is reported once, whichever step saw it. */
+/* Closes a stream written to: 0, or the error its writing or closing
+ * met first (a full disk, say). */
+static int close_written(FILE *out)
+{
+    int err = ferror(out) ? (errno ? errno : EIO) : 0;
+    if (fclose(out) != 0 && !err)
+        err = errno ? errno : EIO;
+    return err;
+}
+
+/* Opens c->path, runs the writer and closes it; a failed stream is
+ * reported once, whichever step saw it. */
 static gp_status write_file(report_ctx *c, report_file_writer writer)
 {
     FILE *out = fopen(c->write_path, "w");
     if (!out)
         return report_write_failed(c, errno);
     gp_status st = writer(out, c);
-    int err = ferror(out) ? (errno ? errno : EIO) : 0;
-    if (fclose(out) != 0 && !err)
-        err = errno ? errno : EIO;
+    int err = close_written(out);
     if (st == GP_OK && err)
         st = report_write_failed(c, err);
     return st;
@@ -186,9 +194,7 @@ gp_status report_write_whole(const char *path, report_stream_fn text, void *ctx,
         return GP_ERR_IO;
     }
     gp_status st = text(f, ctx);
-    int err = ferror(f) ? (errno ? errno : EIO) : 0;
-    if (fclose(f) != 0 && !err)
-        err = errno ? errno : EIO;
+    int err = close_written(f);
     if (st == GP_OK && !err && rename(tmp, path) != 0)
         err = errno;
     if (st == GP_OK && err) {
