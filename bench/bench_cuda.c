@@ -495,7 +495,7 @@ static void kernel_reports(const bench_state *b, const cuda_power_session *s)
 
 /* The bytes a fused run must move at least, by this estimate: each pin
  * event read once in the device's packed layout (one int64, time << 2 |
- * value: cuda_int.h; each window's thread reads the events of its pins'
+ * value: events.h; each window's thread reads the events of its pins'
  * nets), each pin's net, flags, two slews and load (29 bytes), each
  * instance's cell, first pin and first arc (12) and each arc's two delays
  * (16) read once, and the energies of every instance and bin written once

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "cuda/cuda_device.h"
-#include "cuda/cuda_int.h"
 #include "cuda/cuda_upload.h"
 #include "util/progress.h"
 

@@ -109,7 +109,7 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
  * at 1 (the state), at X, with an event of their net before it. */
 struct gw_task {
     uint32_t pin0, n_pins, arc0, leak0;
-    const cuda_cell *cell;
+    const power_model_cell *cell;
     const double *memo;
     uint32_t c0;              /* the task's first cycle */
     int64_t t_start, t_end;   /* [start of cycle c0, end of the task) */
@@ -137,7 +137,7 @@ struct gw_shared {
     double per_period;        /* 1 / the period */
     uint8_t pin_flags[CUDA_MAX_PINS];
     double inst[POWER_COMPONENTS][32];
-    double energies[GW_TABLE_WORDS]; /* energy<SIPL> of the cell for key k, state s,
+    double energies[GW_TABLE_WORDS]; /* power_energy of the cell for key k, state s,
                                         direction and slew direction at
                                         4 ((k << n_pins) + s) + 2 rise + slew_rise */
     int8_t keys[GW_TABLE_PINS * (GW_TABLE_PINS + 1)]; /* the cell's keys, pin-major */
@@ -205,11 +205,11 @@ __device__ __forceinline__ void gw_leak(const cuda_dev_plan &p, const cuda_dev_o
                                         int64_t bt_start, double *own, double *before)
 {
     if (bt == ba) {
-        *own += watts * (double)(t - a) * 1e-15;
+        *own += power_leak_energy(watts, a, t);
         return;
     }
-    *before += watts * (double)(p.t0 + (int64_t)(ba + 1) * p.period - a) * 1e-15;
-    *own += watts * (double)(t - bt_start) * 1e-15;
+    *before += power_leak_energy(watts, a, p.t0 + (int64_t)(ba + 1) * p.period);
+    *own += power_leak_energy(watts, bt_start, t);
     if (bt > ba + 1 && watts != 0.0) {
         add_level<FIXED>(o, ba + 1, watts);
         add_level<FIXED>(o, bt, -watts);
@@ -221,7 +221,7 @@ template <bool SIPL>
 __device__ __forceinline__ double gw_watts(const cuda_dev_model &m, const gw_task &k, uint32_t s)
 {
     __builtin_assume(__isGlobal(k.cell)); /* see gw_cost */
-    return leakage_power<SIPL>(m, *k.cell, k.leak0, s);
+    return power_leakage(&m, k.cell, k.leak0, s, SIPL);
 }
 
 __device__ __forceinline__ uint32_t lanes_above(uint32_t lane)
@@ -257,7 +257,7 @@ __device__ __forceinline__ void gw_open(gw_shared &sh, const cuda_dev_model &m,
     k.n_pins = m.inst_pin0[inst + 1] - k.pin0;
     k.arc0 = m.inst_arc0[inst];
     k.cell = &m.cells[m.inst_cell[inst]];
-    k.leak0 = leakage_table(*k.cell);
+    k.leak0 = power_leakage_table(k.cell);
     k.memo = t.memo ? t.memo + m.inst_memo0[inst] : NULL;
     k.c0 = epoch * t.epoch_cycles;
     uint32_t c1 = min(p.n_cycles, k.c0 + t.epoch_cycles);
@@ -292,15 +292,15 @@ __device__ __forceinline__ void gw_open(gw_shared &sh, const cuda_dev_model &m,
 }
 
 /* The cell's energies in every state, where it is dense (SIPL), has a
- * memo and fits: each lane sums the groups of some entries as energy<SIPL>
+ * memo and fits: each lane sums the groups of some entries as power_energy
  * does (same order: the same bits). */
 template <bool SIPL>
 __device__ __forceinline__ void gw_open_energies(gw_shared &sh, const cuda_dev_model &m)
 {
     const gw_task &k = sh.task;
-    const cuda_cell &c = *k.cell;
+    const power_model_cell &c = *k.cell;
     uint32_t lane = threadIdx.x & 31, n = k.n_pins, slots = n * (n + 1);
-    bool fits = SIPL && c.sipl_dense && k.memo && c.n_pins == n && n <= GW_TABLE_PINS;
+    bool fits = SIPL && c.dense && k.memo && c.n_pins == n && n <= GW_TABLE_PINS;
     int32_t key = fits && lane < slots ? m.keys[c.key0 + lane] : -1;
     uint32_t words = (uint32_t)__reduce_max_sync(0xffffffffu, key + 1) << n << 2;
     fits = fits && words <= GW_TABLE_WORDS;
@@ -311,7 +311,7 @@ __device__ __forceinline__ void gw_open_energies(gw_shared &sh, const cuda_dev_m
         double sum = 0.0;
 #pragma unroll 1
         for (uint32_t i = m.sel0[at]; i < m.sel0[at + 1]; i++)
-            sum += k.memo[memo_slot(c, m.sel[i], e & 3)];
+            sum += k.memo[power_memo_slot(&c, m.sel[i], e & 3)];
         sh.energies[e] = sum;
     }
     __syncwarp();
@@ -324,7 +324,7 @@ __device__ __forceinline__ void gw_open_energies(gw_shared &sh, const cuda_dev_m
 __device__ __forceinline__ void gw_open_cands(gw_shared &sh, const cuda_dev_model &m)
 {
     const gw_task &k = sh.task;
-    const cuda_cell &c = *k.cell;
+    const power_model_cell &c = *k.cell;
     uint32_t lane = threadIdx.x & 31, n = k.n_pins;
     uint32_t lo = m.cand0[c.cand0_base], hi = m.cand0[c.cand0_base + n];
     bool fits = hi - lo <= GW_CANDS && n < 32;
@@ -332,8 +332,8 @@ __device__ __forceinline__ void gw_open_cands(gw_shared &sh, const cuda_dev_mode
         sh.cand0[lane] = (uint8_t)(m.cand0[c.cand0_base + lane] - lo);
     if (fits && lane < hi - lo) {
         sh.cand_pin[lane] = (uint8_t)m.cand[lo + lane];
-        sh.cand_delay[lane][0] = arc_delay(m, k.arc0, m.cand_arc[lo + lane], false);
-        sh.cand_delay[lane][1] = arc_delay(m, k.arc0, m.cand_arc[lo + lane], true);
+        sh.cand_delay[lane][0] = power_arc_delay(&m, k.arc0, m.cand_arc[lo + lane], false);
+        sh.cand_delay[lane][1] = power_arc_delay(&m, k.arc0, m.cand_arc[lo + lane], true);
     }
     __syncwarp();
     if (lane == 0)
@@ -436,7 +436,7 @@ __device__ __forceinline__ void gw_leak_to(gw_walker &w, gw_shared &sh, const cu
 {
     double own = 0.0;
     gw_leak<FIXED>(p, o, watts, w.last_t, w.bin, t, bt, bt_start, &own, &w.acc[POWER_LEAKAGE]);
-    sh.inst[POWER_LEAKAGE][threadIdx.x & 31] += watts * (double)(t - w.last_t) * 1e-15;
+    sh.inst[POWER_LEAKAGE][threadIdx.x & 31] += power_leak_energy(watts, w.last_t, t);
     if (bt != w.bin) {
         gw_flush<FIXED>(w, sh, o);
         w.bin = bt, w.bin_start = bt_start, w.odd = 0;
@@ -486,7 +486,7 @@ __device__ __forceinline__ void gw_book_change(gw_walker &w, gw_shared &sh, cons
         return;
     }
     double first_int = pins.energy(q, GW_OPEN_INT), first_sw = pins.energy(q, GW_OPEN_SW);
-    double r_gl = pin_glitch_ratio(m, pin, (double)(t - pins.at(q, GW_OPEN_T)));
+    double r_gl = power_pin_glitch_ratio(&m, pin, (double)(t - pins.at(q, GW_OPEN_T)));
     w.acc[POWER_INTERNAL] -= first_int;
     w.acc[POWER_SWITCHING] -= first_sw;
     uint32_t lane = threadIdx.x & 31;
@@ -499,7 +499,7 @@ __device__ __forceinline__ void gw_book_change(gw_walker &w, gw_shared &sh, cons
         gw_book<FIXED>(o, w.bin, POWER_GLITCH_SWITCHING, g_sw);
 }
 
-/* energy<SIPL> from the task's table (gw_open_energies). */
+/* power_energy from the task's table (gw_open_energies). */
 __device__ __forceinline__ double gw_table_energy(const gw_shared &sh, uint32_t q, int32_t related,
                                                   uint32_t s, bool rise, bool slew_rise)
 {
@@ -510,7 +510,7 @@ __device__ __forceinline__ double gw_table_energy(const gw_shared &sh, uint32_t 
 
 /* power_cpu.c cost_event for this lane's change of pin q (costed: not
  * silent), in the state before its time: its internal and switching
- * energy, booked.  The internal energy is change_energy's, with the
+ * energy, booked.  The internal energy is power_change_energy's, with the
  * task's table where it has one (kept apart: one function measured 8%
  * slower). */
 template <bool SIPL, bool FIXED>
@@ -520,13 +520,13 @@ __device__ __forceinline__ void gw_cost(gw_walker &w, gw_shared &sh, const gw_pi
                                         uint32_t flags)
 {
     const gw_task &k = sh.task;
-    const cuda_cell &c = *k.cell;
+    const power_model_cell &c = *k.cell;
     /* The task's pointers come back from shared memory without their
      * address space: telling the compiler they point to global memory makes
      * their loads global ones instead of generic ones (0.3% faster). */
     __builtin_assume(__isGlobal(k.cell));
     __builtin_assume(!k.memo || __isGlobal(k.memo));
-    bool rise = power_is_rise(old, now), drives = flags & CUDA_PIN_DRIVES, r_rise = false;
+    bool rise = power_is_rise(old, now), drives = flags & POWER_PIN_DRIVES, r_rise = false;
     uint32_t c0 = 0, c1 = 0;
     int32_t related;
     if (k.cands) {
@@ -542,16 +542,16 @@ __device__ __forceinline__ void gw_cost(gw_walker &w, gw_shared &sh, const gw_pi
     double load = drives ? m.pin_load[k.pin0 + q] : 0.0, weight = power_weight(old, now);
     double e_int;
     if (related < 0 && c1 > c0)
-        e_int = unrelated_energy<SIPL>(m, c, k.memo, k.pin0, q, w.s_cost, rise, load);
+        e_int = power_unrelated_energy(&m, &c, k.memo, k.pin0, q, w.s_cost, rise, load, SIPL);
     else if (k.energies)
         e_int = gw_table_energy(sh, q, related, w.s_cost, rise, related >= 0 ? r_rise : rise);
     else
-        e_int = energy<SIPL>(
-            m, c, q, related, w.s_cost, rise,
-            source(k.memo, k.pin0, q, related, related >= 0 ? r_rise : rise, load));
+        e_int = power_energy(
+            &m, &c, q, related, w.s_cost, rise, SIPL,
+            power_source(k.memo, k.pin0, q, related, related >= 0 ? r_rise : rise, load));
     e_int *= weight;
-    double e_sw = switching_energy(c, flags, load, old, now);
-    gw_book_change<FIXED>(w, sh, pins, m, o, k.pin0 + q, q, flags & CUDA_PIN_GLITCHABLE, t,
+    double e_sw = power_switching_energy(&c, flags, load, old, now);
+    gw_book_change<FIXED>(w, sh, pins, m, o, k.pin0 + q, q, flags & POWER_PIN_GLITCHABLE, t,
                           e_int, e_sw);
 }
 
@@ -574,10 +574,10 @@ __device__ __forceinline__ void gw_event(gw_walker &w, gw_shared &sh, const gw_p
         w.s_cost = w.s1;
     }
     uint8_t old = w.s1 & bit ? 1 : w.sx & bit ? EVENTS_X : 0;
-    bool initial = !(w.hp & bit) && old == EVENTS_X && t == p.dump_start;
+    bool initial = !(w.hp & bit) && power_may_be_initial(old, t, p.dump_start);
     bool change = !initial && old != now;
     uint32_t flags = sh.pin_flags[q];
-    if (change && !(flags & CUDA_PIN_SILENT))
+    if (change && !(flags & POWER_PIN_SILENT))
         gw_cost<SIPL, FIXED>(w, sh, pins, m, o, q, old, now, t, flags);
     *used += change;
     if (!initial)

@@ -1,10 +1,7 @@
-/* cuda_kernels.cu: the power kernels (cuda_kernels.h): the reference
- * engine's rules (power_ref.c) and the fast CPU engine's walk (power_cpu.c)
- * on the device.  The small rules are the host's own (GP_HOSTDEV:
- * power_is_rise, power_weight, power_glitch_ratio, power_last_at_or_below,
- * lib_axis, lib_bilinear); each other rule names the host function it
- * mirrors, with the host's arithmetic, operation for operation, so that
- * only the order of the sums differs.
+/* cuda_kernels.cu: the power kernels (cuda_kernels.h): SPEC §3's rules
+ * (power_rules.h, the CPU engine's own) in the walks of the fast CPU engine
+ * (power_cpu.c) and the paper's kernels on the device, so that only the
+ * order of the sums differs.
  *
  *   walk kernel          a thread walks runs of lane_tasks consecutive tasks
  *                        (gate, window of whole cycles), taken as it
@@ -108,7 +105,7 @@ enum {
     WALK_LAST_T,    /* its last event in this stretch; -1 before any */
     WALK_CHANGE_T,  /* its last costed change (glitch pairing); -1 before any */
     WALK_BITS,      /* value (bits 0-1), last rise (2), odd change in CHANGE_T's cycle (3),
-                       CUDA_PIN_* flags (8-15), events left in the net's run window from
+                       POWER_PIN_* flags (8-15), events left in the net's run window from
                        NT on (32-63) */
     WALK_FIELDS
 };
@@ -214,24 +211,24 @@ __device__ __forceinline__ void walk_leak_until(walk &w, const cuda_dev_model &m
     w.leak_from = t;
     if (a >= t)
         return;
-    double watts = leakage_power<SIPL>(m, m.cells[w.cell], w.leak0, w.s);
+    double watts = power_leakage(&m, &m.cells[w.cell], w.leak0, w.s, SIPL);
     int64_t bin_end = w.bin_start + p.period;
     if (t < bin_end) {
-        w.acc[POWER_LEAKAGE] += watts * (double)(t - a) * 1e-15;
+        w.acc[POWER_LEAKAGE] += power_leak_energy(watts, a, t);
         return;
     }
-    w.acc[POWER_LEAKAGE] += watts * (double)(bin_end - a) * 1e-15;
+    w.acc[POWER_LEAKAGE] += power_leak_energy(watts, a, bin_end);
     walk_flush_bin(w, o);
     uint32_t bin = (uint32_t)((t - p.t0) / p.period);
     int64_t bin_start = p.t0 + (int64_t)bin * p.period;
     if (bin > w.bin + 1 && watts != 0.0) {
         sums_add(o, true, w.bin + 1, watts);
         sums_add(o, true, bin, -watts);
-        stretch_add(w, POWER_LEAKAGE, watts * (double)(bin_start - bin_end) * 1e-15);
+        stretch_add(w, POWER_LEAKAGE, power_leak_energy(watts, bin_end, bin_start));
     }
     w.bin = bin;
     w.bin_start = bin_start;
-    w.acc[POWER_LEAKAGE] += watts * (double)(t - bin_start) * 1e-15;
+    w.acc[POWER_LEAKAGE] += power_leak_energy(watts, bin_start, t);
 }
 
 /* A walk's pins' last events, for related_pin. */
@@ -267,18 +264,18 @@ __device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m,
                                           uint8_t old, uint8_t now, int64_t follow, uint64_t i,
                                           uint64_t stop)
 {
-    const cuda_cell &c = m.cells[w.cell];
+    const power_model_cell &c = m.cells[w.cell];
     int64_t &bits = pin_i64(w, WALK_BITS, k);
     uint32_t flags = (uint32_t)(bits >> FLAGS_SHIFT) & 0xff;
-    bool rise = power_is_rise(old, now), drives = flags & CUDA_PIN_DRIVES, r_rise = false;
+    bool rise = power_is_rise(old, now), drives = flags & POWER_PIN_DRIVES, r_rise = false;
     uint32_t c0 = drives ? m.cand0[c.cand0_base + k] : 0;
     uint32_t c1 = drives ? m.cand0[c.cand0_base + k + 1] : 0;
     int32_t related = related_pin<1>(model_cands{m, w.arc0}, walk_last{w}, t, w.bin_start, rise,
                                      c0, c1, &r_rise);
-    double e_sw, e_int = change_energy<SIPL>(m, c, w.memo, w.pin0, k, flags, c1 > c0, related,
-                                             r_rise, w.s_cost, old, now, &e_sw);
+    double e_sw, e_int = power_change_energy(&m, &c, w.memo, w.pin0, k, flags, c1 > c0, related,
+                                             r_rise, w.s_cost, old, now, SIPL, &e_sw);
     int64_t width = -1;
-    if (flags & CUDA_PIN_GLITCHABLE) {
+    if (flags & POWER_PIN_GLITCHABLE) {
         int64_t &change_t = pin_i64(w, WALK_CHANGE_T, k);
         bool second = (bits & BIT_ODD) && change_t >= w.bin_start;
         int64_t partner = second ? change_t : walk_partner(w, m, p, now, follow, i, stop);
@@ -292,7 +289,7 @@ __device__ __forceinline__ void walk_cost(walk &w, const cuda_dev_model &m,
         return;
     }
     uint32_t pin = w.pin0 + k;
-    double r_gl = pin_glitch_ratio(m, pin, (double)width);
+    double r_gl = power_pin_glitch_ratio(&m, pin, (double)width);
     w.acc[POWER_GLITCH_INTERNAL] += e_int * r_gl;
     w.acc[POWER_GLITCH_SWITCHING] += e_sw * r_gl;
 }
@@ -312,8 +309,8 @@ __device__ __forceinline__ void walk_apply(walk &w, const cuda_dev_model &m,
     pin_i64(w, WALK_NT, k) = follow;
     w.loading = left > 2 ? m.ev[i + 2] : EV_NONE;
     w.loading_pin = k;
-    /* The net's first event at the dump's start from X: only its value. */
-    bool initial = old == EVENTS_X && t == p.dump_start && i == m.net_ev0[m.pin_net[w.pin0 + k]];
+    bool initial = power_may_be_initial(old, t, p.dump_start) &&
+                   i == m.net_ev0[m.pin_net[w.pin0 + k]];
     bits = (bits & ~(int64_t)3) - ((int64_t)1 << LEFT_SHIFT) | now;
     if (!initial)
         bits = (bits & ~(int64_t)BIT_LAST_RISE) | (power_is_rise(old, now) ? BIT_LAST_RISE : 0);
@@ -323,7 +320,7 @@ __device__ __forceinline__ void walk_apply(walk &w, const cuda_dev_model &m,
         return;
     if (DYNAMIC && old != now) {
         w.used++;
-        if (!((bits >> FLAGS_SHIFT) & CUDA_PIN_SILENT))
+        if (!((bits >> FLAGS_SHIFT) & POWER_PIN_SILENT))
             w.pending = WALK_PENDING | (uint32_t)old << 8 | k;
     }
     pin_i64(w, WALK_LAST_T, k) = t;
@@ -404,7 +401,7 @@ __device__ __forceinline__ void walk_open(walk &w, const cuda_dev_model &m,
     w.task = last;
     w.inst = inst;
     w.cell = m.inst_cell[inst];
-    w.leak0 = leakage_table(m.cells[w.cell]);
+    w.leak0 = power_leakage_table(&m.cells[w.cell]);
     w.pin0 = m.inst_pin0[inst];
     w.arc0 = m.inst_arc0[inst];
     w.n_pins = m.inst_pin0[inst + 1] - w.pin0;
@@ -653,28 +650,28 @@ __device__ __forceinline__ event_cost naive_cost(const cuda_dev_model &m, const 
         return cost;
     cost.used = true;
     uint8_t flags = m.pin_flags[pin];
-    if (flags & CUDA_PIN_SILENT)
+    if (flags & POWER_PIN_SILENT)
         return cost;
-    const cuda_cell c = m.cells[m.inst_cell[inst]];
+    const power_model_cell c = m.cells[m.inst_cell[inst]];
     int64_t t = ev_time(m.ev[e]);
     uint32_t bin = (uint32_t)((t - p.t0) / p.period), s = state_before(m, pin0, c.n_pins, t);
     int64_t bin_start = p.t0 + (int64_t)bin * p.period;
-    bool drives = flags & CUDA_PIN_DRIVES, r_rise = false;
+    bool drives = flags & POWER_PIN_DRIVES, r_rise = false;
     uint32_t c0 = drives ? m.cand0[c.cand0_base + k] : 0;
     uint32_t c1 = drives ? m.cand0[c.cand0_base + k + 1] : 0;
     int32_t related = related_pin<1>(model_cands{m, m.inst_arc0[inst]},
                                      naive_last{m, p, pin0, k, t, false}, t, bin_start,
                                      power_is_rise(old, now), c0, c1, &r_rise);
     const double *memo = t_memo ? t_memo + m.inst_memo0[inst] : NULL;
-    double e_sw, e_int = change_energy<SIPL>(m, c, memo, pin0, k, flags, c1 > c0, related, r_rise,
-                                             s, old, now, &e_sw);
+    double e_sw, e_int = power_change_energy(&m, &c, memo, pin0, k, flags, c1 > c0, related,
+                                             r_rise, s, old, now, SIPL, &e_sw);
     int64_t cycle_end = bin_start + p.period < p.t1 ? bin_start + p.period : p.t1;
-    int64_t partner = (flags & CUDA_PIN_GLITCHABLE)
+    int64_t partner = (flags & POWER_PIN_GLITCHABLE)
                           ? glitch_partner(m, p, net, e, bin_start, cycle_end)
                           : -1;
     int glitch = partner >= 0 ? 2 : 0;
     if (glitch) {
-        double r_gl = pin_glitch_ratio(m, pin, (double)(partner - t));
+        double r_gl = power_pin_glitch_ratio(&m, pin, (double)(partner - t));
         e_int *= r_gl, e_sw *= r_gl;
     }
     cost.inst = inst;
@@ -717,40 +714,12 @@ naive_dynamic_kernel(const __grid_constant__ cuda_dev_model m,
 
 /* ---- per-instance group energies (the memo switch) ------------------------------- */
 
-/* Instance i's memo (cuda_cell.memo_size): the energy of each group of its
- * cell in each (own direction, slew direction), with slews and loads fixed
- * per instance the only table lookups a run needs (power_sipl.h's memo,
- * computed up front); then, from those, its outputs' energies without a
- * related pin in each state and direction (internal_unrelated). */
+/* Each instance's memo (power_memo_fill), a thread an instance. */
 __global__ void memo_kernel(const __grid_constant__ cuda_dev_model m, double *memo)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= m.n_insts)
-        return;
-    const cuda_cell c = m.cells[m.inst_cell[i]];
-    uint32_t pin0 = m.inst_pin0[i];
-    double *out = memo + m.inst_memo0[i];
-    for (uint32_t g = c.group0; g < c.group0 + c.n_groups; g++) {
-        const cuda_group &gr = m.groups[g];
-        bool drives = m.cpin_flags[c.pin0 + gr.pin] & CUDA_PIN_DRIVES;
-        energy_src src = source(NULL, pin0, gr.pin, gr.related, false,
-                                drives ? m.pin_load[pin0 + gr.pin] : 0.0);
-        for (int rise = 0; rise < 2; rise++)
-            for (int slew_rise = 0; slew_rise < 2; slew_rise++) {
-                src.slew_rise = slew_rise;
-                out[memo_slot(c, g, 2 * rise + slew_rise)] = group_energy(m, c, g, rise, src);
-            }
-    }
-    for (uint32_t k = 0; k < c.n_pins; k++) {
-        uint32_t at = m.cpin_unrelated[c.pin0 + k];
-        if (at == UINT32_MAX)
-            continue;
-        double load = m.pin_load[pin0 + k];
-        for (uint32_t s = 0; s < 1u << c.n_pins; s++)
-            for (int rise = 0; rise < 2; rise++)
-                out[at + 2 * s + rise] =
-                    internal_unrelated<true>(m, c, out, pin0, k, s, rise, load);
-    }
+    if (i < m.n_insts)
+        power_memo_fill(&m, i, memo + m.inst_memo0[i]);
 }
 
 /* ---- planning ------------------------------------------------------------------------ */
@@ -998,7 +967,7 @@ __global__ void levels_kernel(const __grid_constant__ cuda_dev_plan p,
         int64_t end = start + p.period < p.t1 ? start + p.period : p.t1;
         if (watts != 0.0)
             add_bin(o, (size_t)i * POWER_COMPONENTS + POWER_LEAKAGE,
-                    watts * (double)(end - start) * 1e-15);
+                    power_leak_energy(watts, start, end));
     }
 }
 

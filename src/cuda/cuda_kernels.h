@@ -7,36 +7,15 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "cuda/cuda_int.h"
 #include "cuda/cuda_power.h"
-#include "power/power.h"
+#include "power/power_model.h"
 
-/* The model's arrays on the device (cuda_int.h says what each holds), the
- * packed events and the nets' event offsets. */
-struct cuda_dev_model {
-    const cuda_cell *cells;
-    const cuda_group *groups;
-    const cuda_leakage *leakages;
-    const cuda_table *tables;
-    const uint32_t *cpin_group0, *cpin_n_groups;
-    const uint8_t *cpin_flags;
-    const uint32_t *cpin_unrelated;
-    const int32_t *keys;
-    const uint32_t *cand0, *cand;
-    const int32_t *cand_arc;
-    const uint32_t *sel0, *sel;
-    const double *reals;
-    const uint64_t *tt;
-    const uint32_t *inst_cell, *inst_pin0, *inst_arc0, *pin_net, *pin_inst;
-    const uint64_t *inst_memo0;  /* [n_insts + 1]: each instance's group energies in a memo */
-    const uint8_t *pin_flags;
-    const double *pin_slew_rise, *pin_slew_fall, *pin_load;
-    const double *arc_delay_rise_fs, *arc_delay_fall_fs;
-    const uint8_t *net_start;
+/* The power model on the device (power_model.h: its arrays uploaded as
+ * they are, the same struct with device pointers), the packed events and
+ * the nets' event offsets. */
+struct cuda_dev_model : power_model {
     const uint64_t *net_ev0;  /* [n_nets + 1] */
     const int64_t *ev;        /* packed: time_fs << 2 | value */
-    uint32_t n_insts, n_pins, n_nets;
-    uint32_t max_pins;        /* the most pins of an instance: picks the walk kernel */
 };
 
 /* The plan: window [t0, t1), period, the dump's start, bins. */

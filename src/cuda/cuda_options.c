@@ -1,5 +1,6 @@
-/* cuda_options.c: the CUDA power engine's options and variant names
- * (cuda_power.h); plain C, the same in builds with and without CUDA. */
+/* cuda_options.c: the CUDA power engine's options, variant names and the
+ * check of a design's cells (cuda_power.h); plain C, the same in builds
+ * with and without CUDA. */
 #include "cuda/cuda_power.h"
 
 #include <stdio.h>
@@ -75,4 +76,18 @@ const char *cuda_power_variant_name(const cuda_power_options *o, char buf[32])
         return strcpy(buf, "naive");
     memmove(buf, buf + 1, strlen(buf));
     return buf;
+}
+
+gp_status cuda_power_check_cells(const design *dg, diag_ctx *d)
+{
+    for (uint32_t i = 0; i < dg->n_insts; i++) {
+        const lib_cell *c = dg->inst_cell[i];
+        if (c->n_pins > CUDA_MAX_PINS) {
+            diag_error(d, 1509, DIAG_NOWHERE, "cell %s has %u pins; the CUDA power engine "
+                       "walks cells of up to %d pins: use --engine cpu", c->name, c->n_pins,
+                       CUDA_MAX_PINS);
+            return GP_ERR_UNSUPPORTED;
+        }
+    }
+    return GP_OK;
 }

@@ -10,10 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/cuda_int.h"
 #include "cuda/cuda_kernels.h"
 #include "cuda/cuda_upload.h"
-#include "power/power_int.h"
+#include "power/power_model.h"
 #include "util/mem.h"
 #include "util/progress.h"
 
@@ -105,7 +104,7 @@ static void *carve_copy(char *base, size_t *at, const void *src, size_t bytes, c
     return dst;
 }
 
-static cudaError_t upload_model(cuda_power_session *s, const cuda_model *h)
+static cudaError_t upload_model(cuda_power_session *s, const power_model *h)
 {
     cudaError_t err = cudaSuccess;
     size_t total = 0, at = 0;
@@ -115,13 +114,12 @@ static cudaError_t upload_model(cuda_power_session *s, const cuda_model *h)
     char *base = (char *)device_alloc(s, total, &err);
     if (err != cudaSuccess)
         return err;
+    static_cast<power_model &>(s->m) = *h; /* the counts; every pointer replaced below */
 #define MODEL_COPY(field, count)                                                            \
     s->m.field = (decltype(s->m.field))carve_copy(base, &at, h->field,                     \
                                                   (size_t)(count) * sizeof *h->field, &err);
     MODEL_ARRAYS(MODEL_COPY)
 #undef MODEL_COPY
-    s->m.n_insts = h->n_insts, s->m.n_pins = h->n_pins, s->m.n_nets = h->n_nets;
-    s->m.max_pins = h->max_pins;
     return err;
 }
 
@@ -192,31 +190,20 @@ static void *run_upload(void *arg)
     return NULL;
 }
 
-static gp_status model_failed(cuda_power_session *s, const lib_cell *too_many)
-{
-    if (too_many) {
-        diag_error(s->d, 1509, DIAG_NOWHERE, "cell %s has %u pins; the CUDA power engine "
-                   "walks cells of up to %d pins: use --engine cpu", too_many->name,
-                   too_many->n_pins, CUDA_MAX_PINS);
-        return GP_ERR_UNSUPPORTED;
-    }
-    diag_error(s->d, 1510, DIAG_NOWHERE, "out of memory building the CUDA power model");
-    return GP_ERR_NOMEM;
-}
-
 /* The plan and the model (calling thread), then the model's upload. */
 static gp_status plan_and_model(cuda_power_session *s, const power_options *opt)
 {
     gp_status st = power_plan_make(s->dg, s->ev, opt, &s->plan, s->d);
     if (st != GP_OK)
         return st;
-    cuda_model h;
-    const lib_cell *too_many;
-    if (!cuda_model_build(&h, s->dg, &s->plan, &too_many))
-        return model_failed(s, too_many);
+    power_model h;
+    if (!power_model_build(&h, s->dg, &s->plan)) {
+        diag_error(s->d, 1510, DIAG_NOWHERE, "out of memory building the CUDA power model");
+        return GP_ERR_NOMEM;
+    }
     cudaError_t err = upload_model(s, &h);
     s->memo_doubles = h.inst_memo0[h.n_insts];
-    cuda_model_free(&h);
+    power_model_free(&h);
     return err == cudaSuccess ? GP_OK
                               : cuda_failed(s->d, "cannot put the design on the device", err);
 }
@@ -302,6 +289,8 @@ extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const p
     cuda_power_open_timing tm = {0, 0, 0};
     *out = NULL;
     gp_status checked = cuda_power_check_device(device, d);
+    if (checked == GP_OK)
+        checked = cuda_power_check_cells(dg, d);
     if (checked != GP_OK)
         return checked;
     cuda_power_session *s = (cuda_power_session *)mem_calloc(1, sizeof *s);

@@ -72,6 +72,9 @@ extern "C" {
  * 1,212 and 1,485 gates, epochs of 256 cycles ran 1.5x and 1.3x faster
  * than 1024, and 1.07x and 1.11x faster than 128). */
 #define CUDA_POWER_WARP_MIN_TASKS 5280
+/* The most pins of a cell the kernels walk: their per-pin state lives in
+ * per-thread arrays of this size, and the state index has 32 bits. */
+#define CUDA_MAX_PINS 32
 
 typedef struct cuda_power_options {
     bool sipl, partition, fusion, memo, warp;
@@ -115,8 +118,9 @@ typedef struct cuda_power_open_timing {
     double total_s;           /* the whole of cuda_power_open */
 } cuda_power_open_timing;
 
-/* Checks the options (power_plan_make's errors), builds the device model
- * (cell types, SIPL tables, instances, pins, arcs, nets) and uploads it with
+/* Checks the options (power_plan_make's errors) and the cells
+ * (cuda_power_check_cells), builds the power model (power_model.h) and
+ * uploads it with
  * the events, which are packed on host threads in chunks while earlier
  * chunks are copied.  *timing (NULL: not asked) gets the seconds this took. */
 gp_status cuda_power_open(const design *dg, const events *ev, const power_options *opt,
@@ -127,6 +131,10 @@ gp_status cuda_power_open(const design *dg, const events *ev, const power_option
 gp_status cuda_power_run(cuda_power_session *s, const cuda_power_options *copt,
                          power_result **out, cuda_power_timing *timing, diag_ctx *d);
 void cuda_power_close(cuda_power_session *s);
+
+/* Whether every cell of dg has at most CUDA_MAX_PINS pins (error 1509
+ * names one that has more). */
+gp_status cuda_power_check_cells(const design *dg, diag_ctx *d);
 
 /* Whether CUDA device `device` can run the engine (error 1515 when the
  * machine has no such device, 1501 in a build without CUDA): what a

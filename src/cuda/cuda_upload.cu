@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-#include "cuda/cuda_int.h"
+#include "events/events.h"
 #include "util/parts.h"
 
 /* What the workers share: the job, and the first error any of them met

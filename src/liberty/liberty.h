@@ -319,6 +319,12 @@ const lib_cell *lib_find_cell(const lib_set *s, const char *name);
 
 /* The index of the pin called `name` in c->pins, or LIB_NONE. */
 int32_t lib_pin_index(const lib_cell *c, const char *name);
+/* Whether pin `pin` has internal_power groups related to pin `related`
+ * (LIB_NONE: those without related_pin). */
+bool lib_pin_has_power(const lib_cell *c, uint32_t pin, int32_t related);
+/* The first delay arc (lib_timing_type_is_delay) of pin `out` related to
+ * pin `related`, or LIB_NONE. */
+int32_t lib_first_delay_arc(const lib_cell *c, uint32_t out, uint32_t related);
 
 /* The value (0 or 1) of `e`, an expression of cell `c`, in state
  * `state_bits` (bits at and above c->n_vars are ignored); -1 when the cell's

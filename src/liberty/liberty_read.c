@@ -63,6 +63,24 @@ int32_t lib_pin_index(const lib_cell *c, const char *name)
     return LIB_NONE;
 }
 
+bool lib_pin_has_power(const lib_cell *c, uint32_t pin, int32_t related)
+{
+    const lib_pin *p = &c->pins[pin];
+    for (uint32_t g = p->first_power; g < p->first_power + p->n_powers; g++)
+        if (c->powers[g].related == related)
+            return true;
+    return false;
+}
+
+int32_t lib_first_delay_arc(const lib_cell *c, uint32_t out, uint32_t related)
+{
+    const lib_pin *p = &c->pins[out];
+    for (uint32_t a = p->first_arc; a < p->first_arc + p->n_arcs; a++)
+        if (c->arcs[a].related == (int32_t)related && lib_timing_type_is_delay(c->arcs[a].type))
+            return (int32_t)a;
+    return LIB_NONE;
+}
+
 /* ---- helpers shared by the reader's files ---------------------------------- */
 
 gp_status lib_nomem(lib_reader *rd)

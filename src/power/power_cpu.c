@@ -1,5 +1,5 @@
-/* power_cpu.c: the fast CPU engine: the reference engine's rules (SPEC §3,
- * power_ref.c) spread over threads, with state-indexed lookup (power_sipl.h).
+/* power_cpu.c: the fast CPU engine: SPEC §3's rules (power_rules.h) over
+ * the power model (power_model.h), spread over threads.
  *
  * Tasks.  Each gate's cycles are cut into windows of whole cycles, as long as
  * the gate's event density allows for about task_events events per window
@@ -23,7 +23,7 @@
  * shard j adds every finished shard from the lowest not yet added on).  So
  * every sum is formed in the same order whatever the number of threads. */
 #include "power/power_int.h"
-#include "power/power_sipl.h"
+#include "power/power_rules.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -59,7 +59,8 @@ typedef struct cpu_run {
     const design *dg;
     const events *ev;
     const power_plan *plan;
-    power_sipl sipl;
+    power_model m;
+    uint32_t max_memo;        /* the most memo doubles of an instance */
     power_result *r;
     /* Within a full slab, gate g's tasks are task0[g] .. task0[g + 1]; within
      * the last slab, task0[n_insts + 1 + g] .. (the offsets from the slab's
@@ -68,7 +69,7 @@ typedef struct cpu_run {
     uint32_t slab, n_slabs;   /* cycles per slab (the longest window), slabs */
     uint32_t *window;         /* per gate: cycles per task (the last in a slab may be shorter) */
     vec_u64 shard_first;      /* shard j's tasks: shard_first[j] .. shard_first[j + 1] */
-    uint32_t n_shards, max_pins;
+    uint32_t n_shards;
     atomic_uint next_shard;
     atomic_bool failed;       /* out of memory in a worker */
     pthread_mutex_t lock;     /* guards done[] and committed */
@@ -83,9 +84,7 @@ typedef struct cpu_pin {
     int64_t last_t;           /* its last event in this task; -1 before any */
     uint32_t net;
     uint8_t value, last_rise;
-    bool drives, pays_switching, glitchable;
-    bool silent;              /* an input without internal power: its events cost 0 */
-    double slew[2], load;     /* s by DESIGN_RISE / DESIGN_FALL; F */
+    uint8_t flags;            /* POWER_PIN_* */
     /* A costed event waiting for a partner: the glitch rule pairs the 1st
      * and 2nd, 3rd and 4th... events of a cycle, so one waits at a time. */
     bool pending;
@@ -99,15 +98,15 @@ typedef struct cpu_walk {
     const cpu_run *run;
     cpu_pin *pin;             /* [run->max_pins] */
     cpu_shard_out *out;
-    const power_sipl_cell *sc;
-    power_sipl_memo memo;     /* the instance's table lookups */
-    uint32_t inst, n_pins;
+    const power_model_cell *cell;
+    double *memo;             /* instance memo_inst's energies (power_memo_fill) */
+    uint32_t memo_inst;       /* UINT32_MAX: none yet */
+    uint32_t inst, n_pins, pin0, arc0, leak0;
     int64_t leak_from, end;   /* the task's window ends at `end` */
     /* The cycle of leak_from, [bin_start, bin_end): time only moves forward,
      * so cycles are counted rather than divided out. */
     uint32_t bin;
     int64_t bin_start, bin_end;
-    double volts;
     double energy[POWER_COMPONENTS]; /* the task's own, added to out->inst at its end */
 } cpu_walk;
 
@@ -152,11 +151,11 @@ static void queue_event(cpu_walk *w, cpu_pin *p, int64_t t, double e_int, double
     uint32_t bin = w->bin;
     if (p->pending && p->pend_bin != bin)
         flush_pending(w, p);
-    if (!p->glitchable) {
+    if (!(p->flags & POWER_PIN_GLITCHABLE)) {
         book_event(w, bin, e_int, e_sw, false);
     } else if (p->pending) {
-        double r_gl = power_glitch_ratio((double)(t - p->pend_t), p->slew[DESIGN_RISE] * 1e15,
-                                         p->slew[DESIGN_FALL] * 1e15);
+        uint32_t pin = w->pin0 + (uint32_t)(p - w->pin);
+        double r_gl = power_pin_glitch_ratio(&w->run->m, pin, (double)(t - p->pend_t));
         book_event(w, bin, p->pend_int * r_gl, p->pend_sw * r_gl, true);
         book_event(w, bin, e_int * r_gl, e_sw * r_gl, true);
         p->pending = false;
@@ -169,82 +168,38 @@ static void queue_event(cpu_walk *w, cpu_pin *p, int64_t t, double e_int, double
     }
 }
 
-/* The delay (fs) of arc slot `arc` of the task's instance; 0 without one. */
-static double arc_delay_fs(const cpu_walk *w, int32_t arc, bool rise)
+/* The related pin of a change of output k at t (SPEC §3.1), or -1;
+ * *r_rise: the direction of its last event. */
+static int32_t related_pin(const cpu_walk *w, uint32_t k, int64_t t, bool rise, bool *r_rise)
 {
-    if (arc == LIB_NONE)
-        return 0.0;
-    const design *dg = w->run->dg;
-    uint32_t slot = dg->inst_arc0[w->inst] + (uint32_t)arc;
-    double delay = dg->arc_delay[rise ? DESIGN_RISE : DESIGN_FALL][slot];
-    return isnan(delay) ? 0.0 : delay * 1e15;
-}
-
-/* The related pin of an event of output k at t (SPEC §3.1): the index of
- * the chosen candidate in k's candidate list, or -1. */
-static int32_t related_candidate(const cpu_walk *w, uint32_t k, int64_t t, bool rise)
-{
-    const power_sipl_cell *sc = w->sc;
+    const power_model *m = &w->run->m;
+    uint32_t c0 = m->cand0[w->cell->cand0_base + k], c1 = m->cand0[w->cell->cand0_base + k + 1];
     int32_t best = -1;
     double best_gap = INFINITY;
-    for (uint32_t i = sc->cand0[k]; i < sc->cand0[k + 1]; i++) {
-        const cpu_pin *r = &w->pin[sc->cand[i]];
-        if (r->last_t < w->bin_start) /* before t's cycle (t_r <= t), or none (-1) */
+    for (uint32_t i = c0; i < c1; i++) {
+        const cpu_pin *r = &w->pin[m->cand[i]];
+        if (!power_related_in_cycle(r->last_t, w->bin_start))
             continue;
-        double gap = fabs((double)(t - r->last_t) - arc_delay_fs(w, sc->cand_arc[i], rise));
+        double gap = power_related_gap(t, r->last_t, power_arc_delay(m, w->arc0, m->cand_arc[i], rise));
         if (gap < best_gap)
-            best = (int32_t)(i - sc->cand0[k]), best_gap = gap;
+            best = (int32_t)m->cand[i], best_gap = gap, *r_rise = r->last_rise;
     }
     return best;
 }
 
-/* The energy of key (k, related) in state s, looked up at pin slew_pin's
- * slew in direction slew_rise and at `load`. */
-static double energy(cpu_walk *w, uint32_t k, int32_t related, uint32_t s, bool rise,
-                     uint32_t slew_pin, bool slew_rise, double load)
-{
-    double slew = w->pin[slew_pin].slew[slew_rise ? DESIGN_RISE : DESIGN_FALL];
-    return power_sipl_energy(w->sc, &w->memo, power_sipl_key(w->sc, k, related), k, related, s,
-                             rise, slew_rise, slew, load);
-}
-
-/* Internal energy of an event of output k (SPEC §3.1), summed in the
- * reference's order. */
-static double output_internal(cpu_walk *w, uint32_t k, int64_t t, bool rise, uint32_t s)
-{
-    const power_sipl_cell *sc = w->sc;
-    const uint32_t *cand = sc->cand + sc->cand0[k];
-    uint32_t n_cand = sc->cand0[k + 1] - sc->cand0[k];
-    double load = w->pin[k].load;
-    int32_t best = related_candidate(w, k, t, rise);
-    if (best >= 0) {
-        uint32_t r = cand[best];
-        return energy(w, k, (int32_t)r, s, rise, r, w->pin[r].last_rise, load);
-    }
-    double sum = 0.0;
-    for (uint32_t i = 0; i < n_cand; i++)
-        for (int in_rise = 0; in_rise < 2; in_rise++)
-            sum += energy(w, k, (int32_t)cand[i], s, rise, cand[i], in_rise, load);
-    if (n_cand > 0)
-        return sum / (2 * n_cand);
-    return energy(w, k, LIB_NONE, s, rise, k, rise, load);
-}
-
-/* Costs one event of pin k at t and hands it to the glitch rule. */
+/* Costs one change of pin k at t (state s before it) and hands it to the
+ * glitch rule. */
 static void cost_event(cpu_walk *w, uint32_t k, int64_t t, uint8_t old, uint8_t now, uint32_t s)
 {
+    const power_model *m = &w->run->m;
     cpu_pin *p = &w->pin[k];
-    bool rise = power_is_rise(old, now);
-    double weight = power_weight(old, now);
-    double e_int, e_sw = 0.0;
-    if (p->drives) {
-        e_int = output_internal(w, k, t, rise, s);
-        if (rise && p->pays_switching)
-            e_sw = p->load * w->volts * w->volts;
-    } else {
-        e_int = energy(w, k, LIB_NONE, s, rise, k, rise, 0.0);
-    }
-    queue_event(w, p, t, weight * e_int, weight * e_sw);
+    bool drives = p->flags & POWER_PIN_DRIVES, r_rise = false;
+    uint32_t c0 = drives ? m->cand0[w->cell->cand0_base + k] : 0;
+    uint32_t c1 = drives ? m->cand0[w->cell->cand0_base + k + 1] : 0;
+    int32_t related = c1 > c0 ? related_pin(w, k, t, power_is_rise(old, now), &r_rise) : -1;
+    double e_sw, e_int = power_change_energy(m, w->cell, w->memo, w->pin0, k, p->flags, c1 > c0,
+                                             related, r_rise, s, old, now, true, &e_sw);
+    queue_event(w, p, t, e_int, e_sw);
     w->out->events_used++;
 }
 
@@ -257,13 +212,13 @@ static uint32_t apply_events_at(cpu_walk *w, uint32_t k, int64_t t, uint32_t s)
     uint64_t next = p->next;
     for (; next < p->end && events_time(ev, next) == t; next++) {
         uint8_t old = p->value, now = events_value(ev, next);
-        bool initial = old == EVENTS_X && t == w->run->plan->dump_start &&
+        bool initial = power_may_be_initial(old, t, w->run->plan->dump_start) &&
                        next == ev->net_ev0[p->net];
         p->value = now;
         if (initial)
-            continue; /* only the starting value: no transition, no related event */
+            continue;
         /* Booking a silent pin's zeros would change no sum: it is only counted. */
-        if (old != now && p->silent)
+        if (old != now && (p->flags & POWER_PIN_SILENT))
             w->out->events_used++;
         else if (old != now)
             cost_event(w, k, t, old, now, s);
@@ -283,11 +238,11 @@ static void leak_until(cpu_walk *w, int64_t t, uint32_t s)
     w->leak_from = t;
     if (a >= b)
         return;
-    double watts = power_sipl_leakage(w->sc, s), sum = 0.0;
+    double watts = power_leakage(&w->run->m, w->cell, w->leak0, s, true), sum = 0.0;
     double *bin = w->out->bins + (size_t)(w->bin - w->out->bin0) * POWER_COMPONENTS;
     while (a < b) {
         int64_t end = b < w->bin_end ? b : w->bin_end;
-        double e = watts * (double)(end - a) * 1e-15; /* the reference's pieces */
+        double e = power_leak_energy(watts, a, end);
         bin[POWER_LEAKAGE] += e;
         sum += e;
         a = end;
@@ -305,20 +260,15 @@ static void leak_until(cpu_walk *w, int64_t t, uint32_t s)
  * value just before; returns the state there. */
 static uint32_t start_pins(cpu_walk *w, int64_t start)
 {
-    const design *dg = w->run->dg;
+    const power_model *m = &w->run->m;
     const events *ev = w->run->ev;
-    uint32_t pin0 = dg->inst_pin0[w->inst], s = 0;
+    uint32_t s = 0;
     for (uint32_t k = 0; k < w->n_pins; k++) {
         cpu_pin *p = &w->pin[k];
-        uint32_t pin = pin0 + k, net = dg->pin_net[pin];
-        *p = (cpu_pin){.net = net, .value = power_start_value(dg, net), .last_t = -1,
-                       .next_t = INT64_MAX, .load = dg->pin_load[pin],
-                       .slew = {dg->pin_slew[DESIGN_RISE][pin], dg->pin_slew[DESIGN_FALL][pin]},
-                       .drives = design_dir_drives(w->sc->cell->pins[k].dir)};
+        uint32_t net = m->pin_net[w->pin0 + k];
+        *p = (cpu_pin){.net = net, .value = net == DESIGN_NONE ? EVENTS_X : m->net_start[net],
+                       .last_t = -1, .next_t = INT64_MAX, .flags = m->pin_flags[w->pin0 + k]};
         if (net != DESIGN_NONE) {
-            p->pays_switching = p->drives && dg->net_driver[net] == pin;
-            p->silent = !p->drives && power_sipl_key(w->sc, k, LIB_NONE) < 0;
-            p->glitchable = w->run->plan->glitch && !w->run->plan->clock_net[net];
             p->end = ev->net_ev0[net + 1];
             p->next = first_at_or_after(ev, ev->net_ev0[net], p->end, start);
             if (p->next > ev->net_ev0[net])
@@ -336,16 +286,21 @@ static uint32_t start_pins(cpu_walk *w, int64_t start)
 static void walk_task(cpu_walk *w, uint32_t inst, uint32_t c0, uint32_t c1)
 {
     const power_plan *plan = w->run->plan;
+    const power_model *m = &w->run->m;
     w->inst = inst;
-    w->sc = &w->run->sipl.cells[w->run->sipl.inst_cell[inst]];
-    w->n_pins = w->sc->n_pins;
-    w->volts = w->sc->cell->library->voltage;
+    w->cell = &m->cells[m->inst_cell[inst]];
+    w->n_pins = w->cell->n_pins;
+    w->pin0 = m->inst_pin0[inst];
+    w->arc0 = m->inst_arc0[inst];
+    w->leak0 = power_leakage_table(w->cell);
     w->leak_from = plan->t0 + (int64_t)c0 * plan->period;
     w->end = c1 >= plan->n_cycles ? plan->t1 : plan->t0 + (int64_t)c1 * plan->period;
     w->bin = c0;
     w->bin_start = w->leak_from;
     w->bin_end = w->leak_from + plan->period;
-    power_sipl_memo_reset(&w->memo);
+    if (w->memo_inst != inst)
+        power_memo_fill(m, inst, w->memo);
+    w->memo_inst = inst;
     memset(w->energy, 0, sizeof w->energy);
     uint32_t s = start_pins(w, w->leak_from);
     for (;;) {
@@ -543,8 +498,6 @@ static bool plan_windows(cpu_run *run, uint32_t task_events, double *task_work)
         last_task0[g + 1] = last_task0[g] + (last + window - 1) / window;
         run->window[g] = window;
         task_work[g] = density * window + CPU_TASK_WORK;
-        uint32_t n_pins = dg->inst_cell[g]->n_pins;
-        run->max_pins = n_pins > run->max_pins ? n_pins : run->max_pins;
     }
     mem_free(net_events);
     return true;
@@ -597,9 +550,10 @@ static void worker_part(void *ctx, uint32_t part, uint32_t parts)
 {
     (void)part, (void)parts;
     cpu_run *run = ctx;
-    cpu_walk w = {.run = run};
-    char *pins = mem_alloc(run->max_pins * sizeof *w.pin + 2 * CPU_CACHE_LINE);
-    bool ok = pins && power_sipl_memo_init(&w.memo, &run->sipl);
+    cpu_walk w = {.run = run, .memo_inst = UINT32_MAX};
+    char *pins = mem_alloc(run->m.max_pins * sizeof *w.pin + 2 * CPU_CACHE_LINE);
+    w.memo = mem_alloc(((size_t)run->max_memo + 1) * sizeof *w.memo);
+    bool ok = pins && w.memo;
     w.pin = (cpu_pin *)(pins + CPU_CACHE_LINE);
     while (ok) {
         unsigned j = atomic_fetch_add(&run->next_shard, 1);
@@ -612,7 +566,7 @@ static void worker_part(void *ctx, uint32_t part, uint32_t parts)
     }
     if (!ok)
         atomic_store(&run->failed, true);
-    power_sipl_memo_free(&w.memo);
+    mem_free(w.memo);
     mem_free(pins);
 }
 
@@ -668,7 +622,10 @@ gp_status power_analyze_cpu_tasks(const design *dg, const events *ev, const powe
         return st;
     cpu_run run = {.dg = dg, .ev = ev, .plan = &plan};
     run.r = power_result_new(dg, &plan, d); /* it reports its own failure */
-    bool ok = run.r && power_sipl_build(&run.sipl, dg);
+    bool ok = run.r && power_model_build(&run.m, dg, &plan);
+    for (uint32_t c = 0; ok && c < run.m.n_cells; c++)
+        run.max_memo = run.m.cells[c].memo_size > run.max_memo ? run.m.cells[c].memo_size
+                                                                 : run.max_memo;
     ok = ok && plan_run(&run, task_events) && run_threads(&run, threads, d);
     if (ok) {
         power_result_sum_groups(run.r);
@@ -677,7 +634,7 @@ gp_status power_analyze_cpu_tasks(const design *dg, const events *ev, const powe
     if (run.r && !ok)
         diag_error(d, 8101, DIAG_NOWHERE, "out of memory in the CPU power engine: use fewer "
                    "--threads, a shorter --window or --engine ref");
-    power_sipl_free(&run.sipl);
+    power_model_free(&run.m);
     mem_free(run.task0);
     mem_free(run.window);
     vec_u64_free(&run.shard_first);

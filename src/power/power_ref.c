@@ -9,10 +9,13 @@
  * the library model).  A pin's costed events wait in a per-pin list until its
  * cycle ends, when the glitch rule decides how each is booked.
  *
- * The rules the faster engines apply the same way (the choice of power
- * groups, leakage, r_gl, primary-input nets...) are the non-static functions
- * here, declared in power_int.h. */
+ * It reads the libraries' own structures, not the fast engines' power
+ * model (power_rules.h), so that "fast equals reference" compares two
+ * implementations; the few small rules both share are power_rules.h's
+ * (a change's direction and weight, r_gl).  The primary-input nets'
+ * switching, booked by every engine, is here too (power_book_input_nets). */
 #include "power/power_int.h"
+#include "power/power_rules.h"
 
 #include <math.h>
 
@@ -63,6 +66,13 @@ static uint32_t state_bits(const walk *w)
     return s;
 }
 
+/* Bit of a pg group in a served-mask: no related_pg_pin is its own group
+ * (pg pins from the 63rd on share a bit). */
+static uint64_t pg_bit(int32_t related_pg)
+{
+    return related_pg == LIB_NONE ? 1ull << 63 : 1ull << (related_pg < 62 ? related_pg : 62);
+}
+
 /* A `when` the cell's expressions could not compile holds for any state
  * (the first group is used; gatepower warned when the library was read). */
 static bool when_holds(const lib_cell *c, const lib_expr *when, uint32_t s)
@@ -71,17 +81,17 @@ static bool when_holds(const lib_cell *c, const lib_expr *when, uint32_t s)
 }
 
 /* SPEC §3.1's choice among the groups of one (pin, related) pair. */
-bool power_group_chosen(const lib_cell *c, const lib_power *pw, uint32_t s, uint64_t *served)
+static bool group_chosen(const lib_cell *c, const lib_power *pw, uint32_t s, uint64_t *served)
 {
-    if ((*served & power_pg_bit(pw->related_pg)) || !when_holds(c, pw->when, s))
+    if ((*served & pg_bit(pw->related_pg)) || !when_holds(c, pw->when, s))
         return false;
-    *served |= power_pg_bit(pw->related_pg);
+    *served |= pg_bit(pw->related_pg);
     return true;
 }
 
 /* SPEC §3.1: for each pg group, the first internal_power group of (pin,
  * related) whose `when` S satisfies; their energies summed. */
-double power_groups_energy(const lib_cell *c, uint32_t pin, int32_t related, uint32_t s,
+double power_ref_groups_energy(const lib_cell *c, uint32_t pin, int32_t related, uint32_t s,
                            bool rise, double slew, double load)
 {
     const lib_pin *p = &c->pins[pin];
@@ -89,7 +99,7 @@ double power_groups_energy(const lib_cell *c, uint32_t pin, int32_t related, uin
     double e = 0.0;
     for (uint32_t g = p->first_power; g < p->first_power + p->n_powers; g++) {
         const lib_power *pw = &c->powers[g];
-        if (pw->related != related || !power_group_chosen(c, pw, s, &served))
+        if (pw->related != related || !group_chosen(c, pw, s, &served))
             continue;
         const lib_table *t = rise ? pw->rise : pw->fall;
         if (t)
@@ -98,29 +108,10 @@ double power_groups_energy(const lib_cell *c, uint32_t pin, int32_t related, uin
     return e;
 }
 
-bool power_has_groups(const lib_cell *c, uint32_t pin, int32_t related)
-{
-    const lib_pin *p = &c->pins[pin];
-    for (uint32_t g = p->first_power; g < p->first_power + p->n_powers; g++)
-        if (c->powers[g].related == related)
-            return true;
-    return false;
-}
-
-/* The arc whose delay the related-pin choice uses (SPEC §3.1). */
-int32_t power_delay_arc(const lib_cell *c, uint32_t out, uint32_t related)
-{
-    const lib_pin *p = &c->pins[out];
-    for (uint32_t a = p->first_arc; a < p->first_arc + p->n_arcs; a++)
-        if (c->arcs[a].related == (int32_t)related && lib_timing_type_is_delay(c->arcs[a].type))
-            return (int32_t)a;
-    return LIB_NONE;
-}
-
 /* The delay of the first delay arc of output k related to r; 0 if none. */
 static double arc_delay_fs(const walk *w, uint32_t k, uint32_t r, bool rise)
 {
-    int32_t a = power_delay_arc(w->cell, k, r);
+    int32_t a = lib_first_delay_arc(w->cell, k, r);
     if (a == LIB_NONE)
         return 0.0;
     uint32_t slot = w->dg->inst_arc0[w->inst] + (uint32_t)a;
@@ -143,7 +134,7 @@ static int32_t related_input(const walk *w, uint32_t k, int64_t t, bool rise)
     for (uint32_t r = 0; r < w->cell->n_pins; r++) {
         if (r == k || !design_dir_loads(w->cell->pins[r].dir) || w->last_t[r] < 0 ||
             cycle_of(w->plan, w->last_t[r]) != cycle_of(w->plan, t) ||
-            !power_has_groups(w->cell, k, (int32_t)r))
+            !lib_pin_has_power(w->cell, k, (int32_t)r))
             continue;
         double gap = fabs((double)(t - w->last_t[r]) - arc_delay_fs(w, k, r, rise));
         if (gap < best_gap)
@@ -159,18 +150,18 @@ static double output_internal(const walk *w, uint32_t k, int64_t t, bool rise, u
     double load = w->dg->pin_load[w->pin0 + k];
     int32_t r = related_input(w, k, t, rise);
     if (r >= 0)
-        return power_groups_energy(c, k, r, s, rise, pin_slew(w, (uint32_t)r, w->last_rise[r]), load);
+        return power_ref_groups_energy(c, k, r, s, rise, pin_slew(w, (uint32_t)r, w->last_rise[r]), load);
     double sum = 0.0;
     int terms = 0;
     for (uint32_t q = 0; q < c->n_pins; q++) {
-        if (q == k || !design_dir_loads(c->pins[q].dir) || !power_has_groups(c, k, (int32_t)q))
+        if (q == k || !design_dir_loads(c->pins[q].dir) || !lib_pin_has_power(c, k, (int32_t)q))
             continue;
         for (int in_rise = 0; in_rise < 2; in_rise++, terms++)
-            sum += power_groups_energy(c, k, (int32_t)q, s, rise, pin_slew(w, q, in_rise), load);
+            sum += power_ref_groups_energy(c, k, (int32_t)q, s, rise, pin_slew(w, q, in_rise), load);
     }
     if (terms > 0)
         return sum / terms;
-    return power_groups_energy(c, k, LIB_NONE, s, rise, pin_slew(w, k, rise), load);
+    return power_ref_groups_energy(c, k, LIB_NONE, s, rise, pin_slew(w, k, rise), load);
 }
 
 /* Books the pending events of pin k by the glitch rule (SPEC §3.4). */
@@ -212,7 +203,7 @@ static void cost_event(walk *w, uint32_t k, int64_t t, uint8_t old, uint8_t now,
         if (rise && w->dg->net_driver[w->dg->pin_net[p]] == p)
             e_sw = w->dg->pin_load[p] * volts * volts;
     } else {
-        e_int = power_groups_energy(w->cell, k, LIB_NONE, s, rise, pin_slew(w, k, rise), 0.0);
+        e_int = power_ref_groups_energy(w->cell, k, LIB_NONE, s, rise, pin_slew(w, k, rise), 0.0);
     }
     vec_pending *pend = &w->pending[k];
     if (pend->len > 0 && power_bin_of(w->plan, pend->data[0].t) != power_bin_of(w->plan, t))
@@ -224,17 +215,17 @@ static void cost_event(walk *w, uint32_t k, int64_t t, uint8_t old, uint8_t now,
 
 /* SPEC §3.3: per pg group the first leakage_power whose `when` holds, else
  * its unconditional one; none at all: cell_leakage_power. */
-double power_leakage(const lib_cell *c, uint32_t s)
+double power_ref_leakage(const lib_cell *c, uint32_t s)
 {
     uint64_t served = 0;
     double total = 0.0;
     for (int with_when = 1; with_when >= 0; with_when--)
         for (uint32_t g = 0; g < c->n_leakages; g++) {
             const lib_leakage *lk = &c->leakages[g];
-            if ((lk->when != NULL) != with_when || (served & power_pg_bit(lk->related_pg)) ||
+            if ((lk->when != NULL) != with_when || (served & pg_bit(lk->related_pg)) ||
                 !when_holds(c, lk->when, s))
                 continue;
-            served |= power_pg_bit(lk->related_pg);
+            served |= pg_bit(lk->related_pg);
             total += lk->value;
         }
     return served ? total : c->cell_leakage_power;
@@ -249,7 +240,7 @@ static void leak_until(walk *w, int64_t t, uint32_t s)
     w->leak_from = t;
     if (a >= b)
         return;
-    double watts = power_leakage(w->cell, s);
+    double watts = power_ref_leakage(w->cell, s);
     while (a < b) {
         uint32_t bin = power_bin_of(plan, a);
         int64_t bin_end = plan->t0 + (int64_t)(bin + 1) * plan->period;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "design/design.h"
 #include "liberty/liberty.h"
 #include "util/diag.h"
 
@@ -62,6 +63,23 @@ static inline lib_set *scratch_libs(const char *dir, const char *name, const cha
     CHECK_EQ_INT(lib_read(libs, scratch_write(dir, name, text, path, sizeof path), d), GP_OK);
     CHECK_EQ_INT(diag_warning_count(d), 0);
     return libs;
+}
+
+/* The design of the Verilog `text` (top module "top") over libs, written
+ * as dir/name.v, with its timing at an input slew of 0.1 ns; NULL when it
+ * cannot be read (checked). */
+static inline design *scratch_design(const char *dir, lib_set *libs, const char *name,
+                                     const char *text, diag_ctx *d)
+{
+    char file[64], path[256];
+    snprintf(file, sizeof file, "%s.v", name);
+    const char *paths[] = {scratch_write(dir, file, text, path, sizeof path)};
+    design *dg = NULL;
+    CHECK_EQ_INT(design_read_netlist(&dg, libs, paths, 1, "top", d), GP_OK);
+    if (dg)
+        CHECK_EQ_INT(design_compute_timing(dg, &(design_timing_options){.input_slew = 1e-10}, d),
+                     GP_OK);
+    return dg;
 }
 
 /* Removes the scratch directory and everything in it; false on failure. */

@@ -22,7 +22,7 @@
 #include "cuda/cuda_power.h"
 #include "power/power.h"
 #include "power/power_int.h"
-#include "power/power_sipl.h"
+#include "power/power_rules.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -793,54 +793,77 @@ static void write_random_vcd(const char *path, rng *r, uint32_t n, uint32_t n_pi
     free(d.e);
 }
 
-/* ---- the state-indexed tables against the reference's scans ------------------- */
+/* ---- the power model's rules against the reference's ------------------------- */
 
-/* The tables give the reference's energies, looked up directly and through
- * a memo (m: one instance's slews and load, as in the engine). */
-static size_t sipl_mismatches(const power_sipl_cell *sc, power_sipl_memo *m, uint32_t s)
+/* In state s of instance i (cell c of the model), the model's leakage and
+ * energies, with and without SIPL, looked up and from the instance's memo,
+ * against the reference's scans of the library's own structures. */
+static size_t model_mismatches(const power_model *m, const lib_cell *lc, uint32_t i,
+                               const double *memo, uint32_t s)
 {
-    const lib_cell *c = sc->cell;
-    size_t bad = power_sipl_leakage(sc, s) != power_leakage(c, s);
+    const power_model_cell *c = &m->cells[m->inst_cell[i]];
+    uint32_t pin0 = m->inst_pin0[i];
+    double leak = power_ref_leakage(lc, s);
+    size_t bad = power_leakage(m, c, power_leakage_table(c), s, true) != leak;
+    bad += power_leakage(m, c, power_leakage_table(c), s, false) != leak;
     for (uint32_t p = 0; p < c->n_pins; p++)
         for (uint32_t r = 0; r <= c->n_pins; r++) {
-            int32_t related = r == c->n_pins ? LIB_NONE : (int32_t)r;
-            int32_t key = power_sipl_key(sc, p, related);
-            bad += (key >= 0) != power_has_groups(c, p, related);
+            int32_t related = r == c->n_pins ? -1 : (int32_t)r;
+            uint32_t slew_pin = pin0 + (related >= 0 ? (uint32_t)related : p);
+            double load = m->cpin_flags[c->pin0 + p] & POWER_PIN_DRIVES ? m->pin_load[pin0 + p]
+                                                                         : 0.0;
             for (int rise = 0; rise < 2; rise++) {
-                double slew = rise ? 0.07e-9 : 0.05e-9, load = 0.004e-12;
-                double e = power_groups_energy(c, p, related, s, rise, slew, load);
-                bad += power_sipl_energy(sc, NULL, key, p, related, s, rise, rise, slew, load) != e;
-                bad += power_sipl_energy(sc, m, key, p, related, s, rise, rise, slew, load) != e;
+                double slew = power_pin_slew(m, slew_pin, rise);
+                double e = power_ref_groups_energy(lc, p, related, s, rise, slew, load);
+                for (int sipl = 0; sipl < 2; sipl++)
+                    for (int memoed = 0; memoed < 2; memoed++) {
+                        power_energy_src src =
+                            power_source(memoed ? memo : NULL, pin0, p, related, rise, load);
+                        bad += power_energy(m, c, p, related, s, rise, sipl, src) != e;
+                    }
             }
         }
     return bad;
 }
 
-/* Every cell's tables give, state by state, the reference's leakage and
- * energies; cells over POWER_SIPL_MAX_PINS pins are scanned instead. */
-static void check_sipl(const design *dg)
+/* Every cell type's rules give, state by state, the reference's leakage
+ * and energies; cells over POWER_MODEL_DENSE_PINS pins are scanned. */
+static void check_model(const design *dg, const events *ev)
 {
-    power_sipl t;
-    power_sipl_memo m;
-    CHECK(power_sipl_build(&t, dg));
-    CHECK(power_sipl_memo_init(&m, &t));
+    power_options opt = power_defaults();
+    opt.period_fs = 10000000;
+    power_plan plan;
+    power_model m;
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(power_plan_make(dg, ev, &opt, &plan, d), GP_OK);
+    CHECK(power_model_build(&m, dg, &plan));
+    bool *seen = calloc(m.n_cells + 1, 1);
+    uint32_t most = 1;
+    for (uint32_t c = 0; c < m.n_cells; c++)
+        most = m.cells[c].memo_size > most ? m.cells[c].memo_size : most;
+    double *memo = malloc(most * sizeof *memo);
     size_t bad = 0, dense = 0, scanned = 0;
-    for (uint32_t i = 0; i < t.n_cells; i++) {
-        const power_sipl_cell *sc = &t.cells[i];
-        CHECK_EQ_INT(sc->dense, sc->cell->n_pins <= POWER_SIPL_MAX_PINS);
-        dense += sc->dense;
-        scanned += !sc->dense;
-        power_sipl_memo_reset(&m);
-        for (uint32_t s = 0; s < (1u << (sc->dense ? sc->n_pins : 6)); s++)
-            bad += sipl_mismatches(sc, &m, sc->dense ? s : s * 37);
+    for (uint32_t i = 0; i < dg->n_insts; i++) {
+        uint32_t ci = m.inst_cell[i];
+        const power_model_cell *c = &m.cells[ci];
+        if (seen[ci])
+            continue;
+        seen[ci] = true;
+        CHECK_EQ_INT(c->dense, dg->inst_cell[i]->n_pins <= POWER_MODEL_DENSE_PINS);
+        dense += c->dense;
+        scanned += !c->dense;
+        power_memo_fill(&m, i, memo);
+        for (uint32_t s = 0; s < (1u << (c->dense ? c->n_pins : 6)); s++)
+            bad += model_mismatches(&m, dg->inst_cell[i], i, memo, c->dense ? s : s * 37);
     }
     CHECK_EQ_INT(bad, 0);
     CHECK(dense >= 6);
     CHECK_EQ_INT(scanned, 1); /* WIDE */
-    for (uint32_t i = 0; i < dg->n_insts; i++)
-        CHECK(t.cells[t.inst_cell[i]].cell == dg->inst_cell[i]);
-    power_sipl_memo_free(&m);
-    power_sipl_free(&t);
+    free(seen);
+    free(memo);
+    power_model_free(&m);
+    power_plan_free(&plan);
+    diag_free(d);
 }
 
 static void test_random_design(uint64_t seed, uint32_t n, uint32_t n_pi, uint32_t cycles)
@@ -856,7 +879,7 @@ static void test_random_design(uint64_t seed, uint32_t n, uint32_t n_pi, uint32_
     if (!case_read(&cc, tag))
         return;
     CHECK(cc.ev->n_events > (uint64_t)n * cycles / 2);
-    check_sipl(cc.dg);
+    check_model(cc.dg, cc.ev);
     compare_options(&cc, 10000000, 12345678, (int64_t)(cycles - 3) * 10000000 + 4321);
     compare_streamed_options(&cc, path, 10000000, cycles);
     case_free(&cc);
