@@ -2,13 +2,13 @@
 # sources Debian's verilator package installs, as the static library target
 # `fstapi`, with the system zlib and liblz4 (not the bundled lz4.c).
 # gatepower writes FST through it (the power waveform; tests and benchmarks
-# write dumps) and reads FST with a reader of its own (src/fst/), which
+# write dumps) and reads FST with a reader of its own (src/vcd/fst_*.c), which
 # takes FastLZ's decompressor from here.  It is third-party code: compiled
 # with its warnings off, without -Werror, and without UBSan (it stores to
 # misaligned addresses by design; ASan stays).
 # Linking `fstapi` defines GATEPOWER_HAVE_FST for its users.  Without the
 # sources (or liblz4), `fstapi` is an empty interface target and FST files
-# are answered "no FST support in this build" (src/fst/fst_absent.c).
+# are answered "no FST support in this build" (src/vcd/fst_absent.c).
 set(GATEPOWER_FSTAPI_DIR /usr/share/verilator/include/gtkwave
     CACHE PATH "Directory with GTKWave's fstapi.c, fstapi.h, fastlz.c")
 find_library(GATEPOWER_LZ4_LIBRARY NAMES lz4)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "fst/fst_reader.h"
+#include "vcd/fst_reader.h"
 #include "fuzz_sink.h"
 
 static gp_status fuzz_changes(void *ctx, int64_t time, const vcd_change *c, size_t n)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fst/fst_reader.h"
+#include "vcd/fst_reader.h"
 #include "util/mem.h"
 #include "vcd/vcd_int.h"
 

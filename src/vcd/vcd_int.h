@@ -1,5 +1,5 @@
-/* vcd_int.h: what the VCD reader (src/vcd/) and the FST reader (src/fst/)
- * share behind vcd.h: the scope selection, the declared ids with the last
+/* vcd_int.h: what the activity readers of this folder, VCD (vcd_*.c) and
+ * FST (fst_*.c), share behind vcd.h: the scope selection, the declared ids with the last
  * value of every bit, and the batching of bit changes for the sink. */
 #ifndef GP_VCD_VCD_INT_H
 #define GP_VCD_VCD_INT_H

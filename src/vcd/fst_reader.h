@@ -3,8 +3,8 @@
  * fst_read, which gives the sink the same calls as for the equivalent VCD.
  * Builds without fstapi's sources (cmake/fstapi.cmake: the writer, and
  * FastLZ for the reader) answer with an error. */
-#ifndef GP_FST_FST_READER_H
-#define GP_FST_FST_READER_H
+#ifndef GP_VCD_FST_READER_H
+#define GP_VCD_FST_READER_H
 
 #include "vcd/vcd.h"
 

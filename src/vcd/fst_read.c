@@ -5,10 +5,10 @@
  * timescale, dump on/off changes applied like VCD's $dumpoff/$dumpon.
  * Messages carry the file name only: FST has no lines.  The value changes
  * are read on threads when they can be (fst_parts.c). */
-#include "fst/fst_reader.h"
+#include "vcd/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST
-#include "fst/fst_int.h"
+#include "vcd/fst_int.h"
 #include "util/mem.h"
 
 gp_status fst_nomem(const fst_reader *f)

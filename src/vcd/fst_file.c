@@ -8,7 +8,7 @@
  * read here; a gzip-wrapped file is inflated to a temporary file first.
  * Anything else wrong is error 6109, saying what. */
 #define _DEFAULT_SOURCE /* madvise: POSIX's posix_madvise(DONTNEED) is a no-op on Linux */
-#include "fst/fst_reader.h"
+#include "vcd/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST
 #include <fcntl.h>
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fst/fst_int.h"
+#include "vcd/fst_int.h"
 #include "util/mem.h"
 
 enum {

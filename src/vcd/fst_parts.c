@@ -9,13 +9,13 @@
  * nothing of the blocks before it.  A file with dump on/off changes is
  * read in file order; a part that fails makes the whole read go back to
  * it, for its messages. */
-#include "fst/fst_reader.h"
+#include "vcd/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST
 #include <stdatomic.h>
 #include <string.h>
 
-#include "fst/fst_int.h"
+#include "vcd/fst_int.h"
 #include "util/mem.h"
 #include "util/parts.h"
 

@@ -6,12 +6,12 @@
  * counts itself; fstapi.c (Debian's verilator sources) is its reference.
  * Every byte of the file is checked before it is used: a damaged file is
  * an error (6108-6110), never a read out of bounds or a shorter dump. */
-#ifndef GP_FST_FST_INT_H
-#define GP_FST_FST_INT_H
+#ifndef GP_VCD_FST_INT_H
+#define GP_VCD_FST_INT_H
 
 #include <zlib.h>
 
-#include "fst/fst_reader.h"
+#include "vcd/fst_reader.h"
 #include "util/vec.h"
 #include "vcd/vcd_int.h"
 

@@ -3,13 +3,13 @@
  * vars declared into the vcd_state with their names parsed like VCD
  * references ("data [7:0]"); attributes skipped.  A var's handle is the
  * next one, or the one it aliases. */
-#include "fst/fst_reader.h"
+#include "vcd/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST
 #include <lz4.h>
 #include <string.h>
 
-#include "fst/fst_int.h"
+#include "vcd/fst_int.h"
 #include "util/infile.h"
 #include "util/mem.h"
 

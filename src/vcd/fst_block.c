@@ -13,7 +13,7 @@
  * that changed listed and the list put in time order by a counting sort.
  * Only delivered handles are decoded.  Every offset, length and varint is
  * checked against the bytes it lies in: a damaged block is error 6110. */
-#include "fst/fst_reader.h"
+#include "vcd/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST
 #include <fastlz.h>
@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fst/fst_int.h"
+#include "vcd/fst_int.h"
 #include "util/mem.h"
 
 #define FST_WINDOW_CHANGES ((uint64_t)1 << 20) /* bit changes a time window holds, about */

@@ -1,5 +1,5 @@
 /* fst_absent.c: fst_read in a build without GTKWave's fstapi. */
-#include "fst/fst_reader.h"
+#include "vcd/fst_reader.h"
 
 #ifndef GATEPOWER_HAVE_FST
 
