@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "util/mem.h"
-#include "verilog/verilog.h"
 
 /* The first unannotated nets a warning names. */
 #define CLI_COVERAGE_NAMED 5
@@ -17,7 +16,7 @@
 static bool counted_net(const design *dg, uint32_t n, bool *driven)
 {
     *driven = dg->net_driver[n] != DESIGN_NONE;
-    if (dg->net_value[n] != VLOG_VALUE_SIGNAL)
+    if (dg->net_value[n] != DESIGN_VALUE_SIGNAL)
         return false;
     if (*driven)
         return true;

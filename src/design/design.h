@@ -37,9 +37,15 @@ extern "C" {
 /* Rise and fall, as indices of the two-element arrays below. */
 enum { DESIGN_RISE = 0, DESIGN_FALL = 1 };
 
+/* A top-level port's direction (design_port.dir). */
+enum { DESIGN_PORT_INPUT = 1, DESIGN_PORT_OUTPUT = 2, DESIGN_PORT_INOUT = 3 };
+/* What drives a net (design.net_value): its cells and ports (a signal), or
+ * a constant. */
+enum { DESIGN_VALUE_SIGNAL = 0, DESIGN_VALUE_0 = 1, DESIGN_VALUE_1 = 2, DESIGN_VALUE_X = 3 };
+
 typedef struct design_port {
     uint32_t name; /* id in design.net_names */
-    int dir;       /* VLOG_DIR_INPUT / OUTPUT / INOUT */
+    int dir;       /* DESIGN_PORT_* */
     uint32_t net;
 } design_port;
 
@@ -63,7 +69,7 @@ typedef struct design {
 
     uint32_t n_nets;
     uint32_t *net_name;         /* canonical name, id in net_names */
-    uint8_t *net_value;         /* vlog_value: VLOG_VALUE_SIGNAL or the constant driving it */
+    uint8_t *net_value;         /* DESIGN_VALUE_* */
     uint32_t *net_pin0;         /* [n_nets + 1] */
     uint32_t *net_pins;
     uint32_t *net_driver;

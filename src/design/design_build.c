@@ -96,11 +96,20 @@ static gp_status keep_net_name(builder *b, const char *name, uint32_t what, uint
     return keep_name(b, &b->net_refs, name);
 }
 
+/* The design's net value of the reader's. */
+static uint8_t design_value_of(vlog_value value)
+{
+    return value == VLOG_VALUE_0   ? DESIGN_VALUE_0
+           : value == VLOG_VALUE_1 ? DESIGN_VALUE_1
+           : value == VLOG_VALUE_X ? DESIGN_VALUE_X
+                                   : DESIGN_VALUE_SIGNAL;
+}
+
 static gp_status add_net(void *ctx, const char *flat_name, vlog_value value, uint32_t *net)
 {
     builder *b = ctx;
     *net = (uint32_t)b->net_value.len;
-    if (!vec_u8_push(&b->net_value, (uint8_t)value))
+    if (!vec_u8_push(&b->net_value, design_value_of(value)))
         return out_of_memory(b);
     return keep_net_name(b, flat_name, *net, NAMES_NET);
 }
@@ -113,7 +122,10 @@ static gp_status add_net_alias(void *ctx, uint32_t net, const char *flat_name)
 static gp_status add_port(void *ctx, const char *name, int dir, uint32_t net)
 {
     builder *b = ctx;
-    design_port port = {STRTAB_NONE, dir, net};
+    int port_dir = dir == VLOG_DIR_INPUT    ? DESIGN_PORT_INPUT
+                   : dir == VLOG_DIR_OUTPUT ? DESIGN_PORT_OUTPUT
+                                            : DESIGN_PORT_INOUT;
+    design_port port = {STRTAB_NONE, port_dir, net};
     if (!vec_port_push(&b->ports, port))
         return out_of_memory(b);
     return keep_net_name(b, name, (uint32_t)(b->ports.len - 1), NAMES_PORT);

@@ -19,7 +19,6 @@
 
 #include "util/mem.h"
 #include "util/parts.h"
-#include "verilog/verilog.h"
 
 design_timing_options design_timing_defaults(void)
 {
@@ -104,7 +103,7 @@ static void compute_loads(design *dg, const design_timing_options *opt)
             dg->pin_load[p] = 0.0;
     parts_run(net_loads_part, dg, parts_for(dg->n_nets, UINT32_MAX));
     for (uint32_t port = 0; port < dg->n_ports; port++)
-        if (dg->ports[port].dir != VLOG_DIR_INPUT && dg->ports[port].net != DESIGN_NONE)
+        if (dg->ports[port].dir != DESIGN_PORT_INPUT && dg->ports[port].net != DESIGN_NONE)
             add_to_drivers(dg, dg->ports[port].net,
                            port_option(opt->port_load, port, opt->output_port_load));
 }
@@ -152,7 +151,7 @@ static void input_slews(design *dg, uint32_t i, const slew_rules *sr, const uint
         uint32_t n = dg->pin_net[p];
         for (int dir = 0; dir < 2; dir++) {
             double slew;
-            if (n == DESIGN_NONE || dg->net_value[n] != VLOG_VALUE_SIGNAL)
+            if (n == DESIGN_NONE || dg->net_value[n] != DESIGN_VALUE_SIGNAL)
                 slew = 0.0;
             else if (!isnan(slew = ideal_slew(sr, n, dir)))
                 ;
@@ -319,7 +318,7 @@ static bool port_net_slews(const design *dg, slew_rules *sr)
         for (uint32_t n = 0; n < dg->n_nets; n++)
             slew[n] = NAN;
         for (uint32_t port = 0; port < dg->n_ports; port++)
-            if (dg->ports[port].dir != VLOG_DIR_OUTPUT && dg->ports[port].net != DESIGN_NONE)
+            if (dg->ports[port].dir != DESIGN_PORT_OUTPUT && dg->ports[port].net != DESIGN_NONE)
                 slew[dg->ports[port].net] = sr->opt->port_slew[dir][port];
     }
     return true;

@@ -22,7 +22,6 @@
 #include "design/design.h"
 #include "util/mem.h"
 #include "util/vec.h"
-#include "verilog/verilog.h"
 
 /* A costed pin event waiting for the end of its cycle. */
 typedef struct pending {
@@ -253,8 +252,8 @@ static void leak_until(walk *w, int64_t t, uint32_t s)
 /* X for signal nets (every bit is X before its first event), else the constant. */
 uint8_t power_start_value(const design *dg, uint32_t net)
 {
-    static const uint8_t constant_value[] = {[VLOG_VALUE_SIGNAL] = EVENTS_X, [VLOG_VALUE_0] = 0,
-                                             [VLOG_VALUE_1] = 1, [VLOG_VALUE_X] = EVENTS_X};
+    static const uint8_t constant_value[] = {[DESIGN_VALUE_SIGNAL] = EVENTS_X, [DESIGN_VALUE_0] = 0,
+                                             [DESIGN_VALUE_1] = 1, [DESIGN_VALUE_X] = EVENTS_X};
     return net == DESIGN_NONE ? EVENTS_X : constant_value[dg->net_value[net]];
 }
 
@@ -321,7 +320,7 @@ void power_book_input_nets(const design *dg, const events *ev, const power_plan 
 {
     double volts = lib_library_count(dg->libs) ? lib_library_at(dg->libs, 0)->voltage : 0.0;
     for (uint32_t n = 0; n < dg->n_nets; n++) {
-        if (dg->net_driver[n] != DESIGN_NONE || dg->net_value[n] != VLOG_VALUE_SIGNAL)
+        if (dg->net_driver[n] != DESIGN_NONE || dg->net_value[n] != DESIGN_VALUE_SIGNAL)
             continue;
         double cap = dg->net_wire_cap[n];
         for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++)

@@ -9,7 +9,6 @@
 
 #include "util/mem.h"
 #include "util/parts.h"
-#include "verilog/verilog.h"
 
 resim_options resim_defaults(void)
 {
@@ -111,7 +110,7 @@ static bool copy_dump_net(const events *dump, uint32_t n, const int64_t shift[2]
 static bool is_input_port(const design *dg, uint32_t n)
 {
     for (uint32_t k = 0; k < dg->n_ports; k++)
-        if (dg->ports[k].net == n && dg->ports[k].dir != VLOG_DIR_OUTPUT)
+        if (dg->ports[k].net == n && dg->ports[k].dir != DESIGN_PORT_OUTPUT)
             return true;
     return false;
 }
@@ -128,8 +127,8 @@ static gp_status load_dump(const design *dg, const events *dump, const resim_opt
                            int64_t t0, resim_store *s, resim_net_wave *w, resim_stats *stats,
                            diag_ctx *d)
 {
-    static const uint8_t constant[] = {[VLOG_VALUE_0] = 0, [VLOG_VALUE_1] = 1,
-                                       [VLOG_VALUE_X] = EVENTS_X};
+    static const uint8_t constant[] = {[DESIGN_VALUE_0] = 0, [DESIGN_VALUE_1] = 1,
+                                       [DESIGN_VALUE_X] = EVENTS_X};
     uint32_t recomputed = 0; /* gate outputs the dump holds too */
     for (uint32_t n = 0; n < dg->n_nets; n++) {
         uint32_t drv = dg->net_driver[n];
@@ -148,7 +147,7 @@ static gp_status load_dump(const design *dg, const events *dump, const resim_opt
                        design_inst_name(dg, dg->pin_inst[drv]));
             return GP_ERR_INPUT;
         }
-        if (!is_reg && dg->net_value[n] != VLOG_VALUE_SIGNAL) {
+        if (!is_reg && dg->net_value[n] != DESIGN_VALUE_SIGNAL) {
             if (!single_event(s, w, n, t0, constant[dg->net_value[n]]))
                 return no_memory(d);
             continue;

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "util/mem.h"
-#include "verilog/verilog.h"
 
 const char *const sdc_timing_only[] = {
     "set_input_delay", "set_output_delay", "set_false_path", "set_multicycle_path",

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "util/mem.h"
-#include "verilog/verilog.h"
 
 /* No procedures: the internal representation is two words, copied as they
  * are, and the string is always there (set when the value is made). */
@@ -461,7 +460,7 @@ static int all_ports(sdc_reader *r, int objc, Tcl_Obj *const objv[], bool inputs
     sdc_found f = {0};
     for (uint32_t p = 0; p < r->dg->n_ports; p++) {
         int dir = r->dg->ports[p].dir;
-        bool want = dir == VLOG_DIR_INOUT || dir == (inputs ? VLOG_DIR_INPUT : VLOG_DIR_OUTPUT);
+        bool want = dir == DESIGN_PORT_INOUT || dir == (inputs ? DESIGN_PORT_INPUT : DESIGN_PORT_OUTPUT);
         if (want && inputs && opts[0].given && r->dg->ports[p].net != DESIGN_NONE &&
             net_is_clock_source(r, r->dg->ports[p].net))
             want = false;

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "util/mem.h"
-#include "verilog/verilog.h"
 
 /* Marks the nets clock k reaches (reached[n] = 1), from its sources;
  * queue holds n_nets entries. */
