@@ -12,7 +12,8 @@
 # BASE: a tar of the base tree (git archive REV).  Knobs: EXAMPLES (example
 # directories for same-outputs.sh), LIB_OSU (their library), GATES
 # (1000000), TURNS (2), ROUNDS (5), VARIANTS (bench_cuda --variants),
-# SKIP_SAME=1, DEADLINE (s after which no new turn starts: 420).  Logs in $OUT (or build-ab/out).
+# BENCH_EXAMPLES (example directories bench_cuda also times, one turn each:
+# EXAMPLE_VARIANTS), SKIP_SAME=1, DEADLINE (s after which no new turn starts: 420).  Logs in $OUT (or build-ab/out).
 set -u
 start=$SECONDS
 out=${OUT:-build-ab/out}
@@ -66,11 +67,30 @@ for turn in $(seq 1 "$turns"); do
   done
 done
 
+# Examples (directories with flow.json and full.vcd[.gz]): bench_cuda of
+# each binary on each, in turns, for the variants asked.
+for d in ${BENCH_EXAMPLES:-}; do
+  top=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['top'])" "$d/flow.json")
+  period=$(python3 -c "import json,sys; print('%g' % json.load(open(sys.argv[1]))['clock_period_ns'])" "$d/flow.json")
+  vcd=$d/full.vcd; [ -f "$vcd" ] || vcd=$d/full.vcd.gz
+  for side in a b; do
+    bin=$a; [ $side = b ] && bin=$b
+    say "$(basename "$d"): $side"
+    "$bin/bench/bench_cuda" --name "$side" --tsv "$out/$side-$(basename "$d").tsv" --no-ref \
+      --cpu-repeats 1 --e2e-repeats 1 --rounds "${ROUNDS:-5}" --warmup-s 1 \
+      --variants "${EXAMPLE_VARIANTS:-fused,sipl+part+fusion+memo}" "$LIB_OSU" "$d/netlist.v" "$top" \
+      "$vcd" tb/dut "$period" >"$out/bench-$side-$(basename "$d").log" 2>&1 ||
+      say "bench_cuda $side failed: $(tail -1 "$out/bench-$side-$(basename "$d").log")"
+  done
+done
+
 echo
 echo "==== bench/ab-cuda.sh: $gates gates, $turns turns, $((SECONDS - start)) s; $same"
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader 2>/dev/null)"
-# variant rows: variant NAME LABEL FLAGS CHECK WORST COLD_S SUSTAINED_S KEPT ROUNDS
-awk -F'\t' '
+# variant rows: variant NAME LABEL FLAGS CHECK WORST COLD_S SUSTAINED_S KEPT ROUNDS;
+# per variant the median over the turns of each side.
+table() {
+  awk -F'\t' '
   function median(list,   n, v, i, j, x) {
     n = split(list, v, " ")
     for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j] < v[j - 1]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
@@ -84,4 +104,11 @@ awk -F'\t' '
       ratio = ma > 0 ? mb / ma : 0
       printf "%-36s %12.3f %12.3f %8.4f  %s, %s\n", v, ma, mb, ratio, chk["a", v], chk["b", v]
     }
-  }' "$out/a.tsv" "$out/b.tsv"
+  }' "$@"
+}
+echo "generated, $gates gates:"
+table "$out/a.tsv" "$out/b.tsv"
+for d in ${BENCH_EXAMPLES:-}; do
+  echo "$(basename "$d"):"
+  table "$out/a-$(basename "$d").tsv" "$out/b-$(basename "$d").tsv"
+done

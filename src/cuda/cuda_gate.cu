@@ -24,7 +24,7 @@
  *                        shared memory.
  *
  * The lanes all walk one cell's events, where the walk kernel's
- * (cuda_kernels.cu) each walked their own gate: fewer of them take
+ * (cuda_walk.cu) each walked their own gate: fewer of them take
  * different branches, and a gate stream is read in order, where the walk
  * merged its gate's pins' events itself. */
 #include "cuda/cuda_rules.cuh"
@@ -97,11 +97,8 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
 /* ---- the warp-per-gate kernel ---------------------------------------------------------- */
 
 /* The gate warp kernel's blocks, and the blocks an SM must hold: they set
- * the registers the compiler may use.  On the 100k-gate case 128 x 5 (96
- * registers, a few spilled, 20 warps an SM) ran 4% faster than 128 x 4
- * (111, none spilled, 16 warps) and 25% faster than 128 x 6 (80, more
- * spilled, 24 warps): spills cost more than warps gain.  With the tables
- * in shared memory, 10% faster than 128 x 4 (106, none spilled). */
+ * the registers the compiler may use, traded against the warps an SM
+ * keeps (docs/performance.md, "Tuning the kernels"). */
 #define GW_BLOCK 128
 #define GW_MIN_BLOCKS 5
 
@@ -126,8 +123,8 @@ struct gw_task {
 #define GW_TABLE_WORDS 256
 #define GW_CANDS 16
 
-/* The related-pin search's loop unrolled twice: 1% faster than not (most
- * outputs have 1 to 3 candidates). */
+/* The related-pin search's loop unrolled twice: most outputs have 1 to 3
+ * candidates. */
 #define GW_RELATED_UNROLL 2
 
 /* A warp's shared memory: its task and the tables it made, its pins'
@@ -343,9 +340,7 @@ __device__ __forceinline__ void gw_open_cands(gw_shared &sh, const cuda_dev_mode
 
 /* How many entries gw_split tests a round (the stream is sorted: those
  * before the end come first), and how many loads of the start state's pass
- * are in flight at once: the rounds wait on the memory, not the tests.
- * Together 1.7% faster on the 100k-gate case than one entry and four
- * (bench/RESULTS.md, 2026-11-30). */
+ * are in flight at once: the rounds wait on the memory, not the tests. */
 enum { GW_SPLIT_LOADS = 4, GW_START_UNROLL = 16 };
 
 /* This lane's share of the task's stream: [*from, *to), from about its
@@ -511,8 +506,9 @@ __device__ __forceinline__ double gw_table_energy(const gw_shared &sh, uint32_t 
 /* power_cpu.c cost_event for this lane's change of pin q (costed: not
  * silent), in the state before its time: its internal and switching
  * energy, booked.  The internal energy is power_change_energy's, with the
- * task's table where it has one (kept apart: one function measured 8%
- * slower). */
+ * task's table where it has one (a path of its own: inside that function
+ * it made the kernel larger, and lanes wait for each other's
+ * instructions). */
 template <bool SIPL, bool FIXED>
 __device__ __forceinline__ void gw_cost(gw_walker &w, gw_shared &sh, const gw_pins &pins,
                                         const cuda_dev_model &m, const cuda_dev_out &o,
@@ -523,7 +519,7 @@ __device__ __forceinline__ void gw_cost(gw_walker &w, gw_shared &sh, const gw_pi
     const power_model_cell &c = *k.cell;
     /* The task's pointers come back from shared memory without their
      * address space: telling the compiler they point to global memory makes
-     * their loads global ones instead of generic ones (0.3% faster). */
+     * their loads global ones instead of generic ones. */
     __builtin_assume(__isGlobal(k.cell));
     __builtin_assume(!k.memo || __isGlobal(k.memo));
     bool rise = power_is_rise(old, now), drives = flags & POWER_PIN_DRIVES, r_rise = false;
@@ -625,7 +621,7 @@ __device__ __forceinline__ void gw_task_walk(gw_shared &sh, const gw_pins &pins,
 #pragma unroll
     for (int c = 0; c <= POWER_LEAKAGE; c++)
         w.acc[c] = 0.0;
-    uint64_t x = from < to ? gs[from] : 0; /* loaded an entry ahead: 10% faster */
+    uint64_t x = from < to ? gs[from] : 0; /* loaded an entry ahead: a step to arrive */
 #pragma unroll 1
     for (uint64_t i = from; i < to; i++) {
         uint64_t y = i + 1 < to ? gs[i + 1] : 0;
@@ -741,6 +737,20 @@ cudaError_t cuda_kernels_gate_warp(const cuda_dev_model &m, const cuda_dev_plan 
         err = cudaLaunchKernel(fn, dim3(grid), dim3(GW_BLOCK), args, smem, stream);
     if (err == cudaSuccess)
         err = cuda_kernels_levels(p, out, stream);
+    return err;
+}
+
+cudaError_t cuda_kernels_gate_warp_warps(const cuda_dev_model &m, bool sipl, bool fixed,
+                                        uint64_t *warps)
+{
+    const void *fn = gate_warp_fn(sipl, fixed);
+    size_t smem = gate_warp_smem(m.max_pins);
+    unsigned blocks = 1;
+    cudaError_t err =
+        cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (err == cudaSuccess)
+        err = cuda_kernels_resident_blocks(fn, GW_BLOCK, smem, UINT64_MAX, &blocks);
+    *warps = (uint64_t)blocks * (GW_BLOCK / 32);
     return err;
 }
 

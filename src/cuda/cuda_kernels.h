@@ -1,6 +1,6 @@
 /* cuda_kernels.h: the power kernels' launch interface, shared by the
- * session code (cuda_power.cu) and the kernels (cuda_kernels.cu).  CUDA
- * C++ only. */
+ * session code (cuda_power.cu) and the kernels (cuda_kernels.cu,
+ * cuda_walk.cu, cuda_naive.cu, cuda_gate.cu).  CUDA C++ only. */
 #ifndef GP_CUDA_CUDA_KERNELS_H
 #define GP_CUDA_CUDA_KERNELS_H
 
@@ -71,6 +71,11 @@ struct cuda_dev_tasks {
     size_t scan_temp_bytes;
 };
 
+/* The block of the kernels of one thread an item, and the blocks for n
+ * items (at least 1). */
+#define CUDA_KERNEL_BLOCK 256
+unsigned cuda_kernels_blocks(uint64_t n);
+
 /* Bytes of CUB scratch the scans of n_items (the larger of n_insts + 1 and
  * n_pins + 1) need. */
 size_t cuda_kernels_scan_bytes(uint64_t n_items);
@@ -137,6 +142,14 @@ cudaError_t cuda_kernels_resident_blocks(const void *fn, unsigned block, size_t 
  * smem bytes of dynamic shared memory: 1, or 0 when CUDA could not say. */
 int cuda_kernels_report(const void *fn, const char *name, unsigned block, size_t smem,
                         cuda_kernel_report *out);
+/* The warps of the warp-per-gate kernel (variant sipl, fixed) the device
+ * holds at once, on model m's largest cell, in *warps. */
+cudaError_t cuda_kernels_gate_warp_warps(const cuda_dev_model &m, bool sipl, bool fixed,
+                                        uint64_t *warps);
+int cuda_kernels_walk_report(const cuda_dev_model &m, const cuda_dev_plan &p,
+                             const cuda_power_options &o, bool dynamic, const char *name,
+                             cuda_kernel_report *out);
+int cuda_kernels_naive_report(bool sipl, cuda_kernel_report *out);
 int cuda_kernels_gate_warp_report(const cuda_dev_model &m, bool sipl, bool fixed,
                                   cuda_kernel_report *out);
 

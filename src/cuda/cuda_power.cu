@@ -509,27 +509,31 @@ static gp_status make_gate_streams(cuda_power_session *s)
 /* The warp kernel's epochs with partitioning: the fewest cycles, a power of
  * two, in which the average gate has CUDA_POWER_WARP_EVENTS pin events,
  * unless the next longer epochs would leave fewer than
- * CUDA_POWER_WARP_MIN_TASKS tasks (no fewer cycles than the epoch index
- * allows, no more than the run has). */
-static uint32_t warp_epoch_cycles(const cuda_power_session *s)
+ * CUDA_POWER_WARP_TASKS_PER_WARP tasks for each warp the device holds
+ * (no fewer cycles than the epoch index allows, no more than the run has). */
+static cudaError_t warp_epoch_cycles(const cuda_power_session *s, const cuda_power_options *o,
+                                     uint32_t *epoch_cycles)
 {
+    uint64_t warps = 0;
+    cudaError_t err = cuda_kernels_gate_warp_warps(s->m, o->sipl, o->deterministic, &warps);
     uint64_t k = s->epoch_cycles, cycles = s->p.n_cycles;
     uint64_t want = (uint64_t)CUDA_POWER_WARP_EVENTS * s->m.n_insts;
+    uint64_t min_tasks = CUDA_POWER_WARP_TASKS_PER_WARP * warps;
     while (k < cycles && s->gs_entries / cycles * k < want &&
-           (uint64_t)s->m.n_insts * ((cycles + 2 * k - 1) / (2 * k)) >= CUDA_POWER_WARP_MIN_TASKS)
+           (uint64_t)s->m.n_insts * ((cycles + 2 * k - 1) / (2 * k)) >= min_tasks)
         k *= 2;
-    return (uint32_t)k;
+    *epoch_cycles = (uint32_t)k;
+    return err;
 }
 
 /* The epochs of a run: one cycle without partitioning, else the option's or
  * the engine's. */
-static uint32_t run_epoch_cycles(const cuda_power_session *s, const cuda_power_options *o)
+static cudaError_t run_epoch_cycles(const cuda_power_session *s, const cuda_power_options *o,
+                                    uint32_t *epoch_cycles)
 {
-    if (!o->partition)
-        return 1;
-    if (o->epoch_cycles)
-        return o->epoch_cycles;
-    return o->warp ? warp_epoch_cycles(s) : s->epoch_cycles;
+    *epoch_cycles = !o->partition ? 1 : o->epoch_cycles ? o->epoch_cycles : s->epoch_cycles;
+    return o->partition && !o->epoch_cycles && o->warp ? warp_epoch_cycles(s, o, epoch_cycles)
+                                                       : cudaSuccess;
 }
 
 /* The run's tasks: the nets' window events and their epoch index, the
@@ -543,7 +547,10 @@ static gp_status plan_tasks(cuda_power_session *s, const cuda_power_options *o, 
     gp_status st = o->warp ? make_gate_streams(s) : GP_OK;
     if (st != GP_OK)
         return st;
-    cudaError_t err = index_events(s, run_epoch_cycles(s, o));
+    uint32_t epoch_cycles = 1;
+    cudaError_t err = run_epoch_cycles(s, o, &epoch_cycles);
+    if (err == cudaSuccess)
+        err = index_events(s, epoch_cycles);
     if (o->warp) {
         *n_tasks = (uint64_t)s->t.n_epochs * s->m.n_insts;
         return err == cudaSuccess ? GP_OK : cuda_failed(s->d, "planning the power kernels", err);

@@ -27,7 +27,7 @@ and two of ours, past the paper:
  *              events a gate (part), or one cycle.
  * "naive" has all five off, "fused" all on, the default: the fastest on the
  * H200 (bench/RESULTS.md, docs/model.md).  Without warp, fusion is the walk
- * kernel (cuda_kernels.cu: a thread a gate's window).
+ * kernel (cuda_walk.cu: a thread a gate's window).
  *
  * Energies are summed in float64 atomics (run-to-run differences at the
  * level of rounding), or, deterministic, in 128-bit fixed point (two 64-bit
@@ -63,15 +63,14 @@ extern "C" {
 /* The warp kernel's epochs (partitioned): the fewest cycles, a power of
  * two, in which the average gate has this many pin events (64 a lane: the
  * lanes' shares end at cycle starts, so they differ by about a cycle's
- * events, and each task opens its pins; 1024 measured 2% slower). */
+ * events, and each task opens its pins). */
 #define CUDA_POWER_WARP_EVENTS 2048
-/* ... but no fewer (gate, epoch) tasks than this where shorter epochs give
- * them: two for each warp the H200 holds (132 SMs x 20).  A design of few
- * gates otherwise leaves most warps without a task, or one each and the
- * busiest last; more, shorter tasks cost their starts (on fir8 and mult16,
- * 1,212 and 1,485 gates, epochs of 256 cycles ran 1.5x and 1.3x faster
- * than 1024, and 1.07x and 1.11x faster than 128). */
-#define CUDA_POWER_WARP_MIN_TASKS 5280
+/* ... but no fewer (gate, epoch) tasks than this many for each warp the
+ * device holds of the kernel (cudaOccupancy...: 2640 on the H200) where
+ * shorter epochs give them.  A design of few gates otherwise leaves most
+ * warps without a task, or one each and the busiest last; more, shorter
+ * tasks cost their starts (docs/performance.md, "Tuning the kernels"). */
+#define CUDA_POWER_WARP_TASKS_PER_WARP 2
 /* The most pins of a cell the kernels walk: their per-pin state lives in
  * per-thread arrays of this size, and the state index has 32 bits. */
 #define CUDA_MAX_PINS 32

@@ -1,8 +1,8 @@
-/* cuda_rules.cuh: what the power kernels (cuda_kernels.cu, cuda_gate.cu)
- * share besides power_rules.h's rules: the packed events on the device,
- * the related-pin loop over candidates wherever they are kept, and the
- * sums' atomics (float64, or 128-bit fixed point).  CUDA C++ only; every
- * function is inlined into its kernel. */
+/* cuda_rules.cuh: what the power kernels (cuda_walk.cu, cuda_naive.cu,
+ * cuda_gate.cu) share besides power_rules.h's rules: the packed events on
+ * the device, the related-pin loop over candidates wherever they are kept,
+ * and the sums' atomics (float64, or 128-bit fixed point).  CUDA C++ only;
+ * every function is inlined into its kernel. */
 #ifndef GP_CUDA_CUDA_RULES_CUH
 #define GP_CUDA_CUDA_RULES_CUH
 

@@ -20,13 +20,11 @@
 extern "C" {
 #endif
 
-/* Measured on the H200 machine (bench/bench_upload, bench/RESULTS.md):
- * pinned copies run at 55 GB/s and cudaMallocHost
- * costs about 0.7 ms a MiB, so that large staging buffers cost more to
- * allocate than they save.  8 workers with 2 MiB buffers (32 MiB pinned)
- * gave 21.6 GB/s from call to return; 16 workers or 8 MiB buffers less.
- * The default is therefore half the online cores (the model is built on
- * the calling thread meanwhile), at most CUDA_UPLOAD_DEFAULT_WORKERS. */
+/* Pinning memory costs more than large staging buffers save, and one
+ * worker cannot keep the link busy: small buffers, several workers (the
+ * figures: docs/performance.md, "The events' upload").  The default is
+ * half the online cores (the model is built on the calling thread
+ * meanwhile), at most CUDA_UPLOAD_DEFAULT_WORKERS. */
 #define CUDA_UPLOAD_MAX_WORKERS 16
 #define CUDA_UPLOAD_DEFAULT_WORKERS 8
 #define CUDA_UPLOAD_STAGE_BYTES ((size_t)2 << 20)
