@@ -13,7 +13,7 @@
 # directories for same-outputs.sh), LIB_OSU (their library), GATES
 # (1000000), TURNS (2), ROUNDS (5), VARIANTS (bench_cuda --variants),
 # BENCH_EXAMPLES (example directories bench_cuda also times, one turn each:
-# EXAMPLE_VARIANTS), SKIP_SAME=1, DEADLINE (s after which no new turn starts: 420).  Logs in $OUT (or build-ab/out).
+# EXAMPLE_VARIANTS), SKIP_SAME=1, TOLERANCE (same-outputs.sh's), DEADLINE (s after which no new turn starts: 420).  Logs in $OUT (or build-ab/out).
 set -u
 start=$SECONDS
 out=${OUT:-build-ab/out}
@@ -49,7 +49,7 @@ if [ -z "${SKIP_SAME:-}" ]; then
   done
   ENGINES=$engines GP_A=$a/gatepower GP_B=$b/gatepower BENCH_FILES=$b/bench/bench_files \
     bash bench/same-outputs.sh "$out/same" >"$out/same.log" 2>&1
-  same=$([ $? = 0 ] && echo "every file the same" || echo "DIFFERENT: $out/same/differences.txt")
+  same=$([ $? = 0 ] && tail -1 "$out/same.log" || echo "DIFFERENT: $out/same/differences.txt")
   tail -12 "$out/same.log" | tee -a "$out/ab.log"
 fi
 

@@ -13,7 +13,10 @@
 # run fails.  Knobs: LIB_OSU (the examples' library), EXAMPLES (directories with flow.json; default every
 # build/examples/*), GEN (a bench_files case directory; default: generated
 # into OUT/gen with BENCH_FILES, 3000 gates x 60 cycles), ENGINES (default
-# "ref cpu1 cpu3", plus the CUDA variants when nvidia-smi finds a GPU).
+# "ref cpu1 cpu3", plus the CUDA variants when nvidia-smi finds a GPU),
+# TOLERANCE (e.g. 1e-9: a run whose files differ is compared number by
+# number with bench/numbers-close.py and counts as moved, not different,
+# when every number lies within it; the table then gives the largest move).
 set -u
 out=${1:?usage: GP_A=... GP_B=... bench/same-outputs.sh OUT}
 a=${GP_A:?GP_A: the first gatepower}
@@ -65,8 +68,24 @@ cases() {
   echo "gen-window|$g --window 20ns:300ns"
 }
 
-declare -A compared differ
+declare -A compared differ moved largest
 failed=0
+here=$(dirname "$0")
+# A run's files that differ: within TOLERANCE (moved) or not (differ).
+judge() { # ENGINE TAG
+  local verdict
+  if [ -n "${TOLERANCE:-}" ] &&
+     verdict=$(python3 "$here/numbers-close.py" "$TOLERANCE" "$out/a/$2" "$out/b/$2") &&
+     python3 "$here/numbers-close.py" "$TOLERANCE" "$out/a/$2.stdout" "$out/b/$2.stdout" >/dev/null; then
+    moved[$1]=$(( ${moved[$1]:-0} + 1 ))
+    local move; move=$(echo "$verdict" | awk '/largest relative move/ {print $4}')
+    largest[$1]=$(python3 -c "import sys; print('%.3g' % max(float(x) for x in sys.argv[1:]))" "${largest[$1]:-0}" "$move")
+    echo "$2 moved: $verdict" >>"$out/differences.txt"
+    return
+  fi
+  differ[$1]=$(( ${differ[$1]:-0} + 1 ))
+  echo "$2 differs${verdict:+: $verdict}" >>"$out/differences.txt"
+}
 while IFS='|' read -r name inputs; do
   for engine in $ENGINES; do
     tag="$name.${engine//[:+]/_}"
@@ -83,18 +102,20 @@ while IFS='|' read -r name inputs; do
     compared[$engine]=$(( ${compared[$engine]:-0} + 1 ))
     if ! diff -r -q "$out/a/$tag" "$out/b/$tag" >>"$out/differences.txt" 2>&1 ||
        ! cmp -s "$out/a/$tag.stdout" "$out/b/$tag.stdout"; then
-      differ[$engine]=$(( ${differ[$engine]:-0} + 1 ))
-      echo "$tag differs" >>"$out/differences.txt"
+      judge "$engine" "$tag"
     fi
   done
 done < <(cases)
 
-printf '%-40s %8s %8s\n' engine runs differ
-total_differ=0
+printf '%-40s %8s %8s %8s %10s\n' engine runs differ moved "largest"
+total_differ=0 total_moved=0
 for engine in $ENGINES; do
-  printf '%-40s %8d %8d\n' "$engine" "${compared[$engine]:-0}" "${differ[$engine]:-0}"
+  printf '%-40s %8d %8d %8d %10s\n' "$engine" "${compared[$engine]:-0}" "${differ[$engine]:-0}" \
+    "${moved[$engine]:-0}" "${largest[$engine]:-0}"
   total_differ=$(( total_differ + ${differ[$engine]:-0} ))
+  total_moved=$(( total_moved + ${moved[$engine]:-0} ))
 done
-[ $failed = 0 ] && [ $total_differ = 0 ] && { echo "same: every file"; exit 0; }
+[ $failed = 0 ] && [ $total_differ = 0 ] && [ $total_moved = 0 ] && { echo "same: every file"; exit 0; }
+[ $failed = 0 ] && [ $total_differ = 0 ] && { echo "within $TOLERANCE: every file"; exit 0; }
 echo "NOT the same: $out/differences.txt"
 exit 1

@@ -9,6 +9,7 @@
 #include "cuda/cuda_device.h"
 #include "report/report.h"
 #include "util/progress.h"
+#include "util/units.h"
 
 bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d)
 {
@@ -45,12 +46,12 @@ bool cli_power_clock_from_sdc(cli_power_args *a, const cli_design *cd, diag_ctx 
         return false;
     }
     bool named = a->opt.clock_net != NULL;
-    a->opt.period_fs = llround(k->period * 1e15);
+    a->opt.period_fs = llround(k->period);
     a->opt.clock_net = NULL;
     if (cd->sdc->n_clocks > 1)
         diag_note(d, 1034, DIAG_NOWHERE, "the SDC defines %u clocks: cycles follow '%s' (period "
                   "%.6g ns, %s); --clock NAME chooses another", cd->sdc->n_clocks, k->name,
-                  k->period * 1e9, named ? "as --clock names it" : "the fastest");
+                  k->period / GP_FS_PER_NS, named ? "as --clock names it" : "the fastest");
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "util/json.h"
 #include "util/mem.h"
+#include "util/units.h"
 
 static const char info_help[] =
     "usage: gatepower info --lib FILE --netlist FILE [--top MODULE] [--spef FILE]\n"
@@ -79,7 +80,8 @@ static void print_sdc(const cli_design *cd)
     const sdc *s = cd->sdc;
     printf("SDC         %" PRIu32 " clock%s", s->n_clocks, s->n_clocks == 1 ? "" : "s");
     for (uint32_t c = 0; c < s->n_clocks; c++)
-        printf("%s %s %.6g ns %s", c ? "," : ":", s->clocks[c].name, s->clocks[c].period * 1e9,
+        printf("%s %s %.6g ns %s", c ? "," : ":", s->clocks[c].name,
+               s->clocks[c].period / GP_FS_PER_NS,
                s->clocks[c].n_sources == 0 ? "virtual"
                : s->clocks[c].propagated   ? "propagated"
                                            : "ideal");
@@ -119,7 +121,8 @@ static void print_text(const cli_inputs *in, const cli_design *cd, const cell_co
                    report_count(a, cd->activity.signals_pins));
         printf("; ");
         printf("%s events on %s nets, last time %.6g s\n", report_count(a, cd->ev->n_events),
-               report_count(c, cd->activity.nets_with_activity), (double)cd->ev->end_fs * 1e-15);
+               report_count(c, cd->activity.nets_with_activity),
+               (double)cd->ev->end_fs / GP_FS_PER_S);
         if (cd->activity.parts > 1)
             printf("            read in %" PRIu32 " parts at once\n", cd->activity.parts);
         else

@@ -15,7 +15,10 @@
  *   arc slot     instance i's library arcs are slots inst_arc0[i] + a for
  *                a < cell->n_arcs, in the cell's arc order
  *
- * Times are seconds, capacitances farads (SI), like the Liberty model. */
+ * Times are femtoseconds (util/units.h), capacitances farads, like the
+ * Liberty model.  Delays are whole fs, like the events' times, so that an
+ * engine comparing a gap between events with a delay compares integers
+ * (a tie is a tie); slews keep their fraction of a fs. */
 #ifndef GP_DESIGN_DESIGN_H
 #define GP_DESIGN_DESIGN_H
 
@@ -84,9 +87,9 @@ typedef struct design {
     uint32_t n_arcs;
     /* Static timing (design_compute_timing, then design_read_sdf). */
     double *pin_load;           /* F, output pins; 0 elsewhere */
-    double *pin_slew[2];        /* s, per direction of the pin's own transition */
-    double *pin_wire_delay[2];  /* s, INTERCONNECT/PORT delay into an input pin */
-    double *arc_delay[2];       /* s, by the output's direction; NAN for timing checks */
+    double *pin_slew[2];        /* fs, per direction of the pin's own transition */
+    double *pin_wire_delay[2];  /* whole fs, INTERCONNECT/PORT delay into an input pin */
+    double *arc_delay[2];       /* whole fs, by the output's direction; NAN for timing checks */
     uint8_t *arc_from_sdf;      /* 1 where an SDF IOPATH or DEVICE set the delay */
     double *net_wire_cap;       /* F, from SPEF (0 without) */
 
@@ -96,15 +99,15 @@ typedef struct design {
 
 /* Options of the static quantities (SPEC §2). */
 typedef struct design_timing_options {
-    double input_slew;       /* s, transition of primary inputs (default 0.1 ns) */
+    double input_slew;       /* fs, transition of primary inputs (default 0.1 ns) */
     double output_port_load; /* F, extra load of a net on an output port (default 0) */
     /* Optional, per port (NULL: the defaults above; a NAN entry: its
-     * default): an input port's slew by direction of its transition (s),
+     * default): an input port's slew by direction of its transition (fs),
      * and the load outside the design on an output or inout port (F). */
     const double *port_slew[2];
     const double *port_load;
     /* Optional, per net (NULL or a NAN entry: none): the slew of every pin
-     * on the net, by direction (s): an ideal clock network's. */
+     * on the net, by direction (fs): an ideal clock network's. */
     const double *net_ideal_slew[2];
 } design_timing_options;
 

@@ -16,6 +16,7 @@
 
 #include "sdf/sdf.h"
 #include "util/mem.h"
+#include "util/units.h"
 #include "util/vec.h"
 
 typedef struct annotator {
@@ -31,9 +32,9 @@ typedef struct annotator {
     double bad_delay;       /* a delay beyond the fs range met, or 0 */
 } annotator;
 
-/* Delays beyond this many seconds do not fit the int64 femtoseconds of the
+/* Delays beyond this many fs do not fit the int64 femtoseconds of the
  * events (2^63 fs, 2.56 hours). */
-#define DESIGN_SDF_MAX_DELAY 9.2e3
+#define DESIGN_SDF_MAX_DELAY 9.2e18
 
 static gp_status no_memory(annotator *an)
 {
@@ -111,8 +112,8 @@ static bool same_condition(const char *a, const char *b)
     }
 }
 
-/* The delay an entry leaves: `value`, added to `present` for an
- * INCREMENT; a negative one is taken as 0 (and counted), as simulators
+/* The delay an entry leaves, in whole fs: `value`, added to `present` for
+ * an INCREMENT; a negative one is taken as 0 (and counted), as simulators
  * take it; one beyond the fs range is kept for the entry's error. */
 static double settled_delay(annotator *an, double present, double value, bool increment)
 {
@@ -126,7 +127,7 @@ static double settled_delay(annotator *an, double present, double value, bool in
         an->least_delay = fmin(an->least_delay, delay);
         return 0.0;
     }
-    return delay;
+    return round(delay);
 }
 
 static void set_delay(annotator *an, uint32_t slot, const sdf_delay *delay, bool increment)
@@ -193,8 +194,8 @@ static gp_status entry_done(annotator *an, diag_loc loc)
 {
     if (an->bad_delay != 0) {
         diag_error(an->d, 7015, loc, "SDF delay of %g s: a delay must lie within %g s (the 2^63 "
-                   "fs that times hold); is the SDF's TIMESCALE right?", an->bad_delay,
-                   DESIGN_SDF_MAX_DELAY);
+                   "fs that times hold); is the SDF's TIMESCALE right?",
+                   an->bad_delay / GP_FS_PER_S, DESIGN_SDF_MAX_DELAY / GP_FS_PER_S);
         return GP_ERR_INPUT;
     }
     return an->out_of_memory ? no_memory(an) : GP_OK;
@@ -297,7 +298,7 @@ gp_status design_read_sdf(design *dg, const char *path, design_sdf_stats *stats,
     if (st == GP_OK && stats->delays_negative > 0)
         diag_warn(d, 7014, DIAG_NOWHERE, "%s: %llu SDF delays are negative (the least %g s): "
                   "taken as 0, as simulators take them", path,
-                  (unsigned long long)stats->delays_negative, an.least_delay);
+                  (unsigned long long)stats->delays_negative, an.least_delay / GP_FS_PER_S);
     mem_free(an.cond_set);
     mem_free(an.cell_inst);
     mem_free(an.celltype);

@@ -22,7 +22,7 @@
 
 design_timing_options design_timing_defaults(void)
 {
-    return (design_timing_options){.input_slew = 0.1e-9, .output_port_load = 0.0};
+    return (design_timing_options){.input_slew = 1e5, .output_port_load = 0.0};
 }
 
 static gp_status no_memory(diag_ctx *d)
@@ -188,6 +188,12 @@ static double lookup_or_nan(const lib_table *t, double slew, double load)
     return t ? lib_table_lookup(t, slew, load) : NAN;
 }
 
+/* A delay in whole fs, as design.h keeps them (round(NAN) is NAN). */
+static double delay_or_nan(const lib_table *t, double slew, double load)
+{
+    return round(lookup_or_nan(t, slew, load));
+}
+
 /* Delays of instance i's arcs and the slews of its outputs: the worst
  * transition over the output's arcs (never below 0), or an ideal clock's
  * on an ideal clock network. */
@@ -208,8 +214,8 @@ static void instance_timing(design *dg, uint32_t i, const slew_rules *sr)
         double load = dg->pin_load[out];
         double rise_in = arc_input_slew(dg, related, arc, DESIGN_RISE);
         double fall_in = arc_input_slew(dg, related, arc, DESIGN_FALL);
-        dg->arc_delay[DESIGN_RISE][slot] = lookup_or_nan(arc->table[LIB_CELL_RISE], rise_in, load);
-        dg->arc_delay[DESIGN_FALL][slot] = lookup_or_nan(arc->table[LIB_CELL_FALL], fall_in, load);
+        dg->arc_delay[DESIGN_RISE][slot] = delay_or_nan(arc->table[LIB_CELL_RISE], rise_in, load);
+        dg->arc_delay[DESIGN_FALL][slot] = delay_or_nan(arc->table[LIB_CELL_FALL], fall_in, load);
         double rise_slew = lookup_or_nan(arc->table[LIB_RISE_TRANSITION], rise_in, load);
         double fall_slew = lookup_or_nan(arc->table[LIB_FALL_TRANSITION], fall_in, load);
         if (rise_slew > dg->pin_slew[DESIGN_RISE][out])

@@ -4,8 +4,9 @@
  *
  * Several files are read into one lib_set; cells are looked up by name across
  * all of them (a cell name seen again is warned about and the first one kept).
- * Everything in the model is in SI units: seconds, farads, volts, amperes,
- * ohms, watts, joules.  The model is plain structs and arrays allocated in
+ * Times are femtoseconds, as everywhere in gatepower (double: table
+ * values and axes are not whole fs); the rest is SI: farads, volts,
+ * amperes, ohms, watts, joules.  The model is plain structs and arrays allocated in
  * the set's arena: pointers stay valid until lib_set_free, also across later
  * lib_read calls.  A failed lib_read leaves the set as it was before the call.
  *
@@ -44,17 +45,17 @@ extern "C" {
 
 /* What a table axis measures (a template's variable_N). */
 typedef enum lib_var {
-    LIB_VAR_INPUT_SLEW,       /* input_net_transition, input_transition_time (s) */
+    LIB_VAR_INPUT_SLEW,       /* input_net_transition, input_transition_time (fs) */
     LIB_VAR_LOAD,             /* total_output_net_capacitance (F) */
-    LIB_VAR_RELATED_SLEW,     /* related_pin_transition (s), constraint tables */
-    LIB_VAR_CONSTRAINED_SLEW, /* constrained_pin_transition (s), constraint tables */
+    LIB_VAR_RELATED_SLEW,     /* related_pin_transition (fs), constraint tables */
+    LIB_VAR_CONSTRAINED_SLEW, /* constrained_pin_transition (fs), constraint tables */
     LIB_VAR_COUNT
 } lib_var;
 
 /* An NLDM table.  n_dims is 0 (scalar: one value), 1 or 2.  Axis d has
- * size[d] points index[d][0..size[d]) (SI, strictly increasing) measuring
+ * size[d] points index[d][0..size[d]) (fs or F, strictly increasing) measuring
  * var[d]; an absent axis has size 1 and index NULL.  values[i * size[1] + j]
- * is the value at (index[0][i], index[1][j]) in SI units: seconds for delay,
+ * is the value at (index[0][i], index[1][j]): femtoseconds for delay,
  * transition and constraint tables, joules for internal power tables.
  * Tables with 3 axes, or with an axis gatepower cannot supply (such as
  * output_net_length), are not kept: the reader warns and leaves the slot NULL. */
@@ -66,7 +67,7 @@ typedef struct lib_table {
     const double *values;
 } lib_table;
 
-/* The table at (slew, load) in SI: bilinear interpolation inside the grid,
+/* The table at (slew fs, load F): bilinear interpolation inside the grid,
  * linear extrapolation from the edge interval outside it (as STA tools do);
  * an axis with one point is constant along it; a scalar table gives its
  * value.  For tables whose axes are LIB_VAR_INPUT_SLEW and/or LIB_VAR_LOAD
@@ -273,8 +274,9 @@ typedef struct lib_wire_load {
 struct lib_library {
     const char *name;
     const char *path;
-    /* The SI value of one unit of the file (time_unit "1ns" -> 1e-9).  Internal
-     * power tables are in energy_unit = voltage_unit^2 * cap_unit. */
+    /* One unit of the file: femtoseconds for time_unit ("1ns" -> 1e6), the
+     * SI value for the others.  Internal power tables are in energy_unit =
+     * voltage_unit^2 * cap_unit. */
     double time_unit, cap_unit, voltage_unit, current_unit, resistance_unit;
     double leakage_power_unit, energy_unit;
     /* Volts; NAN when absent.  `voltage` is the nominal supply gatepower uses:

@@ -125,7 +125,7 @@ typedef enum lib_table_role { LIB_ROLE_DELAY, LIB_ROLE_CONSTRAINT, LIB_ROLE_POWE
 /* A table group being read. */
 typedef struct lib_tableb {
     uint32_t tmpl;        /* index into the reader's templates */
-    double value_scale;   /* SI per file unit of the values */
+    double value_scale;   /* fs (time) or J (power) per file unit of the values */
     vec_f64 index[2];
     bool has_index[2];
     vec_f64 values;

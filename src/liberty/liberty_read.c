@@ -8,6 +8,7 @@
 
 #include "liberty/liberty_int.h"
 #include "util/mem.h"
+#include "util/units.h"
 
 /* Unit attributes, as bits in lib_reader.units_given. */
 enum lib_unit_kind { LIB_U_TIME, LIB_U_CAP, LIB_U_VOLTAGE, LIB_U_CURRENT, LIB_U_RES, LIB_U_LEAK };
@@ -178,37 +179,33 @@ gp_status lib_push(lib_reader *rd, lib_frame_kind kind, uint32_t index, uint32_t
 
 /* ---- units ------------------------------------------------------------------ */
 
-/* The SI factor of an SI prefix letter, 0 when it is not one. */
-static double lib_prefix(char c)
+/* The power of ten of an SI prefix letter; false when it is not one. */
+static bool lib_prefix(char c, int *exponent)
 {
-    switch (c) {
-    case 'f': return 1e-15;
-    case 'p': return 1e-12;
-    case 'n': return 1e-9;
-    case 'u': return 1e-6;
-    case 'm': return 1e-3;
-    case 'k': return 1e3;
-    case 'M': return 1e6;
-    default: return 0;
-    }
+    static const char letters[] = "fpnumkM";
+    static const int exponents[] = {-15, -12, -9, -6, -3, 3, 6};
+    const char *at = c ? strchr(letters, c) : NULL;
+    if (at)
+        *exponent = exponents[at - letters];
+    return at != NULL;
 }
 
-/* "1ns", "10ps", "1kohm", "1nW": number, optional prefix, then `base`. */
-static bool lib_parse_unit(const char *text, const char *base, double *out)
+/* "1ns", "10ps", "1kohm", "1nW": number, optional prefix, then `base`; the
+ * value in units of 10^-shift base (time: shift 15, femtoseconds). */
+static bool lib_parse_unit(const char *text, const char *base, int shift, double *out)
 {
     size_t n = strlen(text), blen = strlen(base);
     if (n < blen || strcmp(text + n - blen, base) != 0)
         return false;
     size_t end = n - blen;
-    double scale = 1;
-    if (end > 0 && lib_prefix(text[end - 1]) != 0 && !(text[end - 1] >= '0' && text[end - 1] <= '9')) {
-        scale = lib_prefix(text[end - 1]);
+    int exponent = 0;
+    if (end > 0 && !(text[end - 1] >= '0' && text[end - 1] <= '9') &&
+        lib_prefix(text[end - 1], &exponent))
         end--;
-    }
     double number = 1;
     if (end > 0 && !tok_parse_double(text, end, &number))
         return false;
-    *out = number * scale;
+    *out = number * gp_power_of_ten(exponent + shift);
     return *out > 0;
 }
 
@@ -226,12 +223,12 @@ static gp_status lib_unit_allowed(lib_reader *rd, const lib_stmt *s, int kind)
 }
 
 static gp_status lib_unit_attr(lib_reader *rd, const lib_stmt *s, int kind, const char *base,
-                               double *field)
+                               int shift, double *field)
 {
     gp_status st = lib_unit_allowed(rd, s, kind);
     if (st != GP_OK)
         return st;
-    if (!lib_parse_unit(s->args[0].text, base, field)) {
+    if (!lib_parse_unit(s->args[0].text, base, shift, field)) {
         diag_error(rd->d, 2105, lib_arg_loc(rd, &s->args[0]),
                    "bad %s '%.40s': write a number, an optional prefix (f p n u m k M) and %s, "
                    "e.g. \"1n%s\"",
@@ -336,15 +333,15 @@ static gp_status lib_library_simple(lib_reader *rd, const lib_stmt *s)
     lib_library *lib = rd->lib;
     const char *n = s->name;
     if (strcmp(n, "time_unit") == 0)
-        return lib_unit_attr(rd, s, LIB_U_TIME, "s", &lib->time_unit);
+        return lib_unit_attr(rd, s, LIB_U_TIME, "s", 15, &lib->time_unit);
     if (strcmp(n, "voltage_unit") == 0)
-        return lib_unit_attr(rd, s, LIB_U_VOLTAGE, "V", &lib->voltage_unit);
+        return lib_unit_attr(rd, s, LIB_U_VOLTAGE, "V", 0, &lib->voltage_unit);
     if (strcmp(n, "current_unit") == 0)
-        return lib_unit_attr(rd, s, LIB_U_CURRENT, "A", &lib->current_unit);
+        return lib_unit_attr(rd, s, LIB_U_CURRENT, "A", 0, &lib->current_unit);
     if (strcmp(n, "pulling_resistance_unit") == 0)
-        return lib_unit_attr(rd, s, LIB_U_RES, "ohm", &lib->resistance_unit);
+        return lib_unit_attr(rd, s, LIB_U_RES, "ohm", 0, &lib->resistance_unit);
     if (strcmp(n, "leakage_power_unit") == 0)
-        return lib_unit_attr(rd, s, LIB_U_LEAK, "W", &lib->leakage_power_unit);
+        return lib_unit_attr(rd, s, LIB_U_LEAK, "W", 0, &lib->leakage_power_unit);
     if (strcmp(n, "nom_voltage") == 0)
         return lib_attr_number(rd, s, &rd->raw_nom_voltage);
     if (strcmp(n, "default_cell_leakage_power") == 0)
@@ -584,7 +581,7 @@ static gp_status lib_library_begin(lib_reader *rd, const lib_stmt *s)
     if (!lib || !path)
         return lib_nomem(rd);
     *lib = (lib_library){.name = strtab_str(&rd->set->names, id), .path = path,
-                         .time_unit = 1e-9, .cap_unit = 1e-12, .voltage_unit = 1,
+                         .time_unit = 1e6, .cap_unit = 1e-12, .voltage_unit = 1,
                          .current_unit = 1e-3, .resistance_unit = 1e3,
                          .leakage_power_unit = 1e-9, .nom_voltage = NAN,
                          .operating_voltage = NAN, .voltage = NAN};

@@ -6,7 +6,8 @@
  * code, and every faster engine must match it within 1e-6 relative per
  * component, instance and waveform bin.
  *
- * Energies are joules, times seconds, powers watts.  A component's power is
+ * Energies are joules, times femtoseconds (the duration: seconds), powers
+ * watts.  A component's power is
  * its energy over the window's length; a waveform bin's power is its energy
  * over the clock period T (the last bin too, even when the window ends
  * inside it). */

@@ -286,7 +286,8 @@ static uint8_t pin_flags(const power_model *m, const design *dg, const power_pla
     return f;
 }
 
-static double delay_fs(double seconds) { return isnan(seconds) ? 0.0 : seconds * 1e15; }
+/* An arc without a delay (a timing check's, NAN) counts as 0 in the rules. */
+static double delay_or_zero(double fs) { return isnan(fs) ? 0.0 : fs; }
 
 /* The arrays the model makes per instance, pin, arc and net; the others
  * are the design's. */
@@ -326,8 +327,8 @@ static void fill_part(void *ctx, uint32_t part, uint32_t parts)
     job->max_pins[part] = max_pins;
     end = (uint32_t)parts_begin(m->n_arcs, part + 1, parts);
     for (uint32_t a = (uint32_t)parts_begin(m->n_arcs, part, parts); a < end; a++) {
-        job->a.delay_rise[a] = delay_fs(dg->arc_delay[DESIGN_RISE][a]);
-        job->a.delay_fall[a] = delay_fs(dg->arc_delay[DESIGN_FALL][a]);
+        job->a.delay_rise[a] = delay_or_zero(dg->arc_delay[DESIGN_RISE][a]);
+        job->a.delay_fall[a] = delay_or_zero(dg->arc_delay[DESIGN_FALL][a]);
     }
     end = (uint32_t)parts_begin(m->n_nets, part + 1, parts);
     for (uint32_t n = (uint32_t)parts_begin(m->n_nets, part, parts); n < end; n++)

@@ -132,7 +132,7 @@ typedef struct power_model_cell {
 
 /* The model.  Per instance i: cell inst_cell[i], pins inst_pin0[i] ..
  * inst_pin0[i + 1], delay arcs from inst_arc0[i], memo from inst_memo0[i].
- * Per pin: its net (or DESIGN_NONE), slews (s) by its own direction, load
+ * Per pin: its net (or DESIGN_NONE), slews (fs) by its own direction, load
  * (F), flags.  Per arc slot: the delay in fs by the output's direction (NaN
  * already made 0).  Per net: its value before its first event.
  * inst_pin0, inst_arc0, pin_net, pin_inst and the pins' slews and loads are

@@ -10,6 +10,7 @@
 #include "design/design.h"
 #include "util/mem.h"
 #include "util/parts.h"
+#include "util/units.h"
 #include "util/vec.h"
 
 power_options power_defaults(void)
@@ -165,6 +166,9 @@ static gp_status no_events(diag_ctx *d)
     return GP_ERR_INPUT;
 }
 
+/* A time in a message's seconds. */
+static double seconds(int64_t fs) { return (double)fs / GP_FS_PER_S; }
+
 static gp_status plan_window(const events *ev, const power_options *opt, power_plan *plan,
                              diag_ctx *d)
 {
@@ -178,15 +182,13 @@ static gp_status plan_window(const events *ev, const power_options *opt, power_p
     if (plan->t1 <= plan->t0) {
         diag_error(d, 8006, DIAG_NOWHERE, "the window [%.6g s, %.6g s) is empty: its end must "
                    "come after its start (the dump spans %.6g s to %.6g s)",
-                   (double)plan->t0 * 1e-15, (double)plan->t1 * 1e-15, (double)first * 1e-15,
-                   (double)last * 1e-15);
+                   seconds(plan->t0), seconds(plan->t1), seconds(first), seconds(last));
         return GP_ERR_INPUT;
     }
     if (plan->t0 >= last || plan->t1 <= first) {
         diag_error(d, 8011, DIAG_NOWHERE, "the window [%.6g s, %.6g s) lies outside the dump, "
                    "which spans %.6g s to %.6g s: it holds no activity; give a --window inside "
-                   "the dump", (double)plan->t0 * 1e-15, (double)plan->t1 * 1e-15,
-                   (double)first * 1e-15, (double)last * 1e-15);
+                   "the dump", seconds(plan->t0), seconds(plan->t1), seconds(first), seconds(last));
         return GP_ERR_INPUT;
     }
     int64_t cycles = (plan->t1 - plan->t0 + plan->period - 1) / plan->period;
@@ -452,7 +454,7 @@ power_result *power_result_new(const design *dg, power_plan *plan, diag_ctx *d)
     r->window_start_fs = plan->t0;
     r->window_end_fs = plan->t1;
     r->period_fs = plan->period;
-    r->duration = (double)(plan->t1 - plan->t0) * 1e-15;
+    r->duration = (double)(plan->t1 - plan->t0) * GP_S_PER_FS;
     r->n_cycles = plan->n_cycles;
     r->n_insts = dg->n_insts;
     r->include_io = plan->include_io;

@@ -21,6 +21,7 @@
 
 #include "design/design.h"
 #include "util/mem.h"
+#include "util/units.h"
 #include "util/vec.h"
 
 /* A costed pin event waiting for the end of its cycle. */
@@ -115,7 +116,7 @@ static double arc_delay_fs(const walk *w, uint32_t k, uint32_t r, bool rise)
         return 0.0;
     uint32_t slot = w->dg->inst_arc0[w->inst] + (uint32_t)a;
     double delay = w->dg->arc_delay[rise ? DESIGN_RISE : DESIGN_FALL][slot];
-    return isnan(delay) ? 0.0 : delay * 1e15;
+    return isnan(delay) ? 0.0 : delay;
 }
 
 static double pin_slew(const walk *w, uint32_t k, bool rise)
@@ -172,7 +173,7 @@ static void flush_pin(walk *w, uint32_t k)
         return;
     bool on_clock = w->plan->clock_net[w->dg->pin_net[w->pin0 + k]];
     size_t glitches = !w->plan->glitch || on_clock || n < 2 ? 0 : n - n % 2;
-    double tr = pin_slew(w, k, true) * 1e15, tf = pin_slew(w, k, false) * 1e15;
+    double tr = pin_slew(w, k, true), tf = pin_slew(w, k, false);
     for (size_t i = 0; i < n; i++) {
         const pending *e = &pend->data[i];
         uint32_t bin = power_bin_of(w->plan, e->t);
@@ -244,7 +245,8 @@ static void leak_until(walk *w, int64_t t, uint32_t s)
         uint32_t bin = power_bin_of(plan, a);
         int64_t bin_end = plan->t0 + (int64_t)(bin + 1) * plan->period;
         int64_t end = b < bin_end ? b : bin_end;
-        power_book(w->r, plan, w->inst, POWER_LEAKAGE, bin, watts * (double)(end - a) * 1e-15);
+        double joules = watts * (double)(end - a) * GP_S_PER_FS;
+        power_book(w->r, plan, w->inst, POWER_LEAKAGE, bin, joules);
         a = end;
     }
 }

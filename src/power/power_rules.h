@@ -18,6 +18,7 @@
 #include "liberty/liberty_lookup.h"
 #include "power/power_model.h"
 #include "util/hostdev.h"
+#include "util/units.h"
 
 /* ---- events ------------------------------------------------------------------ */
 
@@ -63,7 +64,7 @@ GP_HOSTDEV uint32_t power_last_at_or_below(const uint64_t *a, uint32_t n, uint64
  * this one expression, whatever cuts the time into pieces. */
 GP_HOSTDEV double power_leak_energy(double watts, int64_t t0, int64_t t1)
 {
-    return watts * (double)(t1 - t0) * 1e-15;
+    return watts * (double)(t1 - t0) * GP_S_PER_FS;
 }
 
 /* Whether `when` (an offset in m->tt, or -1: holds always) holds in state s
@@ -342,7 +343,7 @@ GP_HOSTDEV double power_glitch_ratio(double width_fs, double t_rise_fs, double t
 /* power_glitch_ratio of a pulse `width` fs wide on design pin `pin`. */
 GP_HOSTDEV double power_pin_glitch_ratio(const power_model *m, uint32_t pin, double width_fs)
 {
-    return power_glitch_ratio(width_fs, m->pin_slew_rise[pin] * 1e15, m->pin_slew_fall[pin] * 1e15);
+    return power_glitch_ratio(width_fs, m->pin_slew_rise[pin], m->pin_slew_fall[pin]);
 }
 
 /* ---- an instance's memo ----------------------------------------------------------- */

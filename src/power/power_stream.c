@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/mem.h"
+#include "util/units.h"
 
 /* A period measured on a clock net is measured on the first window that
  * holds this many of its rising edges. */
@@ -129,7 +130,7 @@ static gp_status stream_add(power_stream *s, power_result *r, diag_ctx *d)
     t->io_switching += r->io_switching;
     t->events_used += r->events_used;
     t->window_end_fs = r->window_end_fs;
-    t->duration = (double)(t->window_end_fs - t->window_start_fs) * 1e-15;
+    t->duration = (double)(t->window_end_fs - t->window_start_fs) * GP_S_PER_FS;
     power_result_free(r);
     return GP_OK;
 }

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "report/report_int.h"
+#include "util/units.h"
 
 report_options report_defaults(void)
 {
@@ -65,7 +66,7 @@ const char *report_count(char buf[REPORT_COUNT_LEN], uint64_t n)
 
 /* A division, not a multiplication by 1e-15: whole fs below 2^53 give the
  * correctly rounded number of seconds. */
-double report_seconds(int64_t fs) { return (double)fs / 1e15; }
+double report_seconds(int64_t fs) { return (double)fs / GP_FS_PER_S; }
 
 double report_duration(const power_result *r) { return r->duration > 0 ? r->duration : 1.0; }
 

@@ -60,8 +60,8 @@ static uint32_t load_inputs(const design *dg, uint32_t inst, uint32_t out_lib_pi
         bool events = net != DESIGN_NONE && w[net].time; /* a net driven by an inout has none */
         in[k] = (gate_input){.time = events ? w[net].time : &no_event_time,
                              .value = events ? w[net].value : &no_event_value};
-        in[k].wire[1] = resim_fs(dg->pin_wire_delay[DESIGN_RISE][p]);
-        in[k].wire[0] = resim_fs(dg->pin_wire_delay[DESIGN_FALL][p]);
+        in[k].wire[1] = resim_whole_fs(dg->pin_wire_delay[DESIGN_RISE][p]);
+        in[k].wire[0] = resim_whole_fs(dg->pin_wire_delay[DESIGN_FALL][p]);
         resim_smallest_delay(dg, inst, out_lib_pin, k, delay);
         in[k].delay[1] = delay[DESIGN_RISE];
         in[k].delay[0] = delay[DESIGN_FALL];

@@ -92,8 +92,8 @@ uint32_t resim_workers(uint32_t threads);
 bool resim_run_levels(const design *dg, int64_t t0_fs, resim_store *stores, uint32_t n_workers,
                       resim_net_wave *w, resim_stats *stats);
 
-/* Seconds to femtoseconds, rounded. */
-int64_t resim_fs(double seconds);
+/* A delay in whole femtoseconds, as events hold times (rounded). */
+int64_t resim_whole_fs(double fs);
 /* The smallest delay per output direction (fs; 0 where no arc has one) over
  * instance inst's arcs into its library pin out_pin: the delay arcs related
  * to input `related`, or with related LIB_NONE the rising/falling-edge arcs

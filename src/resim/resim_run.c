@@ -15,9 +15,9 @@ resim_options resim_defaults(void)
     return (resim_options){.shift_registers = true, .threads = 0};
 }
 
-int64_t resim_fs(double seconds)
+int64_t resim_whole_fs(double fs)
 {
-    return (int64_t)llround(seconds * 1e15);
+    return (int64_t)llround(fs);
 }
 
 /* Whether arc selects for resim_smallest_delay's `related`. */
@@ -44,7 +44,7 @@ void resim_smallest_delay(const design *dg, uint32_t inst, uint32_t out_pin, int
         }
     }
     for (int dir = 0; dir < 2; dir++)
-        delay[dir] = isinf(best[dir]) ? 0 : resim_fs(best[dir]);
+        delay[dir] = isinf(best[dir]) ? 0 : resim_whole_fs(best[dir]);
 }
 
 static gp_status no_memory(diag_ctx *d)

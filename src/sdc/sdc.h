@@ -37,9 +37,9 @@ extern "C" {
 
 typedef struct sdc_clock {
     char *name;
-    double period;         /* s */
-    double edge[2];        /* s: the rising and the falling edge in the period */
-    double transition[2];  /* s, of rising and falling edges: set_clock_transition, else 0 */
+    double period;         /* fs */
+    double edge[2];        /* fs: the rising and the falling edge in the period */
+    double transition[2];  /* fs, of rising and falling edges: set_clock_transition, else 0 */
     bool propagated;       /* set_propagated_clock: slews propagate from the source */
     bool generated;        /* create_generated_clock */
     uint32_t n_sources;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/mem.h"
+#include "util/units.h"
 
 const char *const sdc_timing_only[] = {
     "set_input_delay", "set_output_delay", "set_false_path", "set_multicycle_path",
@@ -542,14 +543,12 @@ static int set_driving_cell(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj *co
 
 /* ---- units ---------------------------------------------------------------- */
 
-/* "ns", "1ps", "pF", "1e-15F": the SI value of one unit of `base` (s or F). */
-static bool parse_unit(const char *text, char base, double *out)
+/* "ns", "1ps", "pF", "1e-15F": one unit of `base` (s or F) in units of
+ * 10^-shift base (time: shift 15, femtoseconds). */
+static bool parse_unit(const char *text, char base, int shift, double *out)
 {
-    static const struct {
-        char prefix;
-        double scale;
-    } prefixes[] = {{'k', 1e3}, {'m', 1e-3}, {'u', 1e-6}, {'n', 1e-9}, {'p', 1e-12},
-                    {'f', 1e-15}};
+    static const char prefixes[] = "kmunpf";
+    static const int exponents[] = {3, -3, -6, -9, -12, -15};
     char *end;
     double number = strtod(text, &end);
     if (end == text)
@@ -559,16 +558,15 @@ static bool parse_unit(const char *text, char base, double *out)
     size_t len = strlen(end);
     if (len == 0 || len > 2 || tolower((unsigned char)end[len - 1]) != base)
         return false;
-    if (len == 1) {
-        *out = number;
-        return true;
+    int exponent = 0;
+    if (len == 2) {
+        const char *at = strchr(prefixes, tolower((unsigned char)end[0]));
+        if (!at)
+            return false;
+        exponent = exponents[at - prefixes];
     }
-    for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++)
-        if (tolower((unsigned char)end[0]) == prefixes[k].prefix) {
-            *out = number * prefixes[k].scale;
-            return true;
-        }
-    return false;
+    *out = number * gp_power_of_ten(exponent + shift);
+    return true;
 }
 
 static int set_units(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
@@ -583,10 +581,10 @@ static int set_units(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj *const obj
     if (sdc_parse_args(r, objc, objv, opts, sizeof opts / sizeof opts[0], pos, 0, &n_pos) !=
         TCL_OK)
         return TCL_ERROR;
-    if (opts[0].given && !parse_unit(Tcl_GetString(opts[0].value), 's', &r->time_unit))
+    if (opts[0].given && !parse_unit(Tcl_GetString(opts[0].value), 's', 15, &r->time_unit))
         return sdc_fail(r, 1647, "set_units: -time '%s' is not a time unit (e.g. ns, ps)",
                         Tcl_GetString(opts[0].value));
-    if (opts[1].given && !parse_unit(Tcl_GetString(opts[1].value), 'f', &r->cap_unit))
+    if (opts[1].given && !parse_unit(Tcl_GetString(opts[1].value), 'f', 0, &r->cap_unit))
         return sdc_fail(r, 1648, "set_units: -capacitance '%s' is not a capacitance unit "
                         "(e.g. pF, fF)", Tcl_GetString(opts[1].value));
     return TCL_OK;

@@ -36,7 +36,7 @@ typedef struct sdc_reader {
     diag_ctx *d;
     const char *path;           /* the file being read, as given */
     Tcl_Obj *path_normalized;   /* its absolute name, as Tcl's frames give it */
-    double time_unit, cap_unit; /* the SI value of one SDC unit */
+    double time_unit, cap_unit; /* one SDC unit: in fs, in F */
     uint32_t clocks_cap;
     uint32_t timing_only_count[SDC_TIMING_ONLY_MAX];
     /* A command's failure, reported when it ends the file (a script may

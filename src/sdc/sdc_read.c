@@ -109,7 +109,7 @@ static bool sdc_reader_init(sdc_reader *r)
     if (!r->interp)
         return false;
     const lib_library *lib = lib_library_count(r->libs) ? lib_library_at(r->libs, 0) : NULL;
-    r->time_unit = lib && lib->time_unit > 0 ? lib->time_unit : 1e-9;
+    r->time_unit = lib && lib->time_unit > 0 ? lib->time_unit : 1e6;
     r->cap_unit = lib && lib->cap_unit > 0 ? lib->cap_unit : 1e-12;
     Tcl_CreateObjCommand(r->interp, "unknown", sdc_unknown, r, NULL);
     Tcl_CreateObjCommand(r->interp, "exit", sdc_exit, r, NULL);

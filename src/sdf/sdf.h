@@ -14,7 +14,7 @@
  * escapes are removed ("ff\[0\]" -> "ff[0]", "odd\.name" -> "odd.name",
  * "esc\/name" -> "esc/name"), which is how a flattened Verilog netlist names
  * the same objects.  Bit selects stay in the name: "D[3]".
- * Delays are in seconds (TIMESCALE applied; 1ns when the file has none).
+ * Delays are in femtoseconds (TIMESCALE applied; 1ns when the file has none).
  * A value triple min:typ:max gives the member sdf_options.pick chooses; an
  * empty member falls back (typ: max, then min; min: typ, then max; max: typ,
  * then min) and the file gets ONE warning counting such triples: OpenSTA
@@ -54,7 +54,7 @@ typedef struct sdf_header {
     /* The header strings, "" when the file does not give them. */
     const char *sdf_version, *design, *date, *vendor, *program, *program_version, *process;
     char divider;       /* the file's DIVIDER, '/' or '.' (names arrive with '/') */
-    double timescale;   /* seconds per time unit of the file */
+    double timescale;   /* femtoseconds per time unit of the file */
     bool has_voltage, has_temperature;
     double voltage;     /* volts, picked from a triple like the delays */
     double temperature; /* degrees Celsius */
@@ -68,7 +68,7 @@ typedef struct sdf_pin {
     const char *pin; /* with its bit select: "D[3]" */
 } sdf_pin;
 
-/* Delays for a rising and a falling transition, in seconds.  A transition the
+/* Delays for a rising and a falling transition, in femtoseconds.  A transition the
  * file leaves empty, "()", has has_rise / has_fall false. */
 typedef struct sdf_delay {
     double rise, fall;

@@ -2,7 +2,7 @@
  * COND, CONDELSE, INTERCONNECT, PORT, DEVICE) and their delay values. */
 #include "sdf/sdf_int.h"
 
-/* One delay value, picked and in seconds. */
+/* One delay value, picked and in femtoseconds. */
 typedef struct sdf_val {
     double v;
     bool present;

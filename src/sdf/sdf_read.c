@@ -154,14 +154,14 @@ static gp_status sdf_parse_divider(sdf_parser *p)
     return sdf_expect_punct(p, ')', "')'");
 }
 
-/* The unit's length in seconds, or 0 for a word that is not a unit. */
+/* The unit's length in femtoseconds, or 0 for a word that is not a unit. */
 static double sdf_time_unit(const char *s, size_t len)
 {
-    static const struct { const char *name; double seconds; } units[] = {
-        {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}, {"fs", 1e-15}};
+    static const struct { const char *name; double fs; } units[] = {
+        {"s", 1e15}, {"ms", 1e12}, {"us", 1e9}, {"ns", 1e6}, {"ps", 1e3}, {"fs", 1}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if (len == strlen(units[i].name) && strncasecmp(s, units[i].name, len) == 0)
-            return units[i].seconds;
+            return units[i].fs;
     return 0;
 }
 
@@ -412,7 +412,7 @@ static gp_status sdf_run(tok_lexer *lx, const sdf_visitor *v, const sdf_options 
     static const sdf_visitor no_visitor = {0};
     sdf_parser p = {.lx = lx, .d = d, .v = v ? v : &no_visitor,
                     .pick = opt ? opt->pick : SDF_PICK_TYP};
-    p.hdr = (sdf_header){"", "", "", "", "", "", "", '/', 1e-9, false, false, 0, 0};
+    p.hdr = (sdf_header){"", "", "", "", "", "", "", '/', 1e6, false, false, 0, 0};
     arena_init(&p.keep);
     arena_init(&p.scratch);
     strtab_init(&p.warned);

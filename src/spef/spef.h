@@ -5,7 +5,7 @@
  * and pins to a netlist is the visitor's business.
  *
  * What is delivered:
- *   - the header (names, delimiters, units in SI) once, before anything else;
+ *   - the header (names, delimiters, units: time in fs, the rest SI) once, before anything else;
  *   - *POWER_NETS / *GROUND_NETS names;
  *   - the *PORTS entries;
  *   - per *D_NET: its name, its total capacitance in farads, and its *CONN
@@ -47,8 +47,8 @@ typedef struct spef_header {
     char divider;             /* as in the file (names arrive with '/'); default '/' */
     char delimiter;           /* the pin delimiter; default ':' */
     char bus_open, bus_close; /* default '[' ']'; bus_close '\0' when the file gives none */
-    /* One unit of the file in SI: seconds, farads, ohms, henries; 0 when the
-     * file does not give it (only *C_UNIT is required). */
+    /* One unit of the file: femtoseconds, farads, ohms, henries; 0 when
+     * the file does not give it (only *C_UNIT is required). */
     double t_unit, c_unit, r_unit, l_unit;
 } spef_header;
 

@@ -187,12 +187,13 @@ static gp_status spef_parse_bus_delimiter(spef_parser *p)
     return p->hdr.bus_close ? spef_next(p) : GP_OK;
 }
 
-/* *T_UNIT 1 PS and its kin: the size of one unit in SI into *out. */
+/* *T_UNIT 1 PS and its kin: the size of one unit into *out (fs for time,
+ * SI for the others). */
 static gp_status spef_parse_unit(spef_parser *p, double *out)
 {
-    static const struct { char kind; const char *name; double si; } units[] = {
-        {'T', "S", 1},     {'T', "MS", 1e-3}, {'T', "US", 1e-6},   {'T', "NS", 1e-9},
-        {'T', "PS", 1e-12}, {'T', "FS", 1e-15}, {'C', "F", 1},      {'C', "UF", 1e-6},
+    static const struct { char kind; const char *name; double scale; } units[] = {
+        {'T', "S", 1e15},  {'T', "MS", 1e12}, {'T', "US", 1e9},    {'T', "NS", 1e6},
+        {'T', "PS", 1e3},   {'T', "FS", 1},     {'C', "F", 1},      {'C', "UF", 1e-6},
         {'C', "NF", 1e-9}, {'C', "PF", 1e-12}, {'C', "FF", 1e-15}, {'R', "OHM", 1},
         {'R', "KOHM", 1e3}, {'L', "HENRY", 1}, {'L', "MH", 1e-3},  {'L', "UH", 1e-6},
         {'L', "NH", 1e-9}};
@@ -208,7 +209,7 @@ static gp_status spef_parse_unit(spef_parser *p, double *out)
         return st;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         if (units[i].kind == kind && spef_is(&p->t, units[i].name) && number > 0) {
-            *out = number * units[i].si;
+            *out = number * units[i].scale;
             return spef_next(p);
         }
     }

@@ -9,6 +9,9 @@
 #include "check.h"
 #include "liberty/liberty.h"
 
+#define NS 1e6 /* fs: times are femtoseconds */
+#define PS 1e3
+
 static char tmpdir[] = "/tmp/gp_test_liberty_XXXXXX";
 
 /* Writes text to tmpdir/name (gzip-compressed when gz); returns the path. */
@@ -237,7 +240,7 @@ static void test_units_and_library(void)
     CHECK_EQ_INT(lib_library_count(the_set), 1);
     const lib_library *l = lib_library_at(the_set, 0);
     CHECK_EQ_STR(l->name, "test1");
-    CHECK_NEAR_REL(l->time_unit, 1e-9, 1e-12);
+    CHECK_NEAR_REL(l->time_unit, 1e6, 1e-12); /* fs per unit */
     CHECK_NEAR_REL(l->cap_unit, 1e-12, 1e-12);
     CHECK_NEAR_REL(l->voltage_unit, 1, 1e-12);
     CHECK_NEAR_REL(l->current_unit, 1e-3, 1e-12);
@@ -321,34 +324,34 @@ static void test_table_lookup(void)
     CHECK_EQ_INT(t->size[0], 2);
     CHECK_EQ_INT(t->size[1], 3);
     CHECK_NEAR_REL(t->index[1][2], 0.04e-12, 1e-12);
-    CHECK_NEAR_REL(t->values[5], 9e-9, 1e-12);
+    CHECK_NEAR_REL(t->values[5], 9 * NS, 1e-12);
     /* on the grid: slew 0.3 ns, load 0.02 pF -> 5 ns */
-    CHECK_NEAR_REL(lib_table_lookup(t, 0.3e-9, 0.02e-12), 5e-9, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(t, 0.3 * NS, 0.02e-12), 5 * NS, 1e-12);
     /* inside: slew 0.2, load 0.03: rows give 3 and 7, their mean 5 ns */
-    CHECK_NEAR_REL(lib_table_lookup(t, 0.2e-9, 0.03e-12), 5e-9, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(t, 0.2 * NS, 0.03e-12), 5 * NS, 1e-12);
     /* slew 0.15, load 0.012: row0 1+0.2*1 = 1.2, row1 3+0.2*2 = 3.4; 1.2+0.25*2.2 = 1.75 ns */
-    CHECK_NEAR_REL(lib_table_lookup(t, 0.15e-9, 0.012e-12), 1.75e-9, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(t, 0.15 * NS, 0.012e-12), 1.75 * NS, 1e-12);
     /* outside: slew 0.5 (f = 2), load 0.005 (g = -0.5): rows 0.5 and 2; 0.5 + 2*1.5 = 3.5 ns */
-    CHECK_NEAR_REL(lib_table_lookup(t, 0.5e-9, 0.005e-12), 3.5e-9, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(t, 0.5 * NS, 0.005e-12), 3.5 * NS, 1e-12);
     /* above both: slew 0.4 (f = 1.5), load 0.06 (g = 2 on [0.02, 0.04]): rows 6 and 13; 6 + 1.5*7 = 16.5 */
-    CHECK_NEAR_REL(lib_table_lookup(t, 0.4e-9, 0.06e-12), 16.5e-9, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(t, 0.4 * NS, 0.06e-12), 16.5 * NS, 1e-12);
     /* the same function written with the axes swapped gives the same numbers */
     const lib_table *sw = arc[0].table[LIB_CELL_FALL];
     CHECK_EQ_INT(sw->var[0], LIB_VAR_LOAD);
     CHECK_EQ_INT(sw->var[1], LIB_VAR_INPUT_SLEW);
-    CHECK_NEAR_REL(lib_table_lookup(sw, 0.2e-9, 0.03e-12), 5e-9, 1e-12);
-    CHECK_NEAR_REL(lib_table_lookup(sw, 0.15e-9, 0.012e-12), 1.75e-9, 1e-12);
-    CHECK_NEAR_REL(lib_table_lookup(sw, 0.5e-9, 0.005e-12), 3.5e-9, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(sw, 0.2 * NS, 0.03e-12), 5 * NS, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(sw, 0.15 * NS, 0.012e-12), 1.75 * NS, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(sw, 0.5 * NS, 0.005e-12), 3.5 * NS, 1e-12);
     /* index_1 overridden to (0.2, 0.4): slew 0.3, load 0.02 -> between 2 and 5: 3.5 ns */
     const lib_table *ov = arc[0].table[LIB_RISE_TRANSITION];
-    CHECK_NEAR_REL(ov->index[0][0], 0.2e-9, 1e-12);
-    CHECK_NEAR_REL(lib_table_lookup(ov, 0.3e-9, 0.02e-12), 3.5e-9, 1e-12);
+    CHECK_NEAR_REL(ov->index[0][0], 0.2 * NS, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(ov, 0.3 * NS, 0.02e-12), 3.5 * NS, 1e-12);
     /* the template's own index is untouched */
-    CHECK_NEAR_REL(t->index[0][0], 0.1e-9, 1e-12);
+    CHECK_NEAR_REL(t->index[0][0], 0.1 * NS, 1e-12);
     /* scalar */
     const lib_table *sc = arc[0].table[LIB_FALL_TRANSITION];
     CHECK_EQ_INT(sc->n_dims, 0);
-    CHECK_NEAR_REL(lib_table_lookup(sc, 123, 456), 0.25e-9, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(sc, 123, 456), 0.25 * NS, 1e-12);
     CHECK(arc[0].table[LIB_RISE_CONSTRAINT] == NULL);
     /* 1-D power table of input A (energy: 1 V^2 * 1 pF = 1 pJ) */
     const lib_pin *a = pin(c, "A");
@@ -357,10 +360,10 @@ static void test_table_lookup(void)
     CHECK_EQ_INT(pa->related, LIB_NONE);
     CHECK(pa->when == NULL);
     CHECK_EQ_INT(pa->rise->n_dims, 1);
-    CHECK_NEAR_REL(lib_table_lookup(pa->rise, 0.3e-9, 0), 0.4e-12, 1e-12);
-    CHECK_NEAR_REL(lib_table_lookup(pa->rise, 0.9e-9, 7), 1.0e-12, 1e-12); /* 0.2 + 2*0.4 */
+    CHECK_NEAR_REL(lib_table_lookup(pa->rise, 0.3 * NS, 0), 0.4e-12, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(pa->rise, 0.9 * NS, 7), 1.0e-12, 1e-12); /* 0.2 + 2*0.4 */
     CHECK_NEAR_REL(lib_table_lookup(pa->rise, 0, 0), 0.1e-12, 1e-12);      /* 0.2 - 0.25*0.4 */
-    CHECK_NEAR_REL(lib_table_lookup(pa->fall, 0.6e-9, 0), 1.5e-12, 1e-12); /* index (0.2, 1.0) */
+    CHECK_NEAR_REL(lib_table_lookup(pa->fall, 0.6 * NS, 0), 1.5e-12, 1e-12); /* index (0.2, 1.0) */
 }
 
 static void test_constraint_and_lookup_var(void)
@@ -375,8 +378,8 @@ static void test_constraint_and_lookup_var(void)
     const lib_table *t = a->table[LIB_RISE_CONSTRAINT];
     CHECK(t != NULL);
     /* delay_2x3: (slew, load) axes; value at (0.3 ns, 0.04 pF) = 6 ns */
-    double v[LIB_VAR_COUNT] = {0.3e-9, 0.04e-12, 0, 0};
-    CHECK_NEAR_REL(lib_table_lookup_var(t, v), 6e-9, 1e-12);
+    double v[LIB_VAR_COUNT] = {0.3 * NS, 0.04e-12, 0, 0};
+    CHECK_NEAR_REL(lib_table_lookup_var(t, v), 6 * NS, 1e-12);
 }
 
 /* Pin value of bit i of state s. */
@@ -445,7 +448,7 @@ static void test_power_and_leakage(void)
     for (uint32_t s = 0; s < 8; s++)
         CHECK_EQ_INT(lib_expr_eval(c, p[0].when, s), BIT(s, 1));
     /* slew 0.1 ns, load 0.04 pF -> 3 pJ */
-    CHECK_NEAR_REL(lib_table_lookup(p[0].rise, 0.1e-9, 0.04e-12), 3e-12, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(p[0].rise, 0.1 * NS, 0.04e-12), 3e-12, 1e-12);
     CHECK_NEAR_REL(lib_table_lookup(p[0].fall, 0, 0), -0.5e-12, 1e-12); /* sign kept */
     CHECK(p[1].when == NULL);
     CHECK_EQ_INT(p[1].related_pg, 1);
@@ -620,22 +623,22 @@ static void test_second_library(void)
     CHECK_NEAR_REL(c->pins[0].capacitance, 0.5e-15, 1e-12);
     const lib_arc *a = &c->arcs[c->pins[1].first_arc];
     /* ps and fF: slew 20 ps, load 3 fF -> 5 ps; NOT-unate derived */
-    CHECK_NEAR_REL(lib_table_lookup(a->table[LIB_CELL_RISE], 20e-12, 3e-15), 5e-12, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(a->table[LIB_CELL_RISE], 20 * PS, 3e-15), 5 * PS, 1e-12);
     /* index_2 overridden to (1, 3, 4): load 3 fF is a grid point -> 3.5 ps at slew 20 */
-    CHECK_NEAR_REL(lib_table_lookup(a->table[LIB_CELL_FALL], 20e-12, 3e-15), 3.5e-12, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(a->table[LIB_CELL_FALL], 20 * PS, 3e-15), 3.5 * PS, 1e-12);
     CHECK_EQ_INT(a->sense, LIB_SENSE_NEGATIVE_UNATE);
     /* one slew point: constant along slew, load 3 fF halfway between 2 and 4 -> 3 ps */
     const lib_table *one = a->table[LIB_RISE_TRANSITION];
     CHECK_EQ_INT(one->size[0], 1);
-    CHECK_NEAR_REL(lib_table_lookup(one, 500e-12, 3e-15), 3e-12, 1e-12);
-    CHECK_NEAR_REL(lib_table_lookup(one, -5e-12, 3e-15), 3e-12, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(one, 500 * PS, 3e-15), 3 * PS, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(one, -5 * PS, 3e-15), 3 * PS, 1e-12);
     /* one load point: slew 20 ps halfway between rows 1 and 3 -> 2 ps at any load */
     one = a->table[LIB_FALL_TRANSITION];
     CHECK_EQ_INT(one->size[1], 1);
-    CHECK_NEAR_REL(lib_table_lookup(one, 20e-12, 1e-12), 2e-12, 1e-12);
-    CHECK_NEAR_REL(lib_table_lookup(one, 50e-12, 0), 5e-12, 1e-12); /* extrapolated: 1 + 2*2 */
+    CHECK_NEAR_REL(lib_table_lookup(one, 20 * PS, 1e-12), 2 * PS, 1e-12);
+    CHECK_NEAR_REL(lib_table_lookup(one, 50 * PS, 0), 5 * PS, 1e-12); /* extrapolated: 1 + 2*2 */
     const lib_power *p = &c->powers[c->pins[1].first_power];
-    CHECK_NEAR_REL(lib_table_lookup(p->rise, 10e-12, 4e-15), 3e-15, 1e-12); /* 3 fJ */
+    CHECK_NEAR_REL(lib_table_lookup(p->rise, 10 * PS, 4e-15), 3e-15, 1e-12); /* 3 fJ */
     CHECK(p->fall == NULL);
     lib_set_free(s);
     diag_free(d);

@@ -11,6 +11,7 @@
 
 #define LIBS "../../../shared/libs/"
 #define OSU "/usr/share/qflow/tech/osu018/osu018_stdcells.lib"
+#define NS 1e6 /* fs: times are femtoseconds */
 
 /* ---- an independent count of the raw text ----------------------------------- */
 
@@ -198,7 +199,7 @@ static void test_sky130_values(void)
     lib_set *s = read_one(LIBS "sky130hd_tt.lib.gz", d);
     const lib_library *l = lib_library_at(s, 0);
     CHECK_EQ_STR(l->name, "sky130_fd_sc_hd__tt_025C_1v80");
-    CHECK_NEAR_REL(l->time_unit, 1e-9, 1e-12);
+    CHECK_NEAR_REL(l->time_unit, 1e6, 1e-12); /* fs per unit */
     CHECK_NEAR_REL(l->cap_unit, 1e-12, 1e-12);
     CHECK_NEAR_REL(l->leakage_power_unit, 1e-9, 1e-12);
     CHECK_NEAR_REL(l->voltage, 1.8, 1e-12);
@@ -229,14 +230,14 @@ static void test_sky130_values(void)
     CHECK_EQ_INT(a->type, LIB_TT_RISING_EDGE);
     CHECK_EQ_INT(a->sense, LIB_SENSE_NON_UNATE);
     const lib_table *t = a->table[LIB_CELL_RISE];
-    CHECK_NEAR_REL(lib_table_lookup(t, 0.01e-9, 0.0005e-12), 0.2806588e-9, 1e-9);
-    CHECK_NEAR_REL(lib_table_lookup(t, 1.5e-9, 0.174876e-12), 1.5814352e-9, 1e-9);
+    CHECK_NEAR_REL(lib_table_lookup(t, 0.01 * NS, 0.0005e-12), 0.2806588 * NS, 1e-9);
+    CHECK_NEAR_REL(lib_table_lookup(t, 1.5 * NS, 0.174876e-12), 1.5814352 * NS, 1e-9);
     /* halfway between loads 0.00935082 and 0.0248204 at slew 0.0531329 */
-    CHECK_NEAR_REL(lib_table_lookup(t, 0.0531329e-9, 0.01708561e-12),
-                   (0.3623298e-9 + 0.4561983e-9) / 2, 1e-9);
+    CHECK_NEAR_REL(lib_table_lookup(t, 0.0531329 * NS, 0.01708561e-12),
+                   (0.3623298 * NS + 0.4561983 * NS) / 2, 1e-9);
     /* an input pin's negative rise_power: -0.0008199 pJ at 0.01 ns */
     const lib_pin *dp = find_pin(c, "D");
-    CHECK_NEAR_REL(lib_table_lookup(c->powers[dp->first_power].rise, 0.01e-9, 0), -0.0008199e-12,
+    CHECK_NEAR_REL(lib_table_lookup(c->powers[dp->first_power].rise, 0.01 * NS, 0), -0.0008199e-12,
                    1e-9);
     CHECK_EQ_STR(c->seqs[0].expr[LIB_SEQ_CLEAR]->text, "!RESET_B");
     lib_set_free(s);
@@ -248,7 +249,7 @@ static void test_asap7_values(void)
     diag_ctx *d = diag_new(NULL);
     lib_set *s = read_one(LIBS "asap7_seq.lib.gz", d);
     const lib_library *l = lib_library_at(s, 0);
-    CHECK_NEAR_REL(l->time_unit, 1e-12, 1e-12);
+    CHECK_NEAR_REL(l->time_unit, 1e3, 1e-12);
     CHECK_NEAR_REL(l->cap_unit, 1e-15, 1e-12);
     CHECK_NEAR_REL(l->leakage_power_unit, 1e-12, 1e-12);
     CHECK_NEAR_REL(l->voltage, 0.7, 1e-12);
@@ -284,9 +285,9 @@ static void test_osu_values(void)
     /* the template lists the load first: the lookup still takes (slew, load) */
     const lib_table *t = c->arcs[y->first_arc].table[LIB_CELL_RISE];
     CHECK_EQ_INT(t->var[0], LIB_VAR_LOAD);
-    CHECK_NEAR_REL(lib_table_lookup(t, 0.06e-9, 0.005e-12), 0.06367e-9, 1e-9);
-    CHECK_NEAR_REL(lib_table_lookup(t, 0.42e-9, 0.025e-12), 0.116541e-9, 1e-9);
-    CHECK_NEAR_REL(lib_table_lookup(t, 0.3e-9, 0.025e-12), (0.106523e-9 + 0.116541e-9) / 2, 1e-9);
+    CHECK_NEAR_REL(lib_table_lookup(t, 0.06 * NS, 0.005e-12), 0.06367 * NS, 1e-9);
+    CHECK_NEAR_REL(lib_table_lookup(t, 0.42 * NS, 0.025e-12), 0.116541 * NS, 1e-9);
+    CHECK_NEAR_REL(lib_table_lookup(t, 0.3 * NS, 0.025e-12), (0.106523 * NS + 0.116541 * NS) / 2, 1e-9);
     lib_set_free(s);
     diag_free(d);
 }

@@ -421,7 +421,7 @@ static void test_ideal_clock_slew(void)
         if (s && sdc_timing_make(s, hc.dg, &base, &t, d) == GP_OK &&
             design_compute_timing(hc.dg, &t.opt, d) == GP_OK) {
             power_options opt = power_defaults();
-            opt.period_fs = llround(sdc_find_clock(s, NULL)->period * 1e15);
+            opt.period_fs = llround(sdc_find_clock(s, NULL)->period);
             power_result *r = hand_run(&hc, &opt);
             CHECK_EQ_INT(opt.period_fs, T10_FS);
             if (r) {

@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#define NS 1e-9
+#define NS 1e6 /* fs: times are femtoseconds */
 #define PF 1e-12
 
 static const char sdc_lib[] =

