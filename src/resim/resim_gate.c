@@ -19,6 +19,7 @@
  * looked up by value; and the loop is built once per common fan-in, its
  * loops over the inputs unrolled. */
 #include "resim/resim_int.h"
+#include "resim/resim_rules.h"
 
 #include <string.h>
 
@@ -65,41 +66,10 @@ static uint32_t load_inputs(const design *dg, uint32_t inst, uint32_t out_lib_pi
         resim_smallest_delay(dg, inst, out_lib_pin, k, delay);
         in[k].delay[1] = delay[DESIGN_RISE];
         in[k].delay[0] = delay[DESIGN_FALL];
-        /* Verilog's delay of a transition to X: the smaller. */
-        in[k].delay[EVENTS_X] = delay[0] < delay[1] ? delay[0] : delay[1];
+        in[k].delay[EVENTS_X] = resim_x_delay(delay[DESIGN_RISE], delay[DESIGN_FALL]);
         input_advance(&in[k]);
     }
     return n;
-}
-
-static inline uint8_t tt_bit(const uint64_t *tt, uint32_t state)
-{
-    return (uint8_t)(tt[state >> 6] >> (state & 63) & 1);
-}
-
-/* The gate's input values are a state of 2 bits per input, input k's value
- * (0, 1 or X) at bits 2k and 2k + 1. */
-static inline uint32_t state_set(uint32_t state, uint32_t k, uint8_t v)
-{
-    return (state & ~(3u << 2 * k)) | (uint32_t)v << 2 * k;
-}
-
-/* The output value in `state` of the n inputs (X inputs: 0 or 1 when every
- * completion agrees, else X).  Input k is variable k of the cell's function
- * (inputs come first among its pins). */
-static uint8_t eval(const uint64_t *tt, uint32_t state, uint32_t n)
-{
-    uint32_t ones = 0, xs = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t v = state >> 2 * k & 3;
-        ones |= (uint32_t)(v == 1) << k;
-        xs |= (uint32_t)(v == EVENTS_X) << k;
-    }
-    uint8_t first = tt_bit(tt, ones);
-    for (uint32_t sub = xs; sub; sub = (sub - 1) & xs)
-        if (tt_bit(tt, ones | sub) != first)
-            return EVENTS_X;
-    return first;
 }
 
 /* Gates of up to this many inputs are evaluated from a table of every state
@@ -109,7 +79,7 @@ static uint8_t eval(const uint64_t *tt, uint32_t state, uint32_t n)
 static void fill_table(const uint64_t *tt, uint32_t n, uint8_t *table)
 {
     for (uint32_t state = 0; state < 1u << 2 * n; state++)
-        table[state] = eval(tt, state, n);
+        table[state] = resim_eval(tt, state, n);
 }
 
 /* Appends (t, v) to the output, merging a change at the same time as the
@@ -181,7 +151,7 @@ RESIM_INLINE bool run(gate_input *in, uint32_t n, const uint64_t *tt, const uint
     wake_queue q = {scratch, 0};
     uint32_t state = 0;
     for (uint32_t k = 0; k < n; k++)
-        state = state_set(state, k, EVENTS_X);
+        state = resim_state_set(state, k, EVENTS_X);
     uint8_t evaluated = EVENTS_X, on_net = EVENTS_X;
     uint64_t wakeups = 0, swallowed = 0;
     int64_t now = INT64_MAX, wake = INT64_MAX; /* the earliest pending wake-up */
@@ -206,7 +176,7 @@ RESIM_INLINE bool run(gate_input *in, uint32_t n, const uint64_t *tt, const uint
         int64_t next = INT64_MAX;
         for (uint32_t k = 0; k < n; k++) {
             while (in[k].next == now) {
-                uint32_t s = state_set(state, k, *in[k].value++);
+                uint32_t s = resim_state_set(state, k, *in[k].value++);
                 in[k].time++;
                 changed |= s ^ state;
                 state = s;
@@ -215,7 +185,7 @@ RESIM_INLINE bool run(gate_input *in, uint32_t n, const uint64_t *tt, const uint
             next = in[k].next < next ? in[k].next : next;
         }
         uint8_t v = !changed ? evaluated : n <= RESIM_TABLE_INPUTS ? table[state]
-                                                                   : eval(tt, state, n);
+                                                                   : resim_eval(tt, state, n);
         if (v != evaluated) {
             int64_t delay = INT64_MAX;
             for (uint32_t k = 0; k < n; k++) {
@@ -270,7 +240,7 @@ bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs,
     if (!f || !f->tt) /* no function: X throughout */
         ok = emit(out, t0_fs, EVENTS_X);
     else if (n == 0) /* a constant */
-        ok = emit(out, t0_fs, eval(f->tt, 0, 0));
+        ok = emit(out, t0_fs, resim_eval(f->tt, 0, 0));
     else
         ok = simulate(in, n, f->tt, t0_fs, out, &scratch->wakeups, &counts);
     stats->wakeups += counts.wakeups;

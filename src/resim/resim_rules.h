@@ -1,0 +1,55 @@
+/* resim_rules.h: the re-simulation's rules, once, as GP_HOSTDEV functions
+ * over plain values, for the CPU re-simulation (resim_gate.c) and the GPU
+ * one to come: a gate's input state, its evaluation from the truth table
+ * with X, and the delay of a transition to X.  The loops over events, the
+ * wake-up queue and the layouts stay each engine's own.
+ *
+ * A gate's input values are a state of 2 bits per input, input k's value
+ * (0, 1 or EVENTS_X) at bits 2k and 2k + 1; input k is variable k of the
+ * cell's function (inputs come first among its pins). */
+#ifndef GP_RESIM_RESIM_RULES_H
+#define GP_RESIM_RESIM_RULES_H
+
+#include <stdint.h>
+
+#include "events/events.h"
+#include "util/hostdev.h"
+
+/* Bit `row` of a truth table (a lib_expr's tt: row r holds the value when
+ * variable k is bit k of r). */
+GP_HOSTDEV uint8_t resim_tt_bit(const uint64_t *tt, uint32_t row)
+{
+    return (uint8_t)(tt[row >> 6] >> (row & 63) & 1);
+}
+
+/* The state with input k's value set to v. */
+GP_HOSTDEV uint32_t resim_state_set(uint32_t state, uint32_t k, uint8_t v)
+{
+    return (state & ~(3u << 2 * k)) | (uint32_t)v << 2 * k;
+}
+
+/* The output value in `state` of the n inputs: with X inputs, 0 or 1 when
+ * every completion of them agrees, else X. */
+GP_HOSTDEV uint8_t resim_eval(const uint64_t *tt, uint32_t state, uint32_t n)
+{
+    uint32_t ones = 0, xs = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t v = state >> 2 * k & 3;
+        ones |= (uint32_t)(v == 1) << k;
+        xs |= (uint32_t)(v == EVENTS_X) << k;
+    }
+    uint8_t first = resim_tt_bit(tt, ones);
+    for (uint32_t sub = xs; sub; sub = (sub - 1) & xs)
+        if (resim_tt_bit(tt, ones | sub) != first)
+            return EVENTS_X;
+    return first;
+}
+
+/* Verilog's delay of a transition to X: the smaller of the rise and the
+ * fall delay. */
+GP_HOSTDEV int64_t resim_x_delay(int64_t rise, int64_t fall)
+{
+    return fall < rise ? fall : rise;
+}
+
+#endif
