@@ -194,13 +194,8 @@ RESIM_INLINE bool run(gate_input *in, uint32_t n, const uint64_t *tt, const uint
             }
             evaluated = v;
             wakeups++;
-            int64_t t = now + delay;
-            if (t < wake) {
-                ok = wake == INT64_MAX || queue_push(&q, wake);
-                wake = t;
-            } else {
-                ok = queue_push(&q, t);
-            }
+            int64_t pending = resim_schedule(&wake, now + delay);
+            ok = pending == INT64_MAX || queue_push(&q, pending);
         }
         now = next;
     }

@@ -1,7 +1,8 @@
 /* resim_rules.h: the re-simulation's rules, once, as GP_HOSTDEV functions
  * over plain values, for the CPU re-simulation (resim_gate.c) and the GPU
  * one to come: a gate's input state, its evaluation from the truth table
- * with X, and the delay of a transition to X.  The loops over events, the
+ * with X, the inertial schedule of a wake-up, and the delay of a
+ * transition to X.  The loops over events, the
  * wake-up queue and the layouts stay each engine's own.
  *
  * A gate's input values are a state of 2 bits per input, input k's value
@@ -43,6 +44,21 @@ GP_HOSTDEV uint8_t resim_eval(const uint64_t *tt, uint32_t state, uint32_t n)
         if (resim_tt_bit(tt, ones | sub) != first)
             return EVENTS_X;
     return first;
+}
+
+/* The inertial (module-path) schedule of a new value evaluated now that
+ * wakes at `at`: the earliest pending wake-up, *wake (INT64_MAX: none),
+ * keeps its time unless this one comes first.  Returns the wake-up that
+ * is left pending besides *wake (INT64_MAX: none); a wake-up puts the
+ * newest evaluated value on the net, so a pulse shorter than the delay
+ * is swallowed. */
+GP_HOSTDEV int64_t resim_schedule(int64_t *wake, int64_t at)
+{
+    if (at >= *wake)
+        return at;
+    int64_t pending = *wake;
+    *wake = at;
+    return pending;
 }
 
 /* Verilog's delay of a transition to X: the smaller of the rise and the
