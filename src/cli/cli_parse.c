@@ -10,10 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    const char *name;
-    double fs;
-} time_units[] = {{"s", 1e15}, {"ms", 1e12}, {"us", 1e9}, {"ns", 1e6}, {"ps", 1e3}, {"fs", 1.0}};
+#include "util/units.h"
 
 /* A plain non-negative decimal number and what follows it (blanks
  * skipped); false for anything else. */
@@ -37,16 +34,12 @@ bool cli_parse_time(const char *text, int64_t *fs)
     const char *unit;
     if (!parse_number(text, &value, &unit))
         return false;
-    for (size_t u = 0; u < sizeof time_units / sizeof time_units[0]; u++) {
-        if (strcmp(unit, time_units[u].name) != 0)
-            continue;
-        double scaled = value * time_units[u].fs;
-        if (scaled >= 9.2e18)
-            return false;
-        *fs = (int64_t)llround(scaled);
-        return true;
-    }
-    return false;
+    double unit_fs = gp_time_unit_fs(unit, strlen(unit), false);
+    double scaled = value * unit_fs;
+    if (unit_fs == 0 || scaled >= GP_FS_LIMIT)
+        return false;
+    *fs = (int64_t)llround(scaled);
+    return true;
 }
 
 bool cli_parse_capacitance(const char *text, double *farads)

@@ -32,10 +32,6 @@ typedef struct annotator {
     double bad_delay;       /* a delay beyond the fs range met, or 0 */
 } annotator;
 
-/* Delays beyond this many fs do not fit the int64 femtoseconds of the
- * events (2^63 fs, 2.56 hours). */
-#define DESIGN_SDF_MAX_DELAY 9.2e18
-
 static gp_status no_memory(annotator *an)
 {
     diag_error(an->d, 7010, DIAG_NOWHERE, "out of memory while annotating SDF delays");
@@ -118,7 +114,7 @@ static bool same_condition(const char *a, const char *b)
 static double settled_delay(annotator *an, double present, double value, bool increment)
 {
     double delay = (increment && !isnan(present) ? present : 0) + value;
-    if (!(fabs(delay) <= DESIGN_SDF_MAX_DELAY)) { /* NaN too */
+    if (!(fabs(delay) <= GP_FS_LIMIT)) { /* NaN too */
         an->bad_delay = delay;
         return 0.0;
     }
@@ -195,7 +191,7 @@ static gp_status entry_done(annotator *an, diag_loc loc)
     if (an->bad_delay != 0) {
         diag_error(an->d, 7015, loc, "SDF delay of %g s: a delay must lie within %g s (the 2^63 "
                    "fs that times hold); is the SDF's TIMESCALE right?",
-                   an->bad_delay / GP_FS_PER_S, DESIGN_SDF_MAX_DELAY / GP_FS_PER_S);
+                   an->bad_delay / GP_FS_PER_S, GP_FS_LIMIT / GP_FS_PER_S);
         return GP_ERR_INPUT;
     }
     return an->out_of_memory ? no_memory(an) : GP_OK;

@@ -6,9 +6,10 @@
  * all of them (a cell name seen again is warned about and the first one kept).
  * Times are femtoseconds, as everywhere in gatepower (double: table
  * values and axes are not whole fs); the rest is SI: farads, volts,
- * amperes, ohms, watts, joules.  The model is plain structs and arrays allocated in
- * the set's arena: pointers stay valid until lib_set_free, also across later
- * lib_read calls.  A failed lib_read leaves the set as it was before the call.
+ * amperes, ohms, watts, joules.  The model is plain structs and arrays
+ * allocated in the set's arena: pointers stay valid until lib_set_free,
+ * also across later lib_read calls.  A failed lib_read leaves the set as
+ * it was before the call.
  *
  * Per cell, pins are ordered by direction: inputs, then inouts, then outputs,
  * then internal pins, each in the library's declaration order (bus and bundle

@@ -179,17 +179,6 @@ gp_status lib_push(lib_reader *rd, lib_frame_kind kind, uint32_t index, uint32_t
 
 /* ---- units ------------------------------------------------------------------ */
 
-/* The power of ten of an SI prefix letter; false when it is not one. */
-static bool lib_prefix(char c, int *exponent)
-{
-    static const char letters[] = "fpnumkM";
-    static const int exponents[] = {-15, -12, -9, -6, -3, 3, 6};
-    const char *at = c ? strchr(letters, c) : NULL;
-    if (at)
-        *exponent = exponents[at - letters];
-    return at != NULL;
-}
-
 /* "1ns", "10ps", "1kohm", "1nW": number, optional prefix, then `base`; the
  * value in units of 10^-shift base (time: shift 15, femtoseconds). */
 static bool lib_parse_unit(const char *text, const char *base, int shift, double *out)
@@ -200,7 +189,7 @@ static bool lib_parse_unit(const char *text, const char *base, int shift, double
     size_t end = n - blen;
     int exponent = 0;
     if (end > 0 && !(text[end - 1] >= '0' && text[end - 1] <= '9') &&
-        lib_prefix(text[end - 1], &exponent))
+        gp_si_prefix(text[end - 1], &exponent))
         end--;
     double number = 1;
     if (end > 0 && !tok_parse_double(text, end, &number))

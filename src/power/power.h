@@ -7,10 +7,9 @@
  * component, instance and waveform bin.
  *
  * Energies are joules, times femtoseconds (the duration: seconds), powers
- * watts.  A component's power is
- * its energy over the window's length; a waveform bin's power is its energy
- * over the clock period T (the last bin too, even when the window ends
- * inside it). */
+ * watts.  A component's power is its energy over the window's length; a
+ * waveform bin's power is its energy over the clock period T (the last bin
+ * too, even when the window ends inside it). */
 #ifndef GP_POWER_POWER_H
 #define GP_POWER_POWER_H
 

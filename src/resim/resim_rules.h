@@ -2,8 +2,8 @@
  * over plain values, for the CPU re-simulation (resim_gate.c) and the GPU
  * one to come: a gate's input state, its evaluation from the truth table
  * with X, the inertial schedule of a wake-up, and the delay of a
- * transition to X.  The loops over events, the
- * wake-up queue and the layouts stay each engine's own.
+ * transition to X.  The loops over events, the wake-up queue and the
+ * layouts stay each engine's own.
  *
  * A gate's input values are a state of 2 bits per input, input k's value
  * (0, 1 or EVENTS_X) at bits 2k and 2k + 1; input k is variable k of the

@@ -547,8 +547,6 @@ static int set_driving_cell(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj *co
  * 10^-shift base (time: shift 15, femtoseconds). */
 static bool parse_unit(const char *text, char base, int shift, double *out)
 {
-    static const char prefixes[] = "kmunpf";
-    static const int exponents[] = {3, -3, -6, -9, -12, -15};
     char *end;
     double number = strtod(text, &end);
     if (end == text)
@@ -559,12 +557,8 @@ static bool parse_unit(const char *text, char base, int shift, double *out)
     if (len == 0 || len > 2 || tolower((unsigned char)end[len - 1]) != base)
         return false;
     int exponent = 0;
-    if (len == 2) {
-        const char *at = strchr(prefixes, tolower((unsigned char)end[0]));
-        if (!at)
-            return false;
-        exponent = exponents[at - prefixes];
-    }
+    if (len == 2 && !gp_si_prefix((char)tolower((unsigned char)end[0]), &exponent))
+        return false;
     *out = number * gp_power_of_ten(exponent + shift);
     return true;
 }

@@ -4,6 +4,7 @@
 
 #include "sdf/sdf_int.h"
 #include "util/mem.h"
+#include "util/units.h"
 
 /* SDF punctuation is only the parentheses: names, numbers, triples such as
  * "0.1::0.2" and paths such as "u1/A" are single words. */
@@ -154,17 +155,6 @@ static gp_status sdf_parse_divider(sdf_parser *p)
     return sdf_expect_punct(p, ')', "')'");
 }
 
-/* The unit's length in femtoseconds, or 0 for a word that is not a unit. */
-static double sdf_time_unit(const char *s, size_t len)
-{
-    static const struct { const char *name; double fs; } units[] = {
-        {"s", 1e15}, {"ms", 1e12}, {"us", 1e9}, {"ns", 1e6}, {"ps", 1e3}, {"fs", 1}};
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (len == strlen(units[i].name) && strncasecmp(s, units[i].name, len) == 0)
-            return units[i].fs;
-    return 0;
-}
-
 /* (TIMESCALE 1ns), (TIMESCALE 1.0 ns), (TIMESCALE 100fs): a number with the
  * unit attached or as the next word. */
 static gp_status sdf_parse_timescale(sdf_parser *p)
@@ -180,12 +170,12 @@ static gp_status sdf_parse_timescale(sdf_parser *p)
     double number = 0, unit = 0;
     bool ok = tok_parse_double(p->t.text, num_len, &number) && number > 0;
     if (ok && num_len < p->t.len) {
-        unit = sdf_time_unit(p->t.text + num_len, p->t.len - num_len);
+        unit = gp_time_unit_fs(p->t.text + num_len, p->t.len - num_len, true);
     } else if (ok) {
         st = sdf_next(p);
         if (st != GP_OK)
             return sdf_unexpected(p, "a time unit");
-        unit = sdf_time_unit(p->t.text, p->t.kind == TOK_WORD ? p->t.len : 0);
+        unit = gp_time_unit_fs(p->t.text, p->t.kind == TOK_WORD ? p->t.len : 0, true);
     }
     if (!ok || unit == 0) {
         diag_error(p->d, 4006, loc,
