@@ -55,4 +55,53 @@ resim_options resim_defaults(void);
 gp_status resim_run(const design *dg, const events *dump, const resim_options *opt,
                     events **full, resim_stats *stats, diag_ctx *d);
 
+/* ---- the re-simulation as flat arrays, for an engine of its own (CUDA) ----
+ *
+ * What resim_run computes, given as data: the nets no combinational gate
+ * drives (their waveforms, made as resim_run makes them) and the gates in
+ * level order, each input with its delays chosen.  An engine that
+ * simulates each gate as resim_gate.c does, with resim_rules.h, from these
+ * arrays, gets resim_run's events. */
+
+/* One input of a gate: by the value its net goes to (0, 1, EVENTS_X), the
+ * pin's wire delay and the smallest path delay to the output (fs). */
+typedef struct resim_input {
+    int64_t wire[3];
+    int64_t delay[3];
+    uint32_t net;             /* DESIGN_NONE: unconnected: no event */
+} resim_input;
+
+/* One combinational output pin. */
+typedef struct resim_plan_gate {
+    uint32_t net;             /* the output net */
+    uint32_t in0;             /* its inputs: plan.inputs[in0 .. in0 + n_inputs) */
+    uint32_t n_inputs;        /* 0: a constant (the function's value) */
+    uint32_t tt0;             /* its function's truth table: plan.tt[tt0 ..]; RESIM_NO_TT:
+                                 none (X throughout) */
+} resim_plan_gate;
+
+#define RESIM_NO_TT UINT32_MAX
+
+typedef struct resim_plan {
+    /* The waveforms of the nets no combinational gate drives, every event
+     * resim_run's simulation reads (none cut at the dump's end); the gate
+     * outputs have none.  Its end_fs is the dump's. */
+    events *fixed;
+    int64_t t0;               /* every gate output starts X at t0 */
+    uint32_t n_gates, n_levels;
+    uint32_t *level_gate0;    /* [n_levels + 1]: level l's gates */
+    resim_plan_gate *gates;   /* level by level, within a level by instance */
+    uint32_t n_inputs;
+    resim_input *inputs;
+    uint64_t n_tt;
+    uint64_t *tt;
+} resim_plan;
+
+/* Makes the plan of re-simulating dg from dump (resim_run's checks and
+ * errors); stats gets what is known before the gates run (registers,
+ * inputs, events_in, gates). */
+gp_status resim_plan_make(const design *dg, const events *dump, const resim_options *opt,
+                          resim_plan *plan, resim_stats *stats, diag_ctx *d);
+void resim_plan_free(resim_plan *plan);
+
 #endif

@@ -56,17 +56,12 @@ static uint32_t load_inputs(const design *dg, uint32_t inst, uint32_t out_lib_pi
     const lib_cell *c = dg->inst_cell[inst];
     uint32_t n = c->n_inputs < RESIM_MAX_INPUTS ? c->n_inputs : RESIM_MAX_INPUTS;
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t p = dg->inst_pin0[inst] + k, net = dg->pin_net[p];
-        int64_t delay[2];
-        bool events = net != DESIGN_NONE && w[net].time; /* a net driven by an inout has none */
-        in[k] = (gate_input){.time = events ? w[net].time : &no_event_time,
-                             .value = events ? w[net].value : &no_event_value};
-        in[k].wire[1] = resim_whole_fs(dg->pin_wire_delay[DESIGN_RISE][p]);
-        in[k].wire[0] = resim_whole_fs(dg->pin_wire_delay[DESIGN_FALL][p]);
-        resim_smallest_delay(dg, inst, out_lib_pin, k, delay);
-        in[k].delay[1] = delay[DESIGN_RISE];
-        in[k].delay[0] = delay[DESIGN_FALL];
-        in[k].delay[EVENTS_X] = resim_x_delay(delay[DESIGN_RISE], delay[DESIGN_FALL]);
+        resim_input ri = resim_input_of(dg, inst, out_lib_pin, k);
+        bool events = ri.net != DESIGN_NONE && w[ri.net].time; /* a net driven by an inout has none */
+        in[k] = (gate_input){.time = events ? w[ri.net].time : &no_event_time,
+                             .value = events ? w[ri.net].value : &no_event_value};
+        memcpy(in[k].wire, ri.wire, sizeof ri.wire); /* the end mark's: 0 */
+        memcpy(in[k].delay, ri.delay, sizeof ri.delay);
         input_advance(&in[k]);
     }
     return n;

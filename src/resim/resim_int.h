@@ -82,6 +82,15 @@ bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs,
                 const resim_net_wave *w, resim_store *out, resim_scratch *scratch,
                 resim_net_wave *wave, resim_stats *stats);
 
+/* One combinational output pin to simulate. */
+typedef struct resim_job {
+    uint32_t inst, pin;
+} resim_job;
+
+/* The combinational output pins that drive their nets, in level order and,
+ * within a level, in instance order.  NULL when out of memory. */
+resim_job *resim_list_jobs(const design *dg, uint32_t *n_jobs);
+
 /* The workers to use: `threads`, or every online core for 0. */
 uint32_t resim_workers(uint32_t threads);
 
@@ -91,6 +100,26 @@ uint32_t resim_workers(uint32_t threads);
  * when out of memory. */
 bool resim_run_levels(const design *dg, int64_t t0_fs, resim_store *stores, uint32_t n_workers,
                       resim_net_wave *w, resim_stats *stats);
+
+/* Refuses designs the level-by-level model cannot simulate. */
+gp_status resim_check_design(const design *dg, diag_ctx *d);
+
+/* Fills w[] and store s with the waveforms of the nets that no
+ * combinational gate drives: the dump's (register outputs moved by
+ * clock-to-Q), constants, and X for undriven nets. */
+gp_status resim_load_dump(const design *dg, const events *dump, const resim_options *opt,
+                          int64_t t0, resim_store *s, resim_net_wave *w, resim_stats *stats,
+                          diag_ctx *d);
+
+/* The nets' waveforms w[] as an event store in net order, copied on
+ * n_workers threads; with `cut`, each net's events after end_fs are left
+ * out (but its first). */
+gp_status resim_pack(const design *dg, const resim_net_wave *w, int64_t end_fs, bool cut,
+                     uint32_t n_workers, events **out, diag_ctx *d);
+
+/* Input k of instance inst as it reaches output library pin out_pin:
+ * its net, wire delays and smallest path delays (resim.h). */
+resim_input resim_input_of(const design *dg, uint32_t inst, uint32_t out_pin, uint32_t k);
 
 /* A delay in whole femtoseconds, as events hold times (rounded). */
 int64_t resim_whole_fs(double fs);

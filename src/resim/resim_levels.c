@@ -16,11 +16,6 @@
 #include "util/mem.h"
 #include "util/parts.h"
 
-/* One combinational output pin to simulate. */
-typedef struct resim_job {
-    uint32_t inst, pin;
-} resim_job;
-
 typedef struct resim_pool {
     const design *dg;
     int64_t t0;
@@ -74,9 +69,7 @@ static void work(void *arg, uint32_t worker, uint32_t n_workers)
     vec_i64_free(&scratch.wakeups);
 }
 
-/* The combinational output pins to simulate, in level order and, within a
- * level, in instance order.  NULL when out of memory. */
-static resim_job *list_jobs(const design *dg, uint32_t *n_jobs)
+resim_job *resim_list_jobs(const design *dg, uint32_t *n_jobs)
 {
     uint32_t n_levels = dg->n_levels > 0 ? dg->n_levels - 1 : 0, n = 0;
     uint32_t *at = mem_calloc((size_t)n_levels + 1, sizeof *at);
@@ -124,7 +117,7 @@ bool resim_run_levels(const design *dg, int64_t t0, resim_store *stores, uint32_
                       resim_net_wave *w, resim_stats *stats)
 {
     resim_pool p = {.dg = dg, .t0 = t0, .w = w, .stores = stores};
-    resim_job *jobs = list_jobs(dg, &p.n_jobs);
+    resim_job *jobs = resim_list_jobs(dg, &p.n_jobs);
     p.jobs = jobs;
     p.ready = jobs ? ready_flags(dg, jobs, p.n_jobs) : NULL;
     p.stats = mem_calloc(n_workers, sizeof *p.stats);

@@ -2,6 +2,7 @@
  * moved by clock-to-Q), then the combinational gates level by level, each
  * from its inputs' finished waveforms, then the result as an event store. */
 #include "resim/resim_int.h"
+#include "resim/resim_rules.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -47,14 +48,26 @@ void resim_smallest_delay(const design *dg, uint32_t inst, uint32_t out_pin, int
         delay[dir] = isinf(best[dir]) ? 0 : resim_whole_fs(best[dir]);
 }
 
+resim_input resim_input_of(const design *dg, uint32_t inst, uint32_t out_pin, uint32_t k)
+{
+    uint32_t p = dg->inst_pin0[inst] + k;
+    int64_t delay[2];
+    resim_smallest_delay(dg, inst, out_pin, (int32_t)k, delay);
+    return (resim_input){
+        .wire = {resim_whole_fs(dg->pin_wire_delay[DESIGN_FALL][p]),
+                 resim_whole_fs(dg->pin_wire_delay[DESIGN_RISE][p]), 0},
+        .delay = {delay[DESIGN_FALL], delay[DESIGN_RISE],
+                  resim_x_delay(delay[DESIGN_RISE], delay[DESIGN_FALL])},
+        .net = dg->pin_net[p]};
+}
+
 static gp_status no_memory(diag_ctx *d)
 {
     diag_error(d, 9005, DIAG_NOWHERE, "out of memory during re-simulation");
     return GP_ERR_NOMEM;
 }
 
-/* Refuses designs the level-by-level model cannot simulate. */
-static gp_status check_design(const design *dg, diag_ctx *d)
+gp_status resim_check_design(const design *dg, diag_ctx *d)
 {
     if (dg->n_loop_insts > 0) {
         diag_error(d, 9002, DIAG_NOWHERE, "the design has a combinational loop (%u instances on "
@@ -121,9 +134,7 @@ static bool single_event(resim_store *s, resim_net_wave *w, uint32_t n, int64_t 
     return resim_store_push(s, t, v) && resim_store_end(s, &w[n]);
 }
 
-/* Fills the nets that are not driven by combinational gates, writing their
- * waveforms into s. */
-static gp_status load_dump(const design *dg, const events *dump, const resim_options *opt,
+gp_status resim_load_dump(const design *dg, const events *dump, const resim_options *opt,
                            int64_t t0, resim_store *s, resim_net_wave *w, resim_stats *stats,
                            diag_ctx *d)
 {
@@ -182,18 +193,18 @@ static gp_status load_dump(const design *dg, const events *dump, const resim_opt
 }
 
 /* The copying of pack: nets taken in groups from a shared counter. */
-typedef struct resim_pack {
+typedef struct pack_job {
     const resim_net_wave *w;
     events *ev;
     atomic_uint next;
-} resim_pack;
+} pack_job;
 
 enum { RESIM_PACK_NETS = 64 };
 
 /* A worker (a parts_fn): takes the next nets until none are left. */
 static void copy_nets(void *arg, uint32_t worker, uint32_t n_workers)
 {
-    resim_pack *p = arg;
+    pack_job *p = arg;
     events *ev = p->ev;
     (void)worker, (void)n_workers;
     for (uint32_t n0; (n0 = atomic_fetch_add(&p->next, RESIM_PACK_NETS)) < ev->n_nets;) {
@@ -206,10 +217,8 @@ static void copy_nets(void *arg, uint32_t worker, uint32_t n_workers)
     }
 }
 
-/* The nets' waveforms as an event store in net order, copied on n_workers
- * threads. */
-static gp_status pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
-                      uint32_t n_workers, events **out, diag_ctx *d)
+gp_status resim_pack(const design *dg, const resim_net_wave *w, int64_t end_fs, bool cut,
+                     uint32_t n_workers, events **out, diag_ctx *d)
 {
     events *ev = mem_calloc(1, sizeof *ev);
     if (ev && (ev->net_ev0 = mem_alloc(((size_t)dg->n_nets + 1) * sizeof *ev->net_ev0))) {
@@ -217,7 +226,7 @@ static gp_status pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
         for (uint32_t n = 0; n < dg->n_nets; n++) {
             ev->net_ev0[n] = at;
             uint64_t count = w[n].count;
-            while (count > 1 && w[n].time[count - 1] > end_fs)
+            while (cut && count > 1 && w[n].time[count - 1] > end_fs)
                 count--; /* after the dump's end: the reference simulation stopped before */
             at += count;
         }
@@ -230,7 +239,7 @@ static gp_status pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
         events_free(ev);
         return no_memory(d);
     }
-    resim_pack p = {.w = w, .ev = ev};
+    pack_job p = {.w = w, .ev = ev};
     atomic_init(&p.next, 0);
     parts_run(copy_nets, &p, n_workers);
     *out = ev;
@@ -242,7 +251,7 @@ gp_status resim_run(const design *dg, const events *dump, const resim_options *o
 {
     *full = NULL;
     memset(stats, 0, sizeof *stats);
-    gp_status st = check_design(dg, d);
+    gp_status st = resim_check_design(dg, d);
     if (st != GP_OK)
         return st;
     int64_t t0 = events_first_time(dump, 0);
@@ -251,11 +260,11 @@ gp_status resim_run(const design *dg, const events *dump, const resim_options *o
     resim_store *stores = mem_calloc(n_workers, sizeof *stores);
     st = w && stores ? GP_OK : no_memory(d);
     if (st == GP_OK)
-        st = load_dump(dg, dump, opt, t0, &stores[0], w, stats, d);
+        st = resim_load_dump(dg, dump, opt, t0, &stores[0], w, stats, d);
     if (st == GP_OK)
         st = resim_run_levels(dg, t0, stores, n_workers, w, stats) ? GP_OK : no_memory(d);
     if (st == GP_OK)
-        st = pack(dg, w, dump->end_fs, n_workers, full, d);
+        st = resim_pack(dg, w, dump->end_fs, true, n_workers, full, d);
     if (st == GP_OK)
         stats->events_out = (*full)->n_events;
     for (uint32_t k = 0; stores && k < n_workers; k++)

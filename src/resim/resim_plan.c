@@ -1,0 +1,133 @@
+/* resim_plan.c: the re-simulation as flat arrays (resim.h's resim_plan):
+ * the fixed nets' waveforms as resim_run loads them, and every gate in
+ * resim_run's level order with its inputs' delays as resim_gate.c takes
+ * them, for an engine that simulates the gates elsewhere (the GPU). */
+#include "resim/resim_int.h"
+
+#include <string.h>
+
+#include "util/mem.h"
+
+static gp_status no_memory(diag_ctx *d)
+{
+    diag_error(d, 9005, DIAG_NOWHERE, "out of memory during re-simulation");
+    return GP_ERR_NOMEM;
+}
+
+/* The fixed nets' waveforms, in an event store, none cut at the end. */
+static gp_status fixed_nets(const design *dg, const events *dump, const resim_options *opt,
+                            int64_t t0, events **fixed, resim_stats *stats, diag_ctx *d)
+{
+    resim_net_wave *w = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w);
+    resim_store store = {0};
+    gp_status st = w ? resim_load_dump(dg, dump, opt, t0, &store, w, stats, d) : no_memory(d);
+    if (st == GP_OK)
+        st = resim_pack(dg, w, dump->end_fs, false, resim_workers(opt->threads), fixed, d);
+    resim_store_free(&store);
+    mem_free(w);
+    return st;
+}
+
+/* Rows of a truth table a gate of n inputs reads, in 64-bit words. */
+static uint32_t tt_words(uint32_t n)
+{
+    return n >= 6 ? 1u << (n - 6) : 1;
+}
+
+static uint32_t gate_inputs(const design *dg, uint32_t inst)
+{
+    uint32_t n = dg->inst_cell[inst]->n_inputs;
+    return n < LIB_MAX_EXPR_PINS ? n : LIB_MAX_EXPR_PINS;
+}
+
+/* The arrays' sizes for the jobs: inputs and truth-table words. */
+static void count_arrays(const design *dg, const resim_job *jobs, uint32_t n_jobs,
+                         uint64_t *n_inputs, uint64_t *n_tt)
+{
+    *n_inputs = *n_tt = 0;
+    for (uint32_t j = 0; j < n_jobs; j++) {
+        uint32_t n = gate_inputs(dg, jobs[j].inst);
+        *n_inputs += n;
+        *n_tt += tt_words(n);
+    }
+}
+
+/* Job j as plan gate j, its inputs and truth table appended at *in0, *tt0. */
+static void add_gate(const design *dg, const resim_job *job, resim_plan *plan, uint32_t j,
+                     uint32_t *in0, uint64_t *tt0)
+{
+    uint32_t lp = job->pin - dg->inst_pin0[job->inst], n = gate_inputs(dg, job->inst);
+    const lib_expr *f = dg->inst_cell[job->inst]->pins[lp].function;
+    bool has_tt = f && f->tt;
+    plan->gates[j] = (resim_plan_gate){.net = dg->pin_net[job->pin], .in0 = *in0,
+                                       .n_inputs = n,
+                                       .tt0 = has_tt ? (uint32_t)*tt0 : RESIM_NO_TT};
+    for (uint32_t k = 0; k < n; k++)
+        plan->inputs[(*in0)++] = resim_input_of(dg, job->inst, lp, k);
+    if (has_tt)
+        memcpy(plan->tt + *tt0, f->tt, tt_words(n) * sizeof *plan->tt);
+    *tt0 += tt_words(n);
+}
+
+/* The gates of the jobs, with the first gate of each level. */
+static gp_status list_gates(const design *dg, const resim_job *jobs, uint32_t n_jobs,
+                            resim_plan *plan, diag_ctx *d)
+{
+    uint64_t n_inputs, n_tt;
+    count_arrays(dg, jobs, n_jobs, &n_inputs, &n_tt);
+    if (n_inputs > UINT32_MAX || n_tt > UINT32_MAX) {
+        diag_error(d, 9008, DIAG_NOWHERE, "the design has %llu gate inputs: the GPU "
+                   "re-simulation takes fewer than 2^32; use --engine cpu",
+                   (unsigned long long)n_inputs);
+        return GP_ERR_UNSUPPORTED;
+    }
+    uint32_t levels = n_jobs ? dg->inst_level[jobs[n_jobs - 1].inst] : 0;
+    plan->gates = mem_alloc((n_jobs ? n_jobs : 1) * sizeof *plan->gates);
+    plan->inputs = mem_alloc((n_inputs ? n_inputs : 1) * sizeof *plan->inputs);
+    plan->tt = mem_calloc(n_tt ? n_tt : 1, sizeof *plan->tt);
+    plan->level_gate0 = mem_alloc(((size_t)levels + 1) * sizeof *plan->level_gate0);
+    if (!plan->gates || !plan->inputs || !plan->tt || !plan->level_gate0)
+        return no_memory(d);
+    plan->n_gates = n_jobs, plan->n_inputs = (uint32_t)n_inputs, plan->n_tt = n_tt;
+    plan->n_levels = levels;
+    uint32_t in0 = 0;
+    uint64_t tt0 = 0;
+    for (uint32_t j = 0, l = 0; j < n_jobs; j++) {
+        for (uint32_t level = dg->inst_level[jobs[j].inst]; l < level; l++)
+            plan->level_gate0[l] = j; /* levels 1 .. levels are plan levels 0 .. levels - 1 */
+        add_gate(dg, &jobs[j], plan, j, &in0, &tt0);
+    }
+    plan->level_gate0[levels] = n_jobs;
+    return GP_OK;
+}
+
+gp_status resim_plan_make(const design *dg, const events *dump, const resim_options *opt,
+                          resim_plan *plan, resim_stats *stats, diag_ctx *d)
+{
+    memset(plan, 0, sizeof *plan);
+    memset(stats, 0, sizeof *stats);
+    gp_status st = resim_check_design(dg, d);
+    if (st != GP_OK)
+        return st;
+    plan->t0 = events_first_time(dump, 0);
+    st = fixed_nets(dg, dump, opt, plan->t0, &plan->fixed, stats, d);
+    uint32_t n_jobs = 0;
+    resim_job *jobs = st == GP_OK ? resim_list_jobs(dg, &n_jobs) : NULL;
+    if (st == GP_OK)
+        st = jobs ? list_gates(dg, jobs, n_jobs, plan, d) : no_memory(d);
+    mem_free(jobs);
+    stats->gates = n_jobs;
+    if (st != GP_OK)
+        resim_plan_free(plan);
+    return st;
+}
+
+void resim_plan_free(resim_plan *plan)
+{
+    events_free(plan->fixed);
+    mem_free(plan->level_gate0);
+    mem_free(plan->gates);
+    mem_free(plan->inputs);
+    mem_free(plan->tt);
+    memset(plan, 0, sizeof *plan);
+}
