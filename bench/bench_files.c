@@ -3,13 +3,15 @@
  * that the from-files benchmarks can be rebuilt by anyone from a seed.
  *
  * usage: bench_files DIR [--gates N] [--cycles C] [--seed S] [--fst] [--fst-pack P]
- *                         [--check] [--no-regs] [--threads T]
+ *                         [--check] [--no-regs] [--no-full] [--threads T]
  *
  * writes DIR/cells.lib   the generator's library (10 ns clock on `clk`)
  *        DIR/netlist.v   module top: N random gates, 10% flip-flops
  *        DIR/full.vcd    every net's activity (scope top, timescale 1 ps)
  *        DIR/regs.vcd    only the primary inputs' and the flip-flops' outputs
  *                        (the dump re-simulation starts from; not with --no-regs)
+ *                        (full.vcd is not written with --no-full: a re-simulation
+ *                        case)
  *        DIR/full.fst    with --fst: full.vcd as FST, through fstapi's writer, its
  *                        chains packed with P: zlib (fstapi's default), lz4
  *                        (Verilator's) or fastlz
@@ -282,7 +284,8 @@ static int fst_pack_type(const char *p)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_files DIR [--gates N] [--cycles C] [--seed S] [--fst] "
-                    "[--fst-pack zlib|lz4|fastlz] [--check] [--no-regs] [--threads T]\n");
+                    "[--fst-pack zlib|lz4|fastlz] [--check] [--no-regs] [--no-full] "
+                    "[--threads T]\n");
     return 2;
 }
 
@@ -291,7 +294,7 @@ int main(int argc, char **argv)
     if (argc < 2 || argv[1][0] == '-')
         return usage();
     bench_gen_options opt = {.gates = 1000000, .cycles = 500, .keep_dir = argv[1]};
-    bool fst = false, check = false, regs_dump = true;
+    bool fst = false, check = false, regs_dump = true, full_dump = true;
     int fst_pack = 0; /* FST_WR_PT_ZLIB */
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--fst") == 0)
@@ -303,6 +306,8 @@ int main(int argc, char **argv)
             check = true;
         else if (strcmp(argv[i], "--no-regs") == 0)
             regs_dump = false;
+        else if (strcmp(argv[i], "--no-full") == 0)
+            full_dump = false;
         else if (i + 1 < argc && strcmp(argv[i], "--gates") == 0)
             opt.gates = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (i + 1 < argc && strcmp(argv[i], "--cycles") == 0)
@@ -331,7 +336,7 @@ int main(int argc, char **argv)
         memset(all, 1, bc.dg->n_nets);
     const char *const names[] = {"full.vcd", "regs.vcd", "full.fst"};
     for (int k = 0; ok && k < (fst ? 3 : 2); k++) {
-        if (k == 1 && !regs_dump)
+        if ((k == 1 && !regs_dump) || (k == 0 && !full_dump))
             continue;
         double t0 = progress_now_seconds();
         snprintf(path, sizeof path, "%s/%s", argv[1], names[k]);

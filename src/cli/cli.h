@@ -213,6 +213,11 @@ bool cli_power_clock_from_sdc(cli_power_args *a, const cli_design *cd, diag_ctx 
 bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d);
 int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
                   const events *ev, cli_timing *timing, diag_ctx *d);
+/* cli_power_run on the CUDA engine over events on the device (dev), whose
+ * plan reads host_ev (cuda_power_open_resident). */
+int cli_power_run_resident(const cli_power_args *a, const char *design_name, const design *dg,
+                           const events *host_ev, const cuda_events *dev, cli_timing *timing,
+                           diag_ctx *d);
 /* Reads the design's files into cd and, beside them, in->activity in
  * windows of at most `memory` bytes of events (0: the default,
  * cli_memory_default) into the power analysis of the design (its clock

@@ -122,6 +122,21 @@ int cli_power_run(const cli_power_args *a, const char *design_name, const design
     return finish_run(a, design_name, dg, st, r, timing, d);
 }
 
+int cli_power_run_resident(const cli_power_args *a, const char *design_name, const design *dg,
+                           const events *host_ev, const cuda_events *dev, cli_timing *timing,
+                           diag_ctx *d)
+{
+    power_result *r = NULL;
+    cuda_power_session *s = NULL;
+    gp_status st = cuda_power_open_resident(dg, host_ev, dev, &a->opt, &s, NULL, d);
+    if (st == GP_OK)
+        st = cuda_power_run(s, &a->cuda, &r, NULL, d);
+    cuda_power_close(s);
+    if (timing)
+        cli_timing_lap(timing, "engine");
+    return finish_run(a, design_name, dg, st, r, timing, d);
+}
+
 uint64_t cli_memory_default(const cli_power_args *a)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);

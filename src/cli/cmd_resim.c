@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cuda/cuda_resim.h"
 #include "report/report.h"
 #include "resim/resim.h"
 
@@ -23,7 +24,8 @@ static const char resim_help[] =
     "  --no-clock-to-q   keep register outputs at the dump's times (for a dump\n"
     "                    that already has the clock-to-Q delays)\n"
     "  (--threads N, below, sets the re-simulation's threads too; the result is\n"
-    "  the same for any N)\n"
+    "  the same for any N.  --engine cuda, below, re-simulates on the GPU: the\n"
+    "  same events, which stay there for --power; --cuda-device N picks it)\n"
     "\n"
     "output:\n"
     "  --saif FILE       SAIF 2.0 (T0 T1 TX TC IG per net)\n"
@@ -85,12 +87,13 @@ static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
     }
     if (a->want_power && !cli_power_clock_given(&a->power, &a->in, "gatepower resim --power", d))
         return CLI_EXIT_USAGE;
-    return !a->want_power || cli_power_engine_ready(&a->power, d) ? 0 : CLI_EXIT_INPUT;
+    bool needs_engine = a->want_power || a->power.engine == CLI_ENGINE_CUDA;
+    return !needs_engine || cli_power_engine_ready(&a->power, d) ? 0 : CLI_EXIT_INPUT;
 }
 
-/* Writes the files asked for, then the power analysis; the exit status. */
-static int write_outputs(const resim_args *a, cli_design *cd, const events *full,
-                         diag_ctx *d)
+/* Writes the files asked for from `full` (NULL when none is); the exit
+ * status. */
+static int write_files(const resim_args *a, cli_design *cd, const events *full, diag_ctx *d)
 {
     report_saif_info info = {.design = cd->dg->name, .scope = a->in.scope, .program = "gatepower",
                             .version = GATEPOWER_VERSION};
@@ -101,10 +104,9 @@ static int write_outputs(const resim_args *a, cli_design *cd, const events *full
         st = report_write_events_vcd(a->vcd, cd->dg, full, a->in.scope, d);
     if (st != GP_OK)
         return CLI_EXIT_INPUT;
-    cli_timing *timing = a->in.timing ? &cd->timing : NULL;
-    if (timing)
-        cli_timing_lap(timing, "resim outputs");
-    return a->want_power ? cli_power_run(&a->power, cd->dg->name, cd->dg, full, timing, d) : 0;
+    if (a->in.timing)
+        cli_timing_lap(&cd->timing, "resim outputs");
+    return 0;
 }
 
 static void print_stats(const resim_stats *s)
@@ -116,6 +118,56 @@ static void print_stats(const resim_stats *s)
             (unsigned long long)s->swallowed);
 }
 
+/* Re-simulation on the CPU, then the files and the power analysis of the
+ * events; the exit status. */
+static int resim_on_host(const resim_args *a, cli_design *cd, const cli_context *ctx)
+{
+    events *full = NULL;
+    resim_stats stats;
+    if (resim_run(cd->dg, cd->ev, &a->opt, &full, &stats, ctx->diag) != GP_OK)
+        return CLI_EXIT_INPUT;
+    cli_timing_lap(&cd->timing, "resim");
+    if (!ctx->quiet)
+        print_stats(&stats);
+    cli_timing *timing = a->in.timing ? &cd->timing : NULL;
+    int status = write_files(a, cd, full, ctx->diag);
+    if (status == 0 && a->want_power)
+        status = cli_power_run(&a->power, cd->dg->name, cd->dg, full, timing, ctx->diag);
+    events_free(full);
+    return status;
+}
+
+/* Re-simulation on the GPU; the events come back for the files only, the
+ * power analysis reads them where they are.  The exit status. */
+static int resim_on_device(const resim_args *a, cli_design *cd, const cli_context *ctx)
+{
+    diag_ctx *d = ctx->diag;
+    resim_plan plan;
+    resim_stats stats;
+    cuda_events *dev = NULL;
+    events *full = NULL;
+    int status = CLI_EXIT_INPUT;
+    if (resim_plan_make(cd->dg, cd->ev, &a->opt, &plan, &stats, d) != GP_OK)
+        return status;
+    cli_timing_lap(&cd->timing, "resim plan");
+    if (cuda_resim_run(&plan, a->power.cuda.device, &dev, &stats, NULL, d) == GP_OK) {
+        cli_timing_lap(&cd->timing, "resim");
+        if (!ctx->quiet)
+            print_stats(&stats);
+        bool files = a->saif || a->vcd;
+        status = files && cuda_events_download(dev, &full, d) != GP_OK ? CLI_EXIT_INPUT
+                                                                        : write_files(a, cd, full, d);
+        cli_timing *timing = a->in.timing ? &cd->timing : NULL;
+        if (status == 0 && a->want_power)
+            status = cli_power_run_resident(&a->power, cd->dg->name, cd->dg, plan.fixed, dev,
+                                            timing, d);
+    }
+    events_free(full);
+    cuda_events_free(dev);
+    resim_plan_free(&plan);
+    return status;
+}
+
 int cli_resim(int argc, char **argv, const cli_context *ctx)
 {
     resim_args a = {.opt = resim_defaults(), .power = cli_power_defaults()};
@@ -125,23 +177,16 @@ int cli_resim(int argc, char **argv, const cli_context *ctx)
     a.opt.threads = (uint32_t)a.power.threads;
     a.in.threads = a.power.threads;
     cli_design cd;
-    events *full = NULL;
-    resim_stats stats;
     status = CLI_EXIT_INPUT;
     gp_status st = cli_read_design(&a.in, false, false, &cd, ctx);
     a.opt.net_bound = cd.coverage.net_bound;
     if (st == GP_OK &&
         (!a.want_power || (cli_power_clock_from_sdc(&a.power, &cd, ctx->diag) &&
-                           power_check_design(cd.dg, &a.power.opt, ctx->diag) == GP_OK)) &&
-        resim_run(cd.dg, cd.ev, &a.opt, &full, &stats, ctx->diag) == GP_OK) {
-        cli_timing_lap(&cd.timing, "resim");
-        if (!ctx->quiet)
-            print_stats(&stats);
-        status = write_outputs(&a, &cd, full, ctx->diag);
-    }
+                           power_check_design(cd.dg, &a.power.opt, ctx->diag) == GP_OK)))
+        status = a.power.engine == CLI_ENGINE_CUDA ? resim_on_device(&a, &cd, ctx)
+                                                   : resim_on_host(&a, &cd, ctx);
     if (a.in.timing)
         cli_timing_print(&cd.timing, stderr);
-    events_free(full);
     cli_design_free(&cd);
     return status;
 }

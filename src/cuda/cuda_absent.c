@@ -3,6 +3,7 @@
  * build"; nothing pretends to compute. */
 #include "cuda/cuda_device.h"
 #include "cuda/cuda_power.h"
+#include "cuda/cuda_resim.h"
 
 bool cuda_built(void) { return false; }
 int cuda_build_version(void) { return 0; }
@@ -37,6 +38,16 @@ gp_status cuda_power_open(const design *dg, const events *ev, const power_option
     return not_built(device, d);
 }
 
+gp_status cuda_power_open_resident(const design *dg, const events *host_ev,
+                                   const cuda_events *dev, const power_options *opt,
+                                   cuda_power_session **out, cuda_power_open_timing *timing,
+                                   diag_ctx *d)
+{
+    (void)dg, (void)host_ev, (void)opt, (void)timing;
+    *out = NULL;
+    return not_built(dev->device, d);
+}
+
 gp_status cuda_power_run(cuda_power_session *s, const cuda_power_options *copt,
                          power_result **out, cuda_power_timing *timing, diag_ctx *d)
 {
@@ -62,3 +73,19 @@ int cuda_power_kernel_reports(const cuda_power_session *s, const cuda_power_opti
     (void)s, (void)copt, (void)out, (void)max;
     return 0;
 }
+
+gp_status cuda_resim_run(const resim_plan *p, int device, cuda_events **out, resim_stats *stats,
+                         cuda_resim_timing *timing, diag_ctx *d)
+{
+    (void)p, (void)stats, (void)timing;
+    *out = NULL;
+    return not_built(device, d);
+}
+
+gp_status cuda_events_download(const cuda_events *e, events **out, diag_ctx *d)
+{
+    *out = NULL;
+    return not_built(e->device, d);
+}
+
+void cuda_events_free(cuda_events *e) { (void)e; }

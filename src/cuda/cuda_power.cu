@@ -20,7 +20,11 @@
 
 struct cuda_power_session {
     const design *dg;
-    const events *ev;
+    const events *ev;         /* on the host: the plan's (all the events, unless resident) */
+    const cuda_events *resident; /* the events on the device already, or NULL */
+    const uint64_t *net_ev0;  /* host: the kernels' events' offsets */
+    uint64_t n_events;
+    int64_t last_fs;          /* the latest event's time */
     power_plan plan;
     int device;
     cudaStream_t stream;      /* non-blocking: the model's copies go on beside the events' */
@@ -124,11 +128,16 @@ static cudaError_t upload_model(cuda_power_session *s, const power_model *h)
 }
 
 /* The nets' event offsets, and room for the events (on the calling thread:
- * device_alloc is not thread-safe). */
+ * device_alloc is not thread-safe); resident events are where they are. */
 static cudaError_t alloc_events(cuda_power_session *s)
 {
     const events *ev = s->ev;
     cudaError_t err = cudaSuccess;
+    if (s->resident) {
+        s->m.net_ev0 = s->resident->net_ev0;
+        s->m.ev = (const int64_t *)s->resident->word;
+        return err;
+    }
     s->m.net_ev0 = (const uint64_t *)upload(s, ev->net_ev0, (size_t)ev->n_nets + 1,
                                             sizeof *ev->net_ev0, &err);
     s->m.ev = (const int64_t *)device_alloc(s, ev->n_events * sizeof(int64_t), &err);
@@ -222,13 +231,13 @@ static uint32_t epoch_cycles_for(uint64_t nets, uint32_t cycles, uint64_t events
 
 /* Whether every net has fewer than 2^32 events (the epoch index's entries
  * count a net's events in 32 bits); if not, says so (message 1516). */
-static bool events_fit_index(const events *ev, diag_ctx *d)
+static bool events_fit_index(const cuda_power_session *s)
 {
-    for (uint32_t n = 0; n < ev->n_nets; n++)
-        if (ev->net_ev0[n + 1] - ev->net_ev0[n] > UINT32_MAX) {
-            diag_error(d, 1516, DIAG_NOWHERE, "net %u has %llu events: the CUDA power engine "
-                       "counts a net's events in 32 bits; use --engine cpu", n,
-                       (unsigned long long)(ev->net_ev0[n + 1] - ev->net_ev0[n]));
+    for (uint32_t n = 0; n < s->dg->n_nets; n++)
+        if (s->net_ev0[n + 1] - s->net_ev0[n] > UINT32_MAX) {
+            diag_error(s->d, 1516, DIAG_NOWHERE, "net %u has %llu events: the CUDA power "
+                       "engine counts a net's events in 32 bits; use --engine cpu", n,
+                       (unsigned long long)(s->net_ev0[n + 1] - s->net_ev0[n]));
             return false;
         }
     return true;
@@ -237,7 +246,7 @@ static bool events_fit_index(const events *ev, diag_ctx *d)
 static gp_status open_device(cuda_power_session *s, const power_options *opt,
                              cuda_power_open_timing *timing)
 {
-    if (!events_fit_index(s->ev, s->d))
+    if (!events_fit_index(s))
         return GP_ERR_UNSUPPORTED;
     cudaError_t err = cudaSetDevice(s->device);
     if (err != cudaSuccess)
@@ -248,8 +257,8 @@ static gp_status open_device(cuda_power_session *s, const power_options *opt,
         return cuda_failed(s->d, "cannot put the events on the device", err);
     upload_job job = {s, cudaSuccess, 0};
     pthread_t uploader;
-    bool threaded = pthread_create(&uploader, NULL, run_upload, &job) == 0;
-    if (!threaded)
+    bool threaded = !s->resident && pthread_create(&uploader, NULL, run_upload, &job) == 0;
+    if (!threaded && !s->resident)
         run_upload(&job);
     double model_start = progress_now_seconds();
     gp_status st = plan_and_model(s, opt);
@@ -265,7 +274,7 @@ static gp_status open_device(cuda_power_session *s, const power_options *opt,
         return cuda_failed(s->d, "cannot put the events on the device", err);
     s->p = (cuda_dev_plan){s->plan.t0, s->plan.t1, s->plan.period, s->plan.dump_start,
                            s->plan.n_cycles};
-    s->epoch_cycles = epoch_cycles_for(s->m.n_nets, s->plan.n_cycles, s->ev->n_events);
+    s->epoch_cycles = epoch_cycles_for(s->m.n_nets, s->plan.n_cycles, s->n_events);
     return GP_OK;
 }
 
@@ -281,9 +290,21 @@ extern "C" gp_status cuda_power_check_device(int device, diag_ctx *d)
     return GP_ERR_UNSUPPORTED;
 }
 
-extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const power_options *opt,
-                                     int device, cuda_power_session **out,
-                                     cuda_power_open_timing *timing, diag_ctx *d)
+/* The latest event time of ev's nets. */
+static int64_t last_time(const events *ev)
+{
+    int64_t last = 0;
+    for (uint32_t n = 0; n < ev->n_nets; n++)
+        if (ev->net_ev0[n + 1] > ev->net_ev0[n] && events_time(ev, ev->net_ev0[n + 1] - 1) > last)
+            last = events_time(ev, ev->net_ev0[n + 1] - 1);
+    return last;
+}
+
+/* cuda_power_open's and cuda_power_open_resident's: the session's events
+ * are ev's (resident NULL) or resident's. */
+static gp_status open_session(const design *dg, const events *ev, const cuda_events *resident,
+                              const power_options *opt, int device, cuda_power_session **out,
+                              cuda_power_open_timing *timing, diag_ctx *d)
 {
     double start = progress_now_seconds();
     cuda_power_open_timing tm = {0, 0, 0};
@@ -298,7 +319,10 @@ extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const p
         diag_error(d, 1511, DIAG_NOWHERE, "out of memory opening the CUDA power engine");
         return GP_ERR_NOMEM;
     }
-    s->dg = dg, s->ev = ev, s->d = d, s->device = device;
+    s->dg = dg, s->ev = ev, s->resident = resident, s->d = d, s->device = device;
+    s->net_ev0 = resident ? resident->host_net_ev0 : ev->net_ev0;
+    s->n_events = resident ? resident->n_events : ev->n_events;
+    s->last_fs = resident ? resident->last_fs : last_time(ev);
     gp_status st = open_device(s, opt, &tm);
     if (st != GP_OK) {
         cuda_power_close(s);
@@ -309,6 +333,21 @@ extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const p
         *timing = tm;
     *out = s;
     return GP_OK;
+}
+
+extern "C" gp_status cuda_power_open(const design *dg, const events *ev, const power_options *opt,
+                                     int device, cuda_power_session **out,
+                                     cuda_power_open_timing *timing, diag_ctx *d)
+{
+    return open_session(dg, ev, NULL, opt, device, out, timing, d);
+}
+
+extern "C" gp_status cuda_power_open_resident(const design *dg, const events *host_ev,
+                                              const cuda_events *dev, const power_options *opt,
+                                              cuda_power_session **out,
+                                              cuda_power_open_timing *timing, diag_ctx *d)
+{
+    return open_session(dg, host_ev, dev, opt, dev->device, out, timing, d);
 }
 
 extern "C" void cuda_power_close(cuda_power_session *s)
@@ -472,18 +511,14 @@ static cudaError_t index_events(cuda_power_session *s, uint32_t k)
 
 /* Whether every event time fits a gate stream's entry (below 2^56 fs, about
  * 72 s); if not, says so (message 1517). */
-static bool times_fit_streams(const events *ev, diag_ctx *d)
+static bool times_fit_streams(const cuda_power_session *s)
 {
-    for (uint32_t n = 0; n < ev->n_nets; n++)
-        if (ev->net_ev0[n + 1] > ev->net_ev0[n] &&
-            events_time(ev, ev->net_ev0[n + 1] - 1) >= (int64_t)1 << 56) {
-            diag_error(d, 1517, DIAG_NOWHERE, "net %u has an event at %lld fs: the warp "
-                       "variants of the CUDA power engine (the default) take times below "
-                       "2^56 fs; use --cuda-variant sipl+part+fusion+memo (the walk)", n,
-                       (long long)events_time(ev, ev->net_ev0[n + 1] - 1));
-            return false;
-        }
-    return true;
+    if (s->last_fs < (int64_t)1 << 56)
+        return true;
+    diag_error(s->d, 1517, DIAG_NOWHERE, "the activity has an event at %lld fs: the warp "
+               "variants of the CUDA power engine (the default) take times below 2^56 fs; "
+               "use --cuda-variant sipl+part+fusion+memo (the walk)", (long long)s->last_fs);
+    return false;
 }
 
 /* The gate streams, made by the first run that needs them (cuda_gate.cu). */
@@ -491,7 +526,7 @@ static gp_status make_gate_streams(cuda_power_session *s)
 {
     if (s->t.gs)
         return GP_OK;
-    if (!times_fit_streams(s->ev, s->d))
+    if (!times_fit_streams(s))
         return GP_ERR_UNSUPPORTED;
     cudaError_t err = cuda_kernels_gate_offsets(s->m, s->t, &s->gs_entries, s->stream);
     if (err == cudaSuccess)

@@ -45,6 +45,7 @@ and two of ours, past the paper:
 #include "design/design.h"
 #include "events/events.h"
 #include "power/power.h"
+#include "cuda/cuda_resim.h"
 #include "util/diag.h"
 #include "util/status.h"
 
@@ -125,6 +126,15 @@ typedef struct cuda_power_open_timing {
 gp_status cuda_power_open(const design *dg, const events *ev, const power_options *opt,
                           int device, cuda_power_session **out, cuda_power_open_timing *timing,
                           diag_ctx *d);
+/* cuda_power_open on events already on the device (cuda_resim_run's), on
+ * their device: host_ev gives the plan what it reads of the events on the
+ * host (the clock's edges, the dump's span, the primary inputs' events;
+ * resim_plan.fixed holds them), the kernels read dev's.  dev must outlive
+ * the session, which does not free it. */
+gp_status cuda_power_open_resident(const design *dg, const events *host_ev,
+                                   const cuda_events *dev, const power_options *opt,
+                                   cuda_power_session **out, cuda_power_open_timing *timing,
+                                   diag_ctx *d);
 /* One run of variant `copt`; out NULL: timing only.  events_used and every
  * energy as the reference engine's, within 1e-6 relative. */
 gp_status cuda_power_run(cuda_power_session *s, const cuda_power_options *copt,

@@ -101,6 +101,9 @@ uint32_t resim_workers(uint32_t threads);
 bool resim_run_levels(const design *dg, int64_t t0_fs, resim_store *stores, uint32_t n_workers,
                       resim_net_wave *w, resim_stats *stats);
 
+/* Reports that memory ran out (message 9005); GP_ERR_NOMEM. */
+gp_status resim_no_memory(diag_ctx *d);
+
 /* Refuses designs the level-by-level model cannot simulate. */
 gp_status resim_check_design(const design *dg, diag_ctx *d);
 

@@ -8,19 +8,13 @@
 
 #include "util/mem.h"
 
-static gp_status no_memory(diag_ctx *d)
-{
-    diag_error(d, 9005, DIAG_NOWHERE, "out of memory during re-simulation");
-    return GP_ERR_NOMEM;
-}
-
 /* The fixed nets' waveforms, in an event store, none cut at the end. */
 static gp_status fixed_nets(const design *dg, const events *dump, const resim_options *opt,
                             int64_t t0, events **fixed, resim_stats *stats, diag_ctx *d)
 {
     resim_net_wave *w = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w);
     resim_store store = {0};
-    gp_status st = w ? resim_load_dump(dg, dump, opt, t0, &store, w, stats, d) : no_memory(d);
+    gp_status st = w ? resim_load_dump(dg, dump, opt, t0, &store, w, stats, d) : resim_no_memory(d);
     if (st == GP_OK)
         st = resim_pack(dg, w, dump->end_fs, false, resim_workers(opt->threads), fixed, d);
     resim_store_free(&store);
@@ -87,7 +81,7 @@ static gp_status list_gates(const design *dg, const resim_job *jobs, uint32_t n_
     plan->tt = mem_calloc(n_tt ? n_tt : 1, sizeof *plan->tt);
     plan->level_gate0 = mem_alloc(((size_t)levels + 1) * sizeof *plan->level_gate0);
     if (!plan->gates || !plan->inputs || !plan->tt || !plan->level_gate0)
-        return no_memory(d);
+        return resim_no_memory(d);
     plan->n_gates = n_jobs, plan->n_inputs = (uint32_t)n_inputs, plan->n_tt = n_tt;
     plan->n_levels = levels;
     uint32_t in0 = 0;
@@ -114,7 +108,7 @@ gp_status resim_plan_make(const design *dg, const events *dump, const resim_opti
     uint32_t n_jobs = 0;
     resim_job *jobs = st == GP_OK ? resim_list_jobs(dg, &n_jobs) : NULL;
     if (st == GP_OK)
-        st = jobs ? list_gates(dg, jobs, n_jobs, plan, d) : no_memory(d);
+        st = jobs ? list_gates(dg, jobs, n_jobs, plan, d) : resim_no_memory(d);
     mem_free(jobs);
     stats->gates = n_jobs;
     if (st != GP_OK)

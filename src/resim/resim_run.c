@@ -61,7 +61,7 @@ resim_input resim_input_of(const design *dg, uint32_t inst, uint32_t out_pin, ui
         .net = dg->pin_net[p]};
 }
 
-static gp_status no_memory(diag_ctx *d)
+gp_status resim_no_memory(diag_ctx *d)
 {
     diag_error(d, 9005, DIAG_NOWHERE, "out of memory during re-simulation");
     return GP_ERR_NOMEM;
@@ -160,7 +160,7 @@ gp_status resim_load_dump(const design *dg, const events *dump, const resim_opti
         }
         if (!is_reg && dg->net_value[n] != DESIGN_VALUE_SIGNAL) {
             if (!single_event(s, w, n, t0, constant[dg->net_value[n]]))
-                return no_memory(d);
+                return resim_no_memory(d);
             continue;
         }
         if (!in_dump && is_input_port(dg, n)) {
@@ -174,7 +174,7 @@ gp_status resim_load_dump(const design *dg, const events *dump, const resim_opti
                 diag_warn(d, 9006, DIAG_NOWHERE, "net '%s' has no driver and no activity: it "
                           "is X throughout the re-simulation", design_net_name(dg, n));
             if (!single_event(s, w, n, t0, EVENTS_X))
-                return no_memory(d);
+                return resim_no_memory(d);
             continue;
         }
         if (is_reg && opt->shift_registers)
@@ -182,7 +182,7 @@ gp_status resim_load_dump(const design *dg, const events *dump, const resim_opti
         stats->registers += is_reg;
         stats->inputs += !is_reg;
         if (!copy_dump_net(dump, n, shift, t0, s, w, stats))
-            return no_memory(d);
+            return resim_no_memory(d);
     }
     if (recomputed > 0)
         diag_warn(d, 9007, DIAG_NOWHERE, "the activity dump holds %u nets driven by "
@@ -237,7 +237,7 @@ gp_status resim_pack(const design *dg, const resim_net_wave *w, int64_t end_fs, 
     }
     if (!ev || !ev->net_ev0 || !ev->word) {
         events_free(ev);
-        return no_memory(d);
+        return resim_no_memory(d);
     }
     pack_job p = {.w = w, .ev = ev};
     atomic_init(&p.next, 0);
@@ -258,11 +258,11 @@ gp_status resim_run(const design *dg, const events *dump, const resim_options *o
     uint32_t n_workers = resim_workers(opt->threads);
     resim_net_wave *w = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w);
     resim_store *stores = mem_calloc(n_workers, sizeof *stores);
-    st = w && stores ? GP_OK : no_memory(d);
+    st = w && stores ? GP_OK : resim_no_memory(d);
     if (st == GP_OK)
         st = resim_load_dump(dg, dump, opt, t0, &stores[0], w, stats, d);
     if (st == GP_OK)
-        st = resim_run_levels(dg, t0, stores, n_workers, w, stats) ? GP_OK : no_memory(d);
+        st = resim_run_levels(dg, t0, stores, n_workers, w, stats) ? GP_OK : resim_no_memory(d);
     if (st == GP_OK)
         st = resim_pack(dg, w, dump->end_fs, true, n_workers, full, d);
     if (st == GP_OK)

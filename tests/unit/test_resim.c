@@ -1,6 +1,9 @@
 /* test_resim.c: re-simulation (SPEC §5) on tiny designs whose waveforms are
  * worked out here by hand from the delays of the library below, and its
- * errors, and the SAIF and VCD writers.
+ * errors, and the SAIF and VCD writers.  Built a second time as
+ * test_resim_cuda (RESIM_TEST_CUDA defined, label gpu): every case is also
+ * re-simulated on the GPU, whose events and counts must be the CPU's, bit
+ * for bit, and whose plan must refuse what resim_run refuses.
  *
  * Library time unit 1 ns; dumps are in ps; expected times are in fs.  Every
  * net is X before its first event; a gate output starts with X at the dump's
@@ -9,6 +12,10 @@
 #include "scratch.h"
 #include "report/report.h"
 #include "resim/resim.h"
+#ifdef RESIM_TEST_CUDA
+#include "cuda/cuda_device.h"
+#include "cuda/cuda_resim.h"
+#endif
 
 #include <string.h>
 #include <unistd.h>
@@ -88,8 +95,34 @@ static void check_threads(const sim_case *sc)
     }
 }
 
-/* Reads `netlist` (module top), the SDF text `sdf` unless NULL, and the
- * dump, then re-simulates (and again on 1, 2, 3 threads when that works). */
+#ifdef RESIM_TEST_CUDA
+/* The GPU re-simulation of sc: sc->full and sc->stats exactly, or, where
+ * resim_run refused, the plan's refusal with the same status. */
+static void check_cuda(const sim_case *sc)
+{
+    resim_options opt = resim_defaults();
+    opt.net_bound = sc->net_bound;
+    resim_plan plan;
+    resim_stats stats;
+    diag_ctx *quiet = diag_new(NULL);
+    gp_status st = resim_plan_make(sc->dg, sc->dump, &opt, &plan, &stats, quiet);
+    diag_free(quiet);
+    CHECK_EQ_INT(st, sc->status);
+    if (st != GP_OK)
+        return;
+    cuda_events *dev = NULL;
+    events *full = NULL;
+    CHECK_EQ_INT(cuda_resim_run(&plan, 0, &dev, &stats, NULL, sc->d), GP_OK);
+    if (dev)
+        CHECK_EQ_INT(cuda_events_download(dev, &full, sc->d), GP_OK);
+    CHECK(same_events(full, sc->full));
+    CHECK(memcmp(&stats, &sc->stats, sizeof stats) == 0);
+    events_free(full);
+    cuda_events_free(dev);
+    resim_plan_free(&plan);
+}
+#endif
+
 /* events_options.bound: which nets the dump gives, kept for resim. */
 static gp_status keep_bound(void *ctx, const uint8_t *net_bound, const events_stats *stats)
 {
@@ -101,6 +134,8 @@ static gp_status keep_bound(void *ctx, const uint8_t *net_bound, const events_st
     return GP_OK;
 }
 
+/* Reads `netlist` (module top), the SDF text `sdf` unless NULL, and the
+ * dump, then re-simulates (and again on 1, 2, 3 threads when that works). */
 static bool sim(sim_case *sc, const char *sdf, const char *tag, const char *netlist,
                 const char *vars, const char *body)
 {
@@ -127,6 +162,9 @@ static bool sim(sim_case *sc, const char *sdf, const char *tag, const char *netl
     sc->status = resim_run(sc->dg, sc->dump, &opt, &sc->full, &sc->stats, sc->d);
     if (sc->status == GP_OK)
         check_threads(sc);
+#ifdef RESIM_TEST_CUDA
+    check_cuda(sc);
+#endif
     return true;
 }
 
@@ -244,6 +282,33 @@ static void test_inertial_swallow(void)
         expect_net(&sc, "y", "0:x 300:0");
         CHECK_EQ_INT(sc.stats.wakeups, 3);
         CHECK_EQ_INT(sc.stats.swallowed, 2);
+    }
+    sim_free(&sc);
+}
+
+/* BUF (300 ps) under a burst: the input toggles every 10 ps from 1000 to
+ * 1390 (40 changes, first to 1, last to 0), so 30 wake-ups are pending at
+ * once (the GPU's ring holds fewer).  The wake-up at 1300 + 10 j puts the
+ * value the input had just before 1300 + 10 j: change 29 + j's (j < 11),
+ * so y follows the input's changes 30 .. 39 at 1310 .. 1400, and every
+ * other wake-up finds y unchanged. */
+static void test_many_pending(void)
+{
+    static const char v[] =
+        "module top (in, y);\n input in; output y;\n BUF u1 (.A(in), .Y(y));\nendmodule\n";
+    char body[1024];
+    size_t len = (size_t)snprintf(body, sizeof body, "#0\n0in\n");
+    for (int i = 0; i < 40; i++)
+        len += (size_t)snprintf(body + len, sizeof body - len, "#%d\n%din\n", 1000 + 10 * i,
+                                i % 2 == 0);
+    snprintf(body + len, sizeof body - len, "#9000\n");
+    sim_case sc;
+    if (sim(&sc, NULL, "pending_many", v, "in", body)) {
+        CHECK_EQ_INT(sc.status, GP_OK);
+        expect_net(&sc, "y", "0:x 300:0 1310:1 1320:0 1330:1 1340:0 1350:1 1360:0 1370:1 "
+                             "1380:0 1390:1 1400:0");
+        CHECK_EQ_INT(sc.stats.wakeups, 41);
+        CHECK_EQ_INT(sc.stats.swallowed, 30);
     }
     sim_free(&sc);
 }
@@ -538,6 +603,13 @@ static void test_random_design_threads(void)
 
 int main(void)
 {
+#ifdef RESIM_TEST_CUDA
+    if (!cuda_built())
+        check_skip("this build has no CUDA (configured with GATEPOWER_CUDA=OFF or without nvcc)");
+    if (cuda_device_count() == 0)
+        check_skip("no CUDA device on this machine (CI has none): the GPU re-simulation not "
+                   "compared");
+#endif
     if (!mkdtemp(dir))
         return 1;
     diag_ctx *d = diag_new(stderr);
@@ -549,6 +621,7 @@ int main(void)
         RUN(test_two_path_glitch);
         RUN(test_inertial_swallow);
         RUN(test_pending_keeps_time);
+        RUN(test_many_pending);
         RUN(test_simultaneous_inputs);
         RUN(test_register_shift);
         RUN(test_missing_register);

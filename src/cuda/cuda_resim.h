@@ -1,0 +1,61 @@
+/* cuda_resim.h: the re-simulation on the GPU (`gatepower resim --engine
+ * cuda`), behind a C interface: resim_plan's gates level by level, a
+ * thread a gate output over the whole time span, each simulated as
+ * resim_gate.c does with resim_rules.h's rules, so that the events are the
+ * CPU re-simulation's, bit for bit.  They stay on the device in the event
+ * store's layout (events.h), where the CUDA power engine reads them
+ * (cuda_power_open_resident), and come back to the host only when asked.
+ *
+ * Builds without the CUDA toolkit link cuda_absent.c, whose functions
+ * report that this build has no CUDA engine. */
+#ifndef GP_CUDA_CUDA_RESIM_H
+#define GP_CUDA_CUDA_RESIM_H
+
+#include <stdint.h>
+
+#include "events/events.h"
+#include "resim/resim.h"
+#include "util/diag.h"
+#include "util/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An event store on the device: net n's events are word[net_ev0[n] ..
+ * net_ev0[n + 1]), as events.h lays them out; host_net_ev0 is a host copy
+ * of the offsets. */
+typedef struct cuda_events {
+    int device;
+    uint32_t n_nets;
+    uint64_t n_events;
+    uint64_t *net_ev0;        /* device, [n_nets + 1] */
+    uint64_t *word;           /* device, [n_events] */
+    uint64_t *host_net_ev0;   /* host, [n_nets + 1] */
+    int64_t end_fs;           /* the dump's last time stamp */
+    int64_t last_fs;          /* the latest event's time (0 without events) */
+} cuda_events;
+
+/* Wall-clock seconds of a re-simulation's stages. */
+typedef struct cuda_resim_timing {
+    double upload_s;          /* the plan and the fixed nets' events to the device */
+    double levels_s;          /* the gates, level by level */
+    double pack_s;            /* the waveforms into the event store's layout */
+} cuda_resim_timing;
+
+/* Re-simulates plan p (resim_plan_make) on CUDA device `device` into *out
+ * (free with cuda_events_free): the events resim_run gives.  stats gets
+ * the counts resim_run's has (events_out, wakeups, swallowed added to
+ * what the plan said); timing may be NULL. */
+gp_status cuda_resim_run(const resim_plan *p, int device, cuda_events **out, resim_stats *stats,
+                         cuda_resim_timing *timing, diag_ctx *d);
+
+/* A host copy of e (free with events_free). */
+gp_status cuda_events_download(const cuda_events *e, events **out, diag_ctx *d);
+void cuda_events_free(cuda_events *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
