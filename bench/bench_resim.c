@@ -4,15 +4,20 @@
  *
  * usage: bench_resim --lib L --netlist N [--top T] [--sdf S] --activity D --scope P
  *                    [--period NS] [--threads T] [--repeats R] [--name NAME]
+ *                    [--variants LIST]
  *
  * The CPU re-simulation runs R times on T threads (default: every core);
- * the GPU's R times, the first cold (its device memory new), the median
- * of the others sustained.  Checks: the GPU's events, downloaded, equal
- * the CPU's bit for bit, and its counts the CPU's.  With --period, the
- * power of the events: the cpu engine on the CPU's, the CUDA engine on the
- * GPU's where they lie (cuda_power_open_resident), every instance, bin
- * and component within 1e-6.  The last line is one row of the table:
- * name, gate outputs, events out, seconds, G events/s, speed-up, checks. */
+ * the GPU's R times for each variant of LIST (comma-separated window
+ * events, cuda_resim_options.window_events, with "t" after it for tight:
+ * default "128,0,64,256,128t"), the first cold (its device memory new),
+ * the median of the others sustained.  Checks: each variant's events,
+ * downloaded, equal the CPU's bit for bit, and its counts the CPU's.
+ * With --period, the power of the first variant's events: the cpu engine
+ * on the CPU's, the CUDA engine on the GPU's where they lie
+ * (cuda_power_open_resident), every instance, bin and component within
+ * 1e-6.  The last lines are rows of the table, one a variant: name,
+ * variant, gate outputs, events out, seconds, G events/s, speed-up,
+ * checks. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +38,7 @@
 #define BENCH_FLOOR_J 1e-30
 
 typedef struct bench_args {
-    const char *lib, *netlist, *top, *sdf, *activity, *scope, *name;
+    const char *lib, *netlist, *top, *sdf, *activity, *scope, *name, *variants;
     double period_ns;
     int threads, repeats;
 } bench_args;
@@ -143,8 +148,9 @@ typedef struct gpu_figures {
 
 /* The GPU re-simulation, repeats times (the first cold); the last run's
  * events stay on the device in *dev. */
-static bool gpu_resim(const bench_args *a, const resim_plan *plan, cuda_events **dev,
-                      resim_stats *stats, gpu_figures *g, diag_ctx *d)
+static bool gpu_resim(const bench_args *a, const resim_plan *plan,
+                      const cuda_resim_options *o, cuda_events **dev, resim_stats *stats,
+                      gpu_figures *g, diag_ctx *d)
 {
     double wall[BENCH_MAX_REPEATS];
     resim_stats planned = *stats;
@@ -153,7 +159,7 @@ static bool gpu_resim(const bench_args *a, const resim_plan *plan, cuda_events *
         *dev = NULL;
         *stats = planned;
         double start = progress_now_seconds();
-        if (cuda_resim_run(plan, 0, dev, stats, &g->last, d) != GP_OK)
+        if (cuda_resim_run(plan, o, dev, stats, &g->last, d) != GP_OK)
             return false;
         wall[r] = progress_now_seconds() - start;
     }
@@ -189,7 +195,8 @@ static double compare_power(const bench_args *a, const bench_case *bc, const eve
 
 static bool parse_args(int argc, char **argv, bench_args *a)
 {
-    *a = (bench_args){.threads = 0, .repeats = 5, .name = "case"};
+    *a = (bench_args){.threads = 0, .repeats = 5, .name = "case",
+                      .variants = "128,0,64,256,128t"};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
@@ -201,6 +208,7 @@ static bool parse_args(int argc, char **argv, bench_args *a)
         else if (!strcmp(o, "--activity")) a->activity = v;
         else if (!strcmp(o, "--scope")) a->scope = v;
         else if (!strcmp(o, "--name")) a->name = v;
+        else if (!strcmp(o, "--variants")) a->variants = v;
         else if (!strcmp(o, "--period")) a->period_ns = atof(v);
         else if (!strcmp(o, "--threads")) a->threads = atoi(v);
         else if (!strcmp(o, "--repeats")) a->repeats = atoi(v);
@@ -221,43 +229,67 @@ static void print_clocks(const char *when)
     printf("clocks %s: %s\n", when, s.ok ? buf : "not read");
 }
 
+/* One GPU variant (`text`: window events, "t" for tight) timed and
+ * checked against the CPU's events; with power, the power too.  Prints
+ * its lines; false when it failed or differed. */
+static bool gpu_variant(const bench_args *a, const bench_case *bc, const char *text,
+                        const events *full, const resim_stats *cpu_stats, double cpu_s,
+                        const resim_plan *plan, const resim_stats *planned, double plan_s,
+                        bool power, diag_ctx *d)
+{
+    cuda_resim_options o = cuda_resim_defaults();
+    char *end;
+    o.window_events = (uint32_t)strtoul(text, &end, 10);
+    o.tight = *end == 't';
+    cuda_events *dev = NULL;
+    events *back = NULL;
+    resim_stats stats = *planned;
+    gpu_figures g = {.plan_s = plan_s};
+    print_clocks("before the GPU runs");
+    bool ok = gpu_resim(a, plan, &o, &dev, &stats, &g, d);
+    print_clocks("after the GPU runs");
+    ok = ok && cuda_events_download(dev, &back, d) == GP_OK;
+    bool same = ok && same_events(full, back) && !memcmp(cpu_stats, &stats, sizeof stats);
+    double power_s = 0, worst = ok && power ? compare_power(a, bc, full, plan, dev, &power_s, d)
+                                            : NAN;
+    if (ok) {
+        double events_out = (double)cpu_stats->events_out;
+        printf("%s %s: cpu resim %d threads %.4f s; gpu plan %.4f s, resim cold %.4f s, "
+               "sustained %.4f s (upload %.4f, levels %.4f, pack %.4f); power on the device "
+               "%.4f s\n", a->name, text, a->threads, cpu_s, g.plan_s, g.cold_s, g.sustained_s,
+               g.last.upload_s, g.last.levels_s, g.last.pack_s, power_s);
+        printf("row\t%s\t%s\t%u\t%.0f\t%.4f\t%.4f\t%.4f\t%.4f\t%.2f\t%.2f\t%.1f\t%.1f\t%s\t%.2g\n",
+               a->name, text, cpu_stats->gates, events_out, cpu_s, g.plan_s, g.cold_s,
+               g.sustained_s, events_out / cpu_s * 1e-9, events_out / g.sustained_s * 1e-9,
+               cpu_s / g.sustained_s, cpu_s / (g.plan_s + g.sustained_s),
+               same ? "same" : "DIFFERENT", worst);
+    }
+    events_free(back);
+    cuda_events_free(dev);
+    return ok && same && !(worst > BENCH_TOLERANCE);
+}
+
 /* Everything after reading; the exit status. */
 static int run(const bench_args *a, const bench_case *bc, diag_ctx *d)
 {
-    events *full = NULL, *back = NULL;
-    resim_stats cpu_stats, gpu_stats;
+    events *full = NULL;
+    resim_stats cpu_stats, planned;
     resim_plan plan;
-    cuda_events *dev = NULL;
-    gpu_figures g = {0};
     double cpu_s = cpu_resim(a, bc, &full, &cpu_stats, d);
     resim_options opt = resim_defaults();
     opt.net_bound = bc->net_bound;
     double start = progress_now_seconds();
-    bool ok = cpu_s >= 0 && resim_plan_make(bc->dg, bc->dump, &opt, &plan, &gpu_stats, d) == GP_OK;
-    g.plan_s = progress_now_seconds() - start;
-    print_clocks("before the GPU runs");
-    ok = ok && gpu_resim(a, &plan, &dev, &gpu_stats, &g, d);
-    print_clocks("after the GPU runs");
-    ok = ok && cuda_events_download(dev, &back, d) == GP_OK;
-    bool same = ok && same_events(full, back) && !memcmp(&cpu_stats, &gpu_stats, sizeof cpu_stats);
-    double power_s = 0, worst = ok && a->period_ns > 0
-                                    ? compare_power(a, bc, full, &plan, dev, &power_s, d) : NAN;
-    if (ok) {
-        double events_out = (double)cpu_stats.events_out;
-        printf("%s: cpu resim %d threads %.4f s; gpu plan %.4f s, resim cold %.4f s, "
-               "sustained %.4f s (upload %.4f, levels %.4f, pack %.4f); power on the device "
-               "%.4f s\n", a->name, a->threads, cpu_s, g.plan_s, g.cold_s, g.sustained_s,
-               g.last.upload_s, g.last.levels_s, g.last.pack_s, power_s);
-        printf("row\t%s\t%u\t%.0f\t%.4f\t%.4f\t%.4f\t%.2f\t%.2f\t%.1f\t%s\t%.2g\n", a->name,
-               cpu_stats.gates, events_out, cpu_s, g.cold_s, g.sustained_s,
-               events_out / cpu_s * 1e-9, events_out / g.sustained_s * 1e-9,
-               cpu_s / g.sustained_s, same ? "same" : "DIFFERENT", worst);
-    }
+    bool ok = cpu_s >= 0 && resim_plan_make(bc->dg, bc->dump, &opt, &plan, &planned, d) == GP_OK;
+    double plan_s = progress_now_seconds() - start;
+    char list[256];
+    snprintf(list, sizeof list, "%s", a->variants);
+    bool first = true;
+    for (char *v = strtok(list, ","); ok && v; v = strtok(NULL, ","), first = false)
+        ok = gpu_variant(a, bc, v, full, &cpu_stats, cpu_s, &plan, &planned, plan_s,
+                         first && a->period_ns > 0, d);
     events_free(full);
-    events_free(back);
-    cuda_events_free(dev);
     resim_plan_free(&plan);
-    return ok && same && !(worst > BENCH_TOLERANCE) ? 0 : 1;
+    return ok ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -265,7 +297,8 @@ int main(int argc, char **argv)
     bench_args a;
     if (!parse_args(argc, argv, &a)) {
         fprintf(stderr, "usage: bench_resim --lib L --netlist N [--top T] [--sdf S] --activity D "
-                        "--scope P [--period NS] [--threads T] [--repeats R] [--name NAME]\n");
+                        "--scope P [--period NS] [--threads T] [--repeats R] [--name NAME] "
+                        "[--variants LIST]\n");
         return 2;
     }
     if (cuda_device_count() == 0) {

@@ -12,7 +12,8 @@
 #   EXAMPLES=".devcarry/resim/fir8 ..." LIB_OSU=.devcarry/resim/osu018_stdcells.lib \
 #     GATES=1000000 CYCLES=200 bash bench/resim-cuda.sh
 #
-# Knobs: REPEATS (5), THREADS (every core), GATES (0: no generated case).
+# Knobs: REPEATS (5), THREADS (every core), GATES (0: no generated case),
+# CYCLES (200), VARIANTS (bench_resim --variants).
 # Logs in $OUT (or build-resim/out).
 set -u
 start=$SECONDS
@@ -60,10 +61,11 @@ one_case() {
   json=$(python3 bench/numbers-close.py 1e-6 "$out/$name-cpu.json" "$out/$name-cuda.json" 2>&1 | tail -1)
   say "$name: cli vcd $vcd; cli power json: $json"
   "$build/bench/bench_resim" "${args[@]}" --period "$period" --threads "$threads" \
-    --repeats "$repeats" --name "$name" >"$out/$name-bench.log" 2>&1
+    --repeats "$repeats" --name "$name" ${VARIANTS:+--variants "$VARIANTS"} \
+    >"$out/$name-bench.log" 2>&1
   say "$name: bench_resim exit $?"
-  grep -v "^row" "$out/$name-bench.log" | tail -4 | tee -a "$out/resim.log"
-  rows+=("$(grep "^row" "$out/$name-bench.log" | cut -f2-)	cli-vcd:$vcd")
+  grep -v "^row\|^clocks" "$out/$name-bench.log" | tail -6 | tee -a "$out/resim.log"
+  while IFS= read -r row; do rows+=("$row	cli-vcd:$vcd"); done < <(grep "^row" "$out/$name-bench.log" | cut -f2-)
 }
 
 for d in ${EXAMPLES:-}; do
@@ -89,5 +91,5 @@ if [ "$gates" -gt 0 ]; then
 fi
 
 say "done"
-printf '%s\n' "case	gates	events_out	cpu_s	gpu_cold_s	gpu_s	cpu_Gev/s	gpu_Gev/s	speedup	events	power_worst	cli" | tee -a "$out/resim.log"
+printf '%s\n' "case	variant	gates	events_out	cpu_s	plan_s	gpu_cold_s	gpu_s	cpu_Gev/s	gpu_Gev/s	speedup	with_plan	events	power_worst	cli" | tee -a "$out/resim.log"
 printf '%s\n' "${rows[@]}" | tee -a "$out/resim.log"

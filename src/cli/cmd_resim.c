@@ -150,7 +150,9 @@ static int resim_on_device(const resim_args *a, cli_design *cd, const cli_contex
     if (resim_plan_make(cd->dg, cd->ev, &a->opt, &plan, &stats, d) != GP_OK)
         return status;
     cli_timing_lap(&cd->timing, "resim plan");
-    if (cuda_resim_run(&plan, a->power.cuda.device, &dev, &stats, NULL, d) == GP_OK) {
+    cuda_resim_options co = cuda_resim_defaults();
+    co.device = a->power.cuda.device;
+    if (cuda_resim_run(&plan, &co, &dev, &stats, NULL, d) == GP_OK) {
         cli_timing_lap(&cd->timing, "resim");
         if (!ctx->quiet)
             print_stats(&stats);

@@ -74,12 +74,17 @@ int cuda_power_kernel_reports(const cuda_power_session *s, const cuda_power_opti
     return 0;
 }
 
-gp_status cuda_resim_run(const resim_plan *p, int device, cuda_events **out, resim_stats *stats,
-                         cuda_resim_timing *timing, diag_ctx *d)
+cuda_resim_options cuda_resim_defaults(void)
+{
+    return (cuda_resim_options){0, CUDA_RESIM_WINDOW_EVENTS, false};
+}
+
+gp_status cuda_resim_run(const resim_plan *p, const cuda_resim_options *o, cuda_events **out,
+                         resim_stats *stats, cuda_resim_timing *timing, diag_ctx *d)
 {
     (void)p, (void)stats, (void)timing;
     *out = NULL;
-    return not_built(device, d);
+    return not_built(o->device, d);
 }
 
 gp_status cuda_events_download(const cuda_events *e, events **out, diag_ctx *d)

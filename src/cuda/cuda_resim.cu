@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cuda/cuda_resim_kernels.h"
+#include "cuda/cuda_upload.h"
 #include "util/mem.h"
 #include "util/progress.h"
 
@@ -20,6 +21,8 @@
  * CUB scratch. */
 struct resim_job {
     const resim_plan *plan;
+    int device;
+    bool tight;
     cudaStream_t stream;
     cuda_resim_dev P;
     void *fixed_word, *fixed_ev0;
@@ -34,11 +37,19 @@ static cudaError_t device_array(void **p, size_t bytes)
     return cudaMalloc(p, bytes ? bytes : 1);
 }
 
-static cudaError_t upload(void **dst, const void *src, size_t bytes)
+static_assert(sizeof(resim_input) % 8 == 0 && sizeof(resim_plan_gate) % 8 == 0,
+              "the plan's arrays upload as 8-byte words");
+
+/* A device copy of `bytes` at src (a multiple of 8, or the copy rounds
+ * up: every array the plan uploads is of 8-byte fields), staged by
+ * cuda_upload's workers. */
+static cudaError_t upload(int device, void **dst, const void *src, size_t bytes)
 {
-    cudaError_t err = device_array(dst, bytes);
-    return err == cudaSuccess && bytes ? cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice)
-                                       : err;
+    cuda_upload_options o = cuda_upload_defaults();
+    o.device = device;
+    cudaError_t err = device_array(dst, (bytes + 7) / 8 * 8);
+    return err == cudaSuccess ? cuda_upload_words((const uint64_t *)src, bytes / 8, *dst, &o)
+                              : err;
 }
 
 /* The plan's arrays and the fixed nets' events on the device. */
@@ -47,17 +58,18 @@ static cudaError_t upload_plan(resim_job *j)
     const resim_plan *p = j->plan;
     const events *fx = p->fixed;
     uint32_t nets = fx->n_nets;
+    int dev = j->device;
     cudaError_t err = cudaStreamCreateWithFlags(&j->stream, cudaStreamNonBlocking);
     if (err == cudaSuccess)
-        err = upload((void **)&j->P.gates, p->gates, p->n_gates * sizeof *p->gates);
+        err = upload(dev, (void **)&j->P.gates, p->gates, p->n_gates * sizeof *p->gates);
     if (err == cudaSuccess)
-        err = upload((void **)&j->P.inputs, p->inputs, p->n_inputs * sizeof *p->inputs);
+        err = upload(dev, (void **)&j->P.inputs, p->inputs, p->n_inputs * sizeof *p->inputs);
     if (err == cudaSuccess)
-        err = upload((void **)&j->P.tt, p->tt, p->n_tt * sizeof *p->tt);
+        err = upload(dev, (void **)&j->P.tt, p->tt, p->n_tt * sizeof *p->tt);
     if (err == cudaSuccess)
-        err = upload(&j->fixed_word, fx->word, fx->n_events * sizeof *fx->word);
+        err = upload(dev, &j->fixed_word, fx->word, fx->n_events * sizeof *fx->word);
     if (err == cudaSuccess)
-        err = upload(&j->fixed_ev0, fx->net_ev0, ((size_t)nets + 1) * sizeof *fx->net_ev0);
+        err = upload(dev, &j->fixed_ev0, fx->net_ev0, ((size_t)nets + 1) * sizeof *fx->net_ev0);
     if (err == cudaSuccess)
         err = device_array((void **)&j->P.net_ptr, (size_t)nets * sizeof *j->P.net_ptr);
     if (err == cudaSuccess)
@@ -114,7 +126,7 @@ static cudaError_t simulate_windows(resim_job *j, cuda_resim_level *L, uint64_t 
                                     unsigned long long *overflowed)
 {
     unsigned long long now = 0;
-    cudaError_t err = cuda_resim_simulate(j->P, *L, NULL, j->stream);
+    cudaError_t err = cuda_resim_simulate(j->P, *L, NULL, j->tight, j->stream);
     if (err == cudaSuccess)
         err = overflows(j, &now);
     if (err != cudaSuccess || now == *overflowed)
@@ -123,7 +135,7 @@ static cudaError_t simulate_windows(resim_job *j, cuda_resim_level *L, uint64_t 
     int64_t *queues = NULL;
     err = pool_array(j, &queues, room * 8, err);
     if (err == cudaSuccess)
-        err = cuda_resim_simulate(j->P, *L, queues, j->stream);
+        err = cuda_resim_simulate(j->P, *L, queues, j->tight, j->stream);
     if (queues)
         cudaFreeAsync(queues, j->stream);
     return err;
@@ -275,15 +287,26 @@ static cudaError_t run_all(resim_job *j, cuda_events *e, resim_stats *stats,
     return err;
 }
 
-extern "C" gp_status cuda_resim_run(const resim_plan *p, int device, cuda_events **out,
-                                    resim_stats *stats, cuda_resim_timing *timing, diag_ctx *d)
+extern "C" cuda_resim_options cuda_resim_defaults(void)
 {
+    cuda_resim_options o = {0, CUDA_RESIM_WINDOW_EVENTS, false};
+    return o;
+}
+
+extern "C" gp_status cuda_resim_run(const resim_plan *p, const cuda_resim_options *o,
+                                    cuda_events **out, resim_stats *stats,
+                                    cuda_resim_timing *timing, diag_ctx *d)
+{
+    int device = o->device;
     *out = NULL;
     cuda_resim_timing tm = {0, 0, 0};
     uint32_t nets = p->fixed->n_nets;
     cuda_events *e = (cuda_events *)mem_calloc(1, sizeof *e);
     resim_job j = {};
     j.plan = p;
+    j.device = device;
+    j.tight = o->tight;
+    j.P.window_events = o->window_events;
     j.level_bufs = (void **)mem_calloc(p->n_levels ? p->n_levels : 1, sizeof *j.level_bufs);
     if (e)
         e->host_net_ev0 = (uint64_t *)mem_alloc(((size_t)nets + 1) * sizeof *e->host_net_ev0);

@@ -11,6 +11,7 @@
 #ifndef GP_CUDA_CUDA_RESIM_H
 #define GP_CUDA_CUDA_RESIM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "events/events.h"
@@ -21,6 +22,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Input events a window aims at by default. */
+#define CUDA_RESIM_WINDOW_EVENTS 128
 
 /* An event store on the device: net n's events are word[net_ev0[n] ..
  * net_ev0[n + 1]), as events.h lays them out; host_net_ev0 is a host copy
@@ -43,12 +47,25 @@ typedef struct cuda_resim_timing {
     double pack_s;            /* the waveforms into the event store's layout */
 } cuda_resim_timing;
 
-/* Re-simulates plan p (resim_plan_make) on CUDA device `device` into *out
+/* How the GPU re-simulation cuts its work (bench/resim-cuda.sh measures
+ * the choices; docs/performance.md says why these are the defaults). */
+typedef struct cuda_resim_options {
+    int device;               /* CUDA device index */
+    uint32_t window_events;   /* input events a window of a gate's time aims at;
+                                 0: one window a gate, its whole time */
+    bool tight;               /* the window kernel held to 80 registers a thread
+                                 (more threads resident, some spilled) */
+} cuda_resim_options;
+
+/* Device 0, windows of CUDA_RESIM_WINDOW_EVENTS, the compiler's registers. */
+cuda_resim_options cuda_resim_defaults(void);
+
+/* Re-simulates plan p (resim_plan_make) on CUDA device o->device into *out
  * (free with cuda_events_free): the events resim_run gives.  stats gets
  * the counts resim_run's has (events_out, wakeups, swallowed added to
  * what the plan said); timing may be NULL. */
-gp_status cuda_resim_run(const resim_plan *p, int device, cuda_events **out, resim_stats *stats,
-                         cuda_resim_timing *timing, diag_ctx *d);
+gp_status cuda_resim_run(const resim_plan *p, const cuda_resim_options *o, cuda_events **out,
+                         resim_stats *stats, cuda_resim_timing *timing, diag_ctx *d);
 
 /* A host copy of e (free with events_free). */
 gp_status cuda_events_download(const cuda_events *e, events **out, diag_ctx *d);

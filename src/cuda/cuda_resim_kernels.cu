@@ -303,7 +303,8 @@ __global__ void windows_kernel(cuda_resim_dev P, cuda_resim_level L)
                 late |= arrival(ri, p[e]) < arrival(ri, p[e - 1]);
             ordered = ordered && !__any_sync(0xffffffffu, late);
         }
-        uint64_t n = ordered ? (events + CUDA_RESIM_WINDOW_EVENTS - 1) / CUDA_RESIM_WINDOW_EVENTS : 1;
+        uint64_t per = P.window_events;
+        uint64_t n = ordered && per ? (events + per - 1) / per : 1;
         if (lane == 0)
             L.gate_win[i] = n > 0 ? n : 1;
     }
@@ -349,8 +350,10 @@ __global__ void rooms_kernel(cuda_resim_dev P, cuda_resim_level L)
 }
 
 /* A thread a window; with queues, only the windows whose rings
- * overflowed, each with a queue as long as its room. */
-__global__ void __launch_bounds__(BLOCK)
+ * overflowed, each with a queue as long as its room.  MIN_BLOCKS: the
+ * blocks an SM is to hold (the registers a thread gets follow). */
+template <int MIN_BLOCKS>
+__global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 simulate_kernel(cuda_resim_dev P, cuda_resim_level L, int64_t *queues)
 {
     uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -515,9 +518,12 @@ cudaError_t cuda_resim_rooms(const cuda_resim_dev &P, const cuda_resim_level &L,
 }
 
 cudaError_t cuda_resim_simulate(const cuda_resim_dev &P, const cuda_resim_level &L,
-                                int64_t *queues, cudaStream_t stream)
+                                int64_t *queues, bool tight, cudaStream_t stream)
 {
-    simulate_kernel<<<blocks_for(L.n_windows), BLOCK, 0, stream>>>(P, L, queues);
+    if (tight)
+        simulate_kernel<6><<<blocks_for(L.n_windows), BLOCK, 0, stream>>>(P, L, queues);
+    else
+        simulate_kernel<1><<<blocks_for(L.n_windows), BLOCK, 0, stream>>>(P, L, queues);
     return cudaGetLastError();
 }
 

@@ -4,8 +4,8 @@
  *
  * A level's gates are cut into windows of their output's time: gate i has
  * windows gate_win[i] .. gate_win[i + 1], of equal spans of the dump, the
- * first from the start, the last to the end of time, about
- * CUDA_RESIM_WINDOW_EVENTS input events each.  A thread simulates one
+ * first from the start, the last to the end of time, about window_events
+ * input events each (cuda_resim_options).  A thread simulates one
  * window: it takes its inputs' values where the window starts less the
  * gate's longest delay (no wake-up from before can fire inside), runs
  * resim_gate.c's loop from there, and writes the window's output changes,
@@ -20,10 +20,9 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "cuda/cuda_resim.h"
 #include "resim/resim.h"
 
-/* Input events a window aims at. */
-#define CUDA_RESIM_WINDOW_EVENTS 128
 /* Pending wake-ups besides the earliest that a thread's ring holds; a
  * window whose pending wake-ups overflow it runs again with its queue in
  * global memory. */
@@ -38,6 +37,7 @@ struct cuda_resim_dev {
     const uint64_t **net_ptr;
     uint64_t *net_count;
     int64_t t0, span;         /* the dump's first time, and its length (>= 1) */
+    uint32_t window_events;   /* cuda_resim_options' */
 };
 
 /* What a window's thread leaves for the join. */
@@ -79,7 +79,7 @@ cudaError_t cuda_resim_rooms(const cuda_resim_dev &P, const cuda_resim_level &L,
 /* The windows (queues NULL: rings; else the overflowed windows again, each
  * queue at queues + win_at[w]). */
 cudaError_t cuda_resim_simulate(const cuda_resim_dev &P, const cuda_resim_level &L,
-                                int64_t *queues, cudaStream_t stream);
+                                int64_t *queues, bool tight, cudaStream_t stream);
 /* The join: gate_at (before its scan), the windows' drop, the counts. */
 cudaError_t cuda_resim_join(const cuda_resim_level &L, cudaStream_t stream);
 /* The gates' waveforms into L.out (after gate_at's scan), published in P. */

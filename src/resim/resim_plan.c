@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/mem.h"
+#include "util/parts.h"
 
 /* The fixed nets' waveforms, in an event store, none cut at the end. */
 static gp_status fixed_nets(const design *dg, const events *dump, const resim_options *opt,
@@ -34,64 +35,92 @@ static uint32_t gate_inputs(const design *dg, uint32_t inst)
     return n < LIB_MAX_EXPR_PINS ? n : LIB_MAX_EXPR_PINS;
 }
 
-/* The arrays' sizes for the jobs: inputs and truth-table words. */
-static void count_arrays(const design *dg, const resim_job *jobs, uint32_t n_jobs,
-                         uint64_t *n_inputs, uint64_t *n_tt)
+/* Each gate's first input and truth-table word (plan->gates[j].in0 and
+ * .tt0), in job order; the totals. */
+static void place_gates(const design *dg, const resim_job *jobs, uint32_t n_jobs,
+                        resim_plan_gate *gates, uint64_t *n_inputs, uint64_t *n_tt)
 {
-    *n_inputs = *n_tt = 0;
+    uint64_t in0 = 0, tt0 = 0;
     for (uint32_t j = 0; j < n_jobs; j++) {
         uint32_t n = gate_inputs(dg, jobs[j].inst);
-        *n_inputs += n;
-        *n_tt += tt_words(n);
+        gates[j].in0 = (uint32_t)in0;
+        gates[j].tt0 = (uint32_t)tt0;
+        in0 += n;
+        tt0 += tt_words(n);
     }
+    *n_inputs = in0;
+    *n_tt = tt0;
 }
 
-/* Job j as plan gate j, its inputs and truth table appended at *in0, *tt0. */
-static void add_gate(const design *dg, const resim_job *job, resim_plan *plan, uint32_t j,
-                     uint32_t *in0, uint64_t *tt0)
+/* Job j as plan gate j (placed), its inputs and truth table. */
+static void add_gate(const design *dg, const resim_job *job, resim_plan *plan, uint32_t j)
 {
     uint32_t lp = job->pin - dg->inst_pin0[job->inst], n = gate_inputs(dg, job->inst);
     const lib_expr *f = dg->inst_cell[job->inst]->pins[lp].function;
-    bool has_tt = f && f->tt;
-    plan->gates[j] = (resim_plan_gate){.net = dg->pin_net[job->pin], .in0 = *in0,
-                                       .n_inputs = n,
-                                       .tt0 = has_tt ? (uint32_t)*tt0 : RESIM_NO_TT};
+    resim_plan_gate *g = &plan->gates[j];
+    g->net = dg->pin_net[job->pin];
+    g->n_inputs = n;
     for (uint32_t k = 0; k < n; k++)
-        plan->inputs[(*in0)++] = resim_input_of(dg, job->inst, lp, k);
-    if (has_tt)
-        memcpy(plan->tt + *tt0, f->tt, tt_words(n) * sizeof *plan->tt);
-    *tt0 += tt_words(n);
+        plan->inputs[g->in0 + k] = resim_input_of(dg, job->inst, lp, k);
+    if (f && f->tt)
+        memcpy(plan->tt + g->tt0, f->tt, tt_words(n) * sizeof *plan->tt);
+    else
+        g->tt0 = RESIM_NO_TT;
 }
 
-/* The gates of the jobs, with the first gate of each level. */
+typedef struct gates_job {
+    const design *dg;
+    const resim_job *jobs;
+    uint32_t n_jobs;
+    resim_plan *plan;
+} gates_job;
+
+/* The gates of one part of the jobs (a parts_fn). */
+static void add_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    const gates_job *g = ctx;
+    uint32_t end = (uint32_t)parts_begin(g->n_jobs, part + 1, parts);
+    for (uint32_t j = (uint32_t)parts_begin(g->n_jobs, part, parts); j < end; j++)
+        add_gate(g->dg, &g->jobs[j], g->plan, j);
+}
+
+/* The first gate of each level (levels 1 .. n of the design are plan
+ * levels 0 .. n - 1; an empty level starts where the next does). */
+static void mark_levels(const design *dg, const resim_job *jobs, uint32_t n_jobs,
+                        resim_plan *plan)
+{
+    uint32_t l = 0;
+    for (uint32_t j = 0; j < n_jobs; j++)
+        for (uint32_t level = dg->inst_level[jobs[j].inst]; l < level; l++)
+            plan->level_gate0[l] = j;
+    plan->level_gate0[plan->n_levels] = n_jobs;
+}
+
+/* The gates of the jobs, on `workers` threads. */
 static gp_status list_gates(const design *dg, const resim_job *jobs, uint32_t n_jobs,
-                            resim_plan *plan, diag_ctx *d)
+                            uint32_t workers, resim_plan *plan, diag_ctx *d)
 {
     uint64_t n_inputs, n_tt;
-    count_arrays(dg, jobs, n_jobs, &n_inputs, &n_tt);
-    if (n_inputs > UINT32_MAX || n_tt > UINT32_MAX) {
+    plan->n_levels = n_jobs ? dg->inst_level[jobs[n_jobs - 1].inst] : 0;
+    plan->gates = mem_alloc((n_jobs ? n_jobs : 1) * sizeof *plan->gates);
+    plan->level_gate0 = mem_alloc(((size_t)plan->n_levels + 1) * sizeof *plan->level_gate0);
+    if (!plan->gates || !plan->level_gate0)
+        return resim_no_memory(d);
+    place_gates(dg, jobs, n_jobs, plan->gates, &n_inputs, &n_tt);
+    if (n_inputs > UINT32_MAX || n_tt >= RESIM_NO_TT) {
         diag_error(d, 9008, DIAG_NOWHERE, "the design has %llu gate inputs: the GPU "
                    "re-simulation takes fewer than 2^32; use --engine cpu",
                    (unsigned long long)n_inputs);
         return GP_ERR_UNSUPPORTED;
     }
-    uint32_t levels = n_jobs ? dg->inst_level[jobs[n_jobs - 1].inst] : 0;
-    plan->gates = mem_alloc((n_jobs ? n_jobs : 1) * sizeof *plan->gates);
     plan->inputs = mem_alloc((n_inputs ? n_inputs : 1) * sizeof *plan->inputs);
     plan->tt = mem_calloc(n_tt ? n_tt : 1, sizeof *plan->tt);
-    plan->level_gate0 = mem_alloc(((size_t)levels + 1) * sizeof *plan->level_gate0);
-    if (!plan->gates || !plan->inputs || !plan->tt || !plan->level_gate0)
+    if (!plan->inputs || !plan->tt)
         return resim_no_memory(d);
     plan->n_gates = n_jobs, plan->n_inputs = (uint32_t)n_inputs, plan->n_tt = n_tt;
-    plan->n_levels = levels;
-    uint32_t in0 = 0;
-    uint64_t tt0 = 0;
-    for (uint32_t j = 0, l = 0; j < n_jobs; j++) {
-        for (uint32_t level = dg->inst_level[jobs[j].inst]; l < level; l++)
-            plan->level_gate0[l] = j; /* levels 1 .. levels are plan levels 0 .. levels - 1 */
-        add_gate(dg, &jobs[j], plan, j, &in0, &tt0);
-    }
-    plan->level_gate0[levels] = n_jobs;
+    mark_levels(dg, jobs, n_jobs, plan);
+    gates_job job = {dg, jobs, n_jobs, plan};
+    parts_run(add_part, &job, parts_for(n_jobs, workers));
     return GP_OK;
 }
 
@@ -108,7 +137,8 @@ gp_status resim_plan_make(const design *dg, const events *dump, const resim_opti
     uint32_t n_jobs = 0;
     resim_job *jobs = st == GP_OK ? resim_list_jobs(dg, &n_jobs) : NULL;
     if (st == GP_OK)
-        st = jobs ? list_gates(dg, jobs, n_jobs, plan, d) : resim_no_memory(d);
+        st = jobs ? list_gates(dg, jobs, n_jobs, resim_workers(opt->threads), plan, d)
+                  : resim_no_memory(d);
     mem_free(jobs);
     stats->gates = n_jobs;
     if (st != GP_OK)

@@ -96,29 +96,40 @@ static void check_threads(const sim_case *sc)
 }
 
 #ifdef RESIM_TEST_CUDA
-/* The GPU re-simulation of sc: sc->full and sc->stats exactly, or, where
- * resim_run refused, the plan's refusal with the same status. */
+/* The ways the GPU cuts the work, all of which must give the same events:
+ * the default windows, one window a gate, and windows of 1 and 3 input
+ * events (every change near a window's edge), in both register budgets. */
+static const cuda_resim_options cuda_variants[] = {
+    {0, CUDA_RESIM_WINDOW_EVENTS, false}, {0, 0, false}, {0, 1, false}, {0, 3, true},
+};
+
+/* The GPU re-simulation of sc in every variant: sc->full and sc->stats
+ * exactly, or, where resim_run refused, the plan's refusal with the same
+ * status. */
 static void check_cuda(const sim_case *sc)
 {
     resim_options opt = resim_defaults();
     opt.net_bound = sc->net_bound;
     resim_plan plan;
-    resim_stats stats;
+    resim_stats planned;
     diag_ctx *quiet = diag_new(NULL);
-    gp_status st = resim_plan_make(sc->dg, sc->dump, &opt, &plan, &stats, quiet);
+    gp_status st = resim_plan_make(sc->dg, sc->dump, &opt, &plan, &planned, quiet);
     diag_free(quiet);
     CHECK_EQ_INT(st, sc->status);
     if (st != GP_OK)
         return;
-    cuda_events *dev = NULL;
-    events *full = NULL;
-    CHECK_EQ_INT(cuda_resim_run(&plan, 0, &dev, &stats, NULL, sc->d), GP_OK);
-    if (dev)
-        CHECK_EQ_INT(cuda_events_download(dev, &full, sc->d), GP_OK);
-    CHECK(same_events(full, sc->full));
-    CHECK(memcmp(&stats, &sc->stats, sizeof stats) == 0);
-    events_free(full);
-    cuda_events_free(dev);
+    for (size_t v = 0; v < sizeof cuda_variants / sizeof *cuda_variants; v++) {
+        cuda_events *dev = NULL;
+        events *full = NULL;
+        resim_stats stats = planned;
+        CHECK_EQ_INT(cuda_resim_run(&plan, &cuda_variants[v], &dev, &stats, NULL, sc->d), GP_OK);
+        if (dev)
+            CHECK_EQ_INT(cuda_events_download(dev, &full, sc->d), GP_OK);
+        CHECK(same_events(full, sc->full));
+        CHECK(memcmp(&stats, &sc->stats, sizeof stats) == 0);
+        events_free(full);
+        cuda_events_free(dev);
+    }
     resim_plan_free(&plan);
 }
 #endif
