@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cuda/cuda_resim_kernels.h"
-#include "cuda/cuda_upload.h"
 #include "util/mem.h"
 #include "util/progress.h"
 
@@ -30,6 +29,7 @@ struct resim_job {
     void *scan_temp;
     size_t scan_bytes;
     void **level_bufs;        /* per level, from the stream's pool */
+    cuda_resim_timing *tm;
 };
 
 static cudaError_t device_array(void **p, size_t bytes)
@@ -37,19 +37,14 @@ static cudaError_t device_array(void **p, size_t bytes)
     return cudaMalloc(p, bytes ? bytes : 1);
 }
 
-static_assert(sizeof(resim_input) % 8 == 0 && sizeof(resim_plan_gate) % 8 == 0,
-              "the plan's arrays upload as 8-byte words");
-
-/* A device copy of `bytes` at src (a multiple of 8, or the copy rounds
- * up: every array the plan uploads is of 8-byte fields), staged by
- * cuda_upload's workers. */
-static cudaError_t upload(int device, void **dst, const void *src, size_t bytes)
+/* A device copy of `bytes` at src.  (Pinned staging, cuda_upload's, was
+ * slower here: its buffers' pinning costs more than these arrays take to
+ * copy; docs/performance.md.) */
+static cudaError_t upload(void **dst, const void *src, size_t bytes)
 {
-    cuda_upload_options o = cuda_upload_defaults();
-    o.device = device;
-    cudaError_t err = device_array(dst, (bytes + 7) / 8 * 8);
-    return err == cudaSuccess ? cuda_upload_words((const uint64_t *)src, bytes / 8, *dst, &o)
-                              : err;
+    cudaError_t err = device_array(dst, bytes);
+    return err == cudaSuccess && bytes ? cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice)
+                                       : err;
 }
 
 /* The plan's arrays and the fixed nets' events on the device. */
@@ -58,18 +53,17 @@ static cudaError_t upload_plan(resim_job *j)
     const resim_plan *p = j->plan;
     const events *fx = p->fixed;
     uint32_t nets = fx->n_nets;
-    int dev = j->device;
     cudaError_t err = cudaStreamCreateWithFlags(&j->stream, cudaStreamNonBlocking);
     if (err == cudaSuccess)
-        err = upload(dev, (void **)&j->P.gates, p->gates, p->n_gates * sizeof *p->gates);
+        err = upload((void **)&j->P.gates, p->gates, p->n_gates * sizeof *p->gates);
     if (err == cudaSuccess)
-        err = upload(dev, (void **)&j->P.inputs, p->inputs, p->n_inputs * sizeof *p->inputs);
+        err = upload((void **)&j->P.inputs, p->inputs, p->n_inputs * sizeof *p->inputs);
     if (err == cudaSuccess)
-        err = upload(dev, (void **)&j->P.tt, p->tt, p->n_tt * sizeof *p->tt);
+        err = upload((void **)&j->P.tt, p->tt, p->n_tt * sizeof *p->tt);
     if (err == cudaSuccess)
-        err = upload(dev, &j->fixed_word, fx->word, fx->n_events * sizeof *fx->word);
+        err = upload(&j->fixed_word, fx->word, fx->n_events * sizeof *fx->word);
     if (err == cudaSuccess)
-        err = upload(dev, &j->fixed_ev0, fx->net_ev0, ((size_t)nets + 1) * sizeof *fx->net_ev0);
+        err = upload(&j->fixed_ev0, fx->net_ev0, ((size_t)nets + 1) * sizeof *fx->net_ev0);
     if (err == cudaSuccess)
         err = device_array((void **)&j->P.net_ptr, (size_t)nets * sizeof *j->P.net_ptr);
     if (err == cudaSuccess)
@@ -141,6 +135,35 @@ static cudaError_t simulate_windows(resim_job *j, cuda_resim_level *L, uint64_t 
     return err;
 }
 
+/* Adds the seconds since *lap to *into and restarts the lap. */
+static void lap(double *into, double *since)
+{
+    double now = progress_now_seconds();
+    *into += now - *since;
+    *since = now;
+}
+
+/* Level l's windows: their count, gates and room (L->n_windows and *room). */
+static cudaError_t plan_windows(resim_job *j, cuda_resim_level *L, uint64_t *room)
+{
+    cudaError_t err = pool_array(j, &L->gate_win, ((size_t)L->n_gates + 1) * 8, cudaSuccess);
+    err = pool_array(j, &L->gate_at, ((size_t)L->n_gates + 1) * 8, err);
+    if (err == cudaSuccess)
+        err = cuda_resim_windows(j->P, *L, j->stream);
+    if (err == cudaSuccess)
+        err = scan(j, L->gate_win, L->n_gates, &L->n_windows);
+    err = pool_array(j, &L->win_gate, L->n_windows * sizeof *L->win_gate, err);
+    err = pool_array(j, &L->win_at, (L->n_windows + 1) * 8, err);
+    err = pool_array(j, &L->win, L->n_windows * sizeof *L->win, err);
+    if (err == cudaSuccess)
+        err = cuda_resim_window_gates(*L, j->stream);
+    if (err == cudaSuccess)
+        err = cuda_resim_rooms(j->P, *L, j->stream);
+    if (err == cudaSuccess)
+        err = scan(j, L->win_at, L->n_windows, room);
+    return pool_array(j, &L->scratch, *room * 8, err);
+}
+
 /* Level l's gates: their windows, the windows' room and simulation, the
  * join into the level's waveforms (j->level_bufs[l]). */
 static cudaError_t run_level(resim_job *j, uint32_t l, unsigned long long *overflowed)
@@ -152,24 +175,15 @@ static cudaError_t run_level(resim_job *j, uint32_t l, unsigned long long *overf
     if (L.n_gates == 0)
         return cudaSuccess;
     uint64_t room = 0, changes = 0;
-    cudaError_t err = pool_array(j, &L.gate_win, ((size_t)L.n_gates + 1) * 8, cudaSuccess);
-    err = pool_array(j, &L.gate_at, ((size_t)L.n_gates + 1) * 8, err);
-    if (err == cudaSuccess)
-        err = cuda_resim_windows(j->P, L, j->stream);
-    if (err == cudaSuccess)
-        err = scan(j, L.gate_win, L.n_gates, &L.n_windows);
-    err = pool_array(j, &L.win_gate, L.n_windows * sizeof *L.win_gate, err);
-    err = pool_array(j, &L.win_at, (L.n_windows + 1) * 8, err);
-    err = pool_array(j, &L.win, L.n_windows * sizeof *L.win, err);
-    if (err == cudaSuccess)
-        err = cuda_resim_window_gates(L, j->stream);
-    if (err == cudaSuccess)
-        err = cuda_resim_rooms(j->P, L, j->stream);
-    if (err == cudaSuccess)
-        err = scan(j, L.win_at, L.n_windows, &room);
-    err = pool_array(j, &L.scratch, room * 8, err);
+    unsigned long long before = *overflowed;
+    double since = progress_now_seconds();
+    cudaError_t err = plan_windows(j, &L, &room);
+    lap(&j->tm->windows_s, &since);
     if (err == cudaSuccess)
         err = simulate_windows(j, &L, room, overflowed);
+    lap(&j->tm->simulate_s, &since);
+    j->tm->windows += L.n_windows;
+    j->tm->redone += *overflowed - before;
     if (err == cudaSuccess)
         err = cuda_resim_join(L, j->stream);
     if (err == cudaSuccess)
@@ -182,6 +196,7 @@ static cudaError_t run_level(resim_job *j, uint32_t l, unsigned long long *overf
     for (size_t k = 0; k < sizeof temporary / sizeof *temporary; k++)
         if (temporary[k])
             cudaFreeAsync(temporary[k], j->stream);
+    lap(&j->tm->join_s, &since);
     return err;
 }
 
@@ -299,13 +314,14 @@ extern "C" gp_status cuda_resim_run(const resim_plan *p, const cuda_resim_option
 {
     int device = o->device;
     *out = NULL;
-    cuda_resim_timing tm = {0, 0, 0};
+    cuda_resim_timing tm = {};
     uint32_t nets = p->fixed->n_nets;
     cuda_events *e = (cuda_events *)mem_calloc(1, sizeof *e);
     resim_job j = {};
     j.plan = p;
     j.device = device;
     j.tight = o->tight;
+    j.tm = &tm;
     j.P.window_events = o->window_events;
     j.level_bufs = (void **)mem_calloc(p->n_levels ? p->n_levels : 1, sizeof *j.level_bufs);
     if (e)

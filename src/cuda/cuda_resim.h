@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 /* Input events a window aims at by default. */
-#define CUDA_RESIM_WINDOW_EVENTS 128
+#define CUDA_RESIM_WINDOW_EVENTS 64
 
 /* An event store on the device: net n's events are word[net_ev0[n] ..
  * net_ev0[n + 1]), as events.h lays them out; host_net_ev0 is a host copy
@@ -43,8 +43,13 @@ typedef struct cuda_events {
 /* Wall-clock seconds of a re-simulation's stages. */
 typedef struct cuda_resim_timing {
     double upload_s;          /* the plan and the fixed nets' events to the device */
-    double levels_s;          /* the gates, level by level */
+    double levels_s;          /* the gates, level by level: */
+    double windows_s;         /*   the windows' count, gates and room */
+    double simulate_s;        /*   their simulation */
+    double join_s;            /*   the join into the gates' waveforms */
     double pack_s;            /* the waveforms into the event store's layout */
+    uint64_t windows;         /* simulated, over all levels */
+    uint64_t redone;          /* of them, those whose rings overflowed */
 } cuda_resim_timing;
 
 /* How the GPU re-simulation cuts its work (bench/resim-cuda.sh measures

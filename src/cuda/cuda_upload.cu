@@ -11,8 +11,7 @@
  * (cudaSuccess until then), which also tells the others to stop. */
 typedef struct upload_worker upload_worker;
 typedef struct upload_shared {
-    const uint64_t *src;
-    uint64_t n_words;
+    const events *ev;
     int64_t *dst;
     cuda_upload_options o;
     uint64_t chunk;           /* events per chunk: what one staging buffer holds */
@@ -95,11 +94,11 @@ static cudaError_t upload_worker_copy(upload_worker *w)
     for (uint64_t c = (uint64_t)w->index; c < sh->n_chunks && !upload_stopped(sh);
          c += (uint64_t)sh->workers, i++) {
         uint64_t first = c * sh->chunk;
-        uint64_t n = sh->n_words - first < sh->chunk ? sh->n_words - first : sh->chunk;
+        uint64_t n = sh->ev->n_events - first < sh->chunk ? sh->ev->n_events - first : sh->chunk;
         int b = (int)(i % 2);
         if ((err = cudaEventSynchronize(w->copied[b])) != cudaSuccess)
             break;
-        memcpy(w->stage[b], sh->src + first, n * sizeof *sh->src);
+        memcpy(w->stage[b], sh->ev->word + first, n * sizeof *sh->ev->word);
         err = cudaMemcpyAsync(sh->dst + first, w->stage[b], n * sizeof(int64_t),
                               cudaMemcpyHostToDevice, w->stream);
         if (err == cudaSuccess)
@@ -140,17 +139,17 @@ static int upload_worker_count(const cuda_upload_options *o, uint64_t n_chunks)
     return (uint64_t)want < n_chunks ? (int)want : (int)n_chunks;
 }
 
-extern "C" cudaError_t cuda_upload_words(const uint64_t *src, uint64_t n_words, void *dst,
-                                         const cuda_upload_options *o)
+extern "C" cudaError_t cuda_upload_events(const events *ev, int64_t *dst,
+                                          const cuda_upload_options *o)
 {
-    if (n_words == 0)
+    if (ev->n_events == 0)
         return cudaSuccess;
     upload_shared sh;
-    sh.src = src, sh.n_words = n_words, sh.dst = (int64_t *)dst, sh.o = *o;
+    sh.ev = ev, sh.dst = dst, sh.o = *o;
     uint64_t stage = o->stage_bytes ? o->stage_bytes : CUDA_UPLOAD_STAGE_BYTES;
     sh.chunk = stage / sizeof(int64_t) ? stage / sizeof(int64_t) : 1;
-    sh.chunk = sh.chunk < n_words ? sh.chunk : n_words; /* small inputs: small buffers */
-    sh.n_chunks = (n_words + sh.chunk - 1) / sh.chunk;
+    sh.chunk = sh.chunk < ev->n_events ? sh.chunk : ev->n_events; /* small inputs: small buffers */
+    sh.n_chunks = (ev->n_events + sh.chunk - 1) / sh.chunk;
     sh.workers = upload_worker_count(o, sh.n_chunks);
     sh.first_error.store(cudaSuccess);
     upload_worker w[CUDA_UPLOAD_MAX_WORKERS] = {};
@@ -160,10 +159,4 @@ extern "C" cudaError_t cuda_upload_words(const uint64_t *src, uint64_t n_words, 
     /* Worker 0 runs here; a worker whose thread could not start runs here too. */
     parts_run(upload_worker_run, &sh, (uint32_t)sh.workers);
     return (cudaError_t)sh.first_error.load();
-}
-
-extern "C" cudaError_t cuda_upload_events(const events *ev, int64_t *dst,
-                                          const cuda_upload_options *o)
-{
-    return cuda_upload_words(ev->word, ev->n_events, dst, o);
 }

@@ -48,9 +48,6 @@ cuda_upload_options cuda_upload_defaults(void);
  * the first error any worker met; every staging buffer, stream and event
  * is freed either way.  Runs on the calling thread and W - 1 others. */
 cudaError_t cuda_upload_events(const events *ev, int64_t *dst, const cuda_upload_options *o);
-/* The same for any n_words 8-byte words at src, into device array dst. */
-cudaError_t cuda_upload_words(const uint64_t *src, uint64_t n_words, void *dst,
-                              const cuda_upload_options *o);
 
 #ifdef __cplusplus
 }
