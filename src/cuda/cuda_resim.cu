@@ -155,7 +155,6 @@ static cudaError_t plan_windows(resim_job *j, cuda_resim_level *L, uint64_t *roo
     err = pool_array(j, &L->win_gate, L->n_windows * sizeof *L->win_gate, err);
     err = pool_array(j, &L->win_at, (L->n_windows + 1) * 8, err);
     err = pool_array(j, &L->win, L->n_windows * sizeof *L->win, err);
-    err = pool_array(j, &L->win_start, L->n_windows * CUDA_RESIM_STARTS * 8, err);
     if (err == cudaSuccess)
         err = cuda_resim_window_gates(*L, j->stream);
     if (err == cudaSuccess)
@@ -193,8 +192,7 @@ static cudaError_t run_level(resim_job *j, uint32_t l, unsigned long long *overf
     j->level_bufs[l] = L.out;
     if (err == cudaSuccess)
         err = cuda_resim_gather(j->P, L, j->stream);
-    void *temporary[] = {L.gate_win, L.gate_at, L.win_gate, L.win_at, L.win, L.win_start,
-                         L.scratch};
+    void *temporary[] = {L.gate_win, L.gate_at, L.win_gate, L.win_at, L.win, L.scratch};
     for (size_t k = 0; k < sizeof temporary / sizeof *temporary; k++)
         if (temporary[k])
             cudaFreeAsync(temporary[k], j->stream);
@@ -306,7 +304,7 @@ static cudaError_t run_all(resim_job *j, cuda_events *e, resim_stats *stats,
 
 extern "C" cuda_resim_options cuda_resim_defaults(void)
 {
-    cuda_resim_options o = {0, CUDA_RESIM_WINDOW_EVENTS, false};
+    cuda_resim_options o = {0, CUDA_RESIM_WINDOW_EVENTS, true};
     return o;
 }
 

@@ -62,7 +62,7 @@ typedef struct cuda_resim_options {
                                  (more threads resident, some spilled) */
 } cuda_resim_options;
 
-/* Device 0, windows of CUDA_RESIM_WINDOW_EVENTS, the compiler's registers. */
+/* Device 0, windows of CUDA_RESIM_WINDOW_EVENTS, tight. */
 cuda_resim_options cuda_resim_defaults(void);
 
 /* Re-simulates plan p (resim_plan_make) on CUDA device o->device into *out

@@ -174,8 +174,7 @@ __device__ inline bool left_x_before(const uint64_t *base, uint64_t pos)
  * LIB_MAX_EXPR_PINS); false when the queue overflowed. */
 template <int N>
 __device__ bool simulate(const cuda_resim_dev &P, const resim_plan_gate &g, uint32_t n,
-                         window_span w, const uint64_t *start, out_wave &o, wake_queue &q,
-                         cuda_resim_window &r)
+                         window_span w, out_wave &o, wake_queue &q, cuda_resim_window &r)
 {
     constexpr int CAP = N ? N : LIB_MAX_EXPR_PINS;
     const uint32_t count = N ? N : n;
@@ -189,9 +188,7 @@ __device__ bool simulate(const cuda_resim_dev &P, const resim_plan_gate &g, uint
         const resim_input &ri = P.inputs[g.in0 + k];
         const uint64_t *p = ri.net != DESIGN_NONE ? P.net_ptr[ri.net] : NULL;
         uint64_t events = ri.net != DESIGN_NONE ? P.net_count[ri.net] : 0;
-        uint64_t at = w.first                  ? 0
-                      : k < CUDA_RESIM_STARTS ? start[k]
-                                              : first_arriving(ri, p, events, from);
+        uint64_t at = w.first ? 0 : first_arriving(ri, p, events, from);
         uint8_t v = at > 0 ? (uint8_t)(p[at - 1] & 3) : (uint8_t)EVENTS_X;
         evaluated_before |= v != EVENTS_X || left_x_before(p, at);
         in[k] = sim_input{p + at, p + events, 0, ri.wire[0], ri.wire[1],
@@ -249,11 +246,10 @@ __device__ bool simulate(const cuda_resim_dev &P, const resim_plan_gate &g, uint
     return true;
 }
 
-/* Window w of gate g (its first inputs' starts at start), as resim_gate
- * does it; false when the queue overflowed. */
+/* Window w of gate g, as resim_gate does it; false when the queue
+ * overflowed. */
 __device__ bool run_window(const cuda_resim_dev &P, const resim_plan_gate &g, window_span w,
-                           const uint64_t *start, out_wave &o, wake_queue &q,
-                           cuda_resim_window &r)
+                           out_wave &o, wake_queue &q, cuda_resim_window &r)
 {
     if (g.tt0 == RESIM_NO_TT || g.n_inputs == 0) { /* X throughout, or a constant: one window */
         o.emit(P.t0, g.tt0 == RESIM_NO_TT ? (uint8_t)EVENTS_X : resim_eval(P.tt + g.tt0, 0, 0));
@@ -261,11 +257,11 @@ __device__ bool run_window(const cuda_resim_dev &P, const resim_plan_gate &g, wi
         return true;
     }
     switch (g.n_inputs) { /* the common fan-ins, each with its loops unrolled */
-    case 1: return simulate<1>(P, g, 1, w, start, o, q, r);
-    case 2: return simulate<2>(P, g, 2, w, start, o, q, r);
-    case 3: return simulate<3>(P, g, 3, w, start, o, q, r);
-    case 4: return simulate<4>(P, g, 4, w, start, o, q, r);
-    default: return simulate<0>(P, g, g.n_inputs, w, start, o, q, r);
+    case 1: return simulate<1>(P, g, 1, w, o, q, r);
+    case 2: return simulate<2>(P, g, 2, w, o, q, r);
+    case 3: return simulate<3>(P, g, 3, w, o, q, r);
+    case 4: return simulate<4>(P, g, 4, w, o, q, r);
+    default: return simulate<0>(P, g, g.n_inputs, w, o, q, r);
     }
 }
 
@@ -342,12 +338,12 @@ __global__ void rooms_kernel(cuda_resim_dev P, cuda_resim_level L)
     uint64_t room = 1;
     for (uint32_t k = 0; k < g.n_inputs; k++) {
         const resim_input &ri = P.inputs[g.in0 + k];
-        const uint64_t *p = ri.net != DESIGN_NONE ? P.net_ptr[ri.net] : NULL;
-        uint64_t c = ri.net != DESIGN_NONE ? P.net_count[ri.net] : 0;
-        uint64_t lo = span.first || c == 0 ? 0 : first_arriving(ri, p, c, from);
-        if (k < CUDA_RESIM_STARTS)
-            L.win_start[w * CUDA_RESIM_STARTS + k] = lo;
-        uint64_t hi = w - w0 + 1 == nw || c == 0 ? c : first_arriving(ri, p, c, span.e);
+        if (ri.net == DESIGN_NONE)
+            continue;
+        const uint64_t *p = P.net_ptr[ri.net];
+        uint64_t c = P.net_count[ri.net];
+        uint64_t lo = span.first ? 0 : first_arriving(ri, p, c, from);
+        uint64_t hi = w - w0 + 1 == nw ? c : first_arriving(ri, p, c, span.e);
         room += hi > lo ? hi - lo : 0;
     }
     L.win_at[w] = room;
@@ -372,8 +368,7 @@ simulate_kernel(cuda_resim_dev P, cuda_resim_level L, int64_t *queues)
                               : wake_queue{ring, CUDA_RESIM_RING, 0, 0};
         out_wave o = {L.scratch + at, 0, 0};
         cuda_resim_window r = {0, 0, 0, CUDA_RESIM_UNKNOWN, CUDA_RESIM_UNKNOWN, 0, 0};
-        if (!run_window(P, g, window_of(P, w - w0, nw), L.win_start + w * CUDA_RESIM_STARTS, o,
-                        q, r)) {
+        if (!run_window(P, g, window_of(P, w - w0, nw), o, q, r)) {
             r = cuda_resim_window{0, 0, 0, CUDA_RESIM_UNKNOWN, CUDA_RESIM_UNKNOWN, 1, 0};
             overflowed = 1;
         }

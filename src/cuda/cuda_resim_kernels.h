@@ -53,8 +53,6 @@ struct cuda_resim_window {
 };
 
 #define CUDA_RESIM_UNKNOWN 3
-/* The inputs of a window whose start the rooms' search keeps. */
-#define CUDA_RESIM_STARTS 4
 
 /* A level: gates g0 .. g0 + n_gates and their windows. */
 struct cuda_resim_level {
@@ -64,9 +62,6 @@ struct cuda_resim_level {
     uint64_t n_windows;
     uint32_t *win_gate;       /* [n_windows]: the window's gate (level index) */
     uint64_t *win_at;         /* [n_windows + 1]: the windows' room, then scanned */
-    uint64_t *win_start;      /* [n_windows * CUDA_RESIM_STARTS]: where window w's input k
-                                 (k < CUDA_RESIM_STARTS) starts, its first event reaching
-                                 the pin at or after s - D (the rooms' search, kept) */
     cuda_resim_window *win;   /* [n_windows] */
     uint64_t *scratch;        /* the windows' changes, window w's at win_at[w] */
     uint64_t *out;            /* the level's waveforms, gate i's at gate_at[i] */
