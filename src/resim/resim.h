@@ -90,7 +90,8 @@ typedef struct resim_plan {
     int64_t t0;               /* every gate output starts X at t0 */
     uint32_t n_gates, n_levels;
     uint32_t *level_gate0;    /* [n_levels + 1]: level l's gates */
-    resim_plan_gate *gates;   /* level by level, within a level by instance */
+    resim_plan_gate *gates;   /* level by level, within a level by fan-in, then by
+                                 instance */
     uint32_t n_inputs;
     resim_input *inputs;
     uint64_t n_tt;

@@ -107,17 +107,35 @@ gp_status resim_no_memory(diag_ctx *d);
 /* Refuses designs the level-by-level model cannot simulate. */
 gp_status resim_check_design(const design *dg, diag_ctx *d);
 
-/* Fills w[] and store s with the waveforms of the nets that no
- * combinational gate drives: the dump's (register outputs moved by
- * clock-to-Q), constants, and X for undriven nets. */
-gp_status resim_load_dump(const design *dg, const events *dump, const resim_options *opt,
-                          int64_t t0, resim_store *s, resim_net_wave *w, resim_stats *stats,
-                          diag_ctx *d);
+/* Where a net's waveform comes from before the gates run. */
+typedef enum resim_from {
+    RESIM_FROM_GATE,          /* a combinational gate computes it */
+    RESIM_FROM_VALUE,         /* one event at t0: a constant, or X (undriven, not dumped) */
+    RESIM_FROM_DUMP           /* the dump's events, those after t0 moved by shift[] */
+} resim_from;
+
+typedef struct resim_source {
+    int64_t shift[2];         /* by the value an event goes to (1, 0): a register's
+                                 clock-to-Q; 0 for inputs */
+    uint8_t kind;             /* resim_from */
+    uint8_t value;            /* RESIM_FROM_VALUE's */
+} resim_source;
+
+/* Every net's source (src[n_nets]), with the errors and warnings of a dump
+ * that lacks a register output or input; stats gets registers, inputs and
+ * events_in. */
+gp_status resim_classify_nets(const design *dg, const events *dump, const resim_options *opt,
+                              resim_source *src, resim_stats *stats, diag_ctx *d);
+/* Net n's events before the gates run, and them as event words. */
+uint64_t resim_source_events(const events *dump, uint32_t n, const resim_source *src,
+                             int64_t t0);
+void resim_source_words(const events *dump, uint32_t n, const resim_source *src, int64_t t0,
+                        uint64_t *word);
 
 /* The nets' waveforms w[] as an event store in net order, copied on
- * n_workers threads; with `cut`, each net's events after end_fs are left
- * out (but its first). */
-gp_status resim_pack(const design *dg, const resim_net_wave *w, int64_t end_fs, bool cut,
+ * n_workers threads; each net's events after end_fs are left out (but its
+ * first). */
+gp_status resim_pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
                      uint32_t n_workers, events **out, diag_ctx *d);
 
 /* Input k of instance inst as it reaches output library pin out_pin:

@@ -9,17 +9,55 @@
 #include "util/mem.h"
 #include "util/parts.h"
 
-/* The fixed nets' waveforms, in an event store, none cut at the end. */
-static gp_status fixed_nets(const design *dg, const events *dump, const resim_options *opt,
-                            int64_t t0, events **fixed, resim_stats *stats, diag_ctx *d)
+/* The fixed nets' words, filled on threads (a parts_fn over nets). */
+typedef struct fixed_job {
+    const events *dump;
+    const resim_source *src;
+    int64_t t0;
+    events *fixed;
+} fixed_job;
+
+static void fill_part(void *ctx, uint32_t part, uint32_t parts)
 {
-    resim_net_wave *w = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w);
-    resim_store store = {0};
-    gp_status st = w ? resim_load_dump(dg, dump, opt, t0, &store, w, stats, d) : resim_no_memory(d);
-    if (st == GP_OK)
-        st = resim_pack(dg, w, dump->end_fs, false, resim_workers(opt->threads), fixed, d);
-    resim_store_free(&store);
-    mem_free(w);
+    const fixed_job *f = ctx;
+    uint32_t end = (uint32_t)parts_begin(f->fixed->n_nets, part + 1, parts);
+    for (uint32_t n = (uint32_t)parts_begin(f->fixed->n_nets, part, parts); n < end; n++)
+        resim_source_words(f->dump, n, &f->src[n], f->t0, f->fixed->word + f->fixed->net_ev0[n]);
+}
+
+/* The fixed nets' waveforms, in an event store, none cut at the end:
+ * the sources of resim_run's, each net's events counted, then filled on
+ * `workers` threads. */
+static gp_status fixed_nets(const design *dg, const events *dump, const resim_options *opt,
+                            int64_t t0, uint32_t workers, events **fixed, resim_stats *stats,
+                            diag_ctx *d)
+{
+    resim_source *src = mem_alloc((dg->n_nets ? dg->n_nets : 1) * sizeof *src);
+    events *ev = mem_calloc(1, sizeof *ev);
+    gp_status st = src && ev ? resim_classify_nets(dg, dump, opt, src, stats, d)
+                             : resim_no_memory(d);
+    if (st == GP_OK && !(ev->net_ev0 = mem_alloc(((size_t)dg->n_nets + 1) * sizeof *ev->net_ev0)))
+        st = resim_no_memory(d);
+    uint64_t at = 0;
+    for (uint32_t n = 0; st == GP_OK && n < dg->n_nets; n++) {
+        ev->net_ev0[n] = at;
+        at += resim_source_events(dump, n, &src[n], t0);
+    }
+    if (st == GP_OK) {
+        ev->net_ev0[dg->n_nets] = ev->n_events = at;
+        ev->n_nets = dg->n_nets;
+        ev->end_fs = dump->end_fs;
+        if (!(ev->word = mem_alloc((at ? at : 1) * sizeof *ev->word)))
+            st = resim_no_memory(d);
+    }
+    if (st == GP_OK) {
+        fixed_job job = {dump, src, t0, ev};
+        parts_run(fill_part, &job, parts_for(dg->n_nets, workers));
+        *fixed = ev;
+    } else {
+        events_free(ev);
+    }
+    mem_free(src);
     return st;
 }
 
@@ -96,6 +134,29 @@ static void mark_levels(const design *dg, const resim_job *jobs, uint32_t n_jobs
     plan->level_gate0[plan->n_levels] = n_jobs;
 }
 
+/* Sorts each level's jobs by fan-in, stably (a counting sort), so that the
+ * GPU's neighbouring threads take the same path through the fan-in's
+ * loop; a gate's waveform does not depend on the order.  False when out of
+ * memory. */
+static bool order_by_fanin(const design *dg, resim_job *jobs, uint32_t n_jobs)
+{
+    resim_job *sorted = mem_alloc((n_jobs ? n_jobs : 1) * sizeof *sorted);
+    if (!sorted)
+        return false;
+    for (uint32_t first = 0, end; first < n_jobs; first = end) {
+        uint32_t level = dg->inst_level[jobs[first].inst], at[LIB_MAX_EXPR_PINS + 2] = {0};
+        for (end = first; end < n_jobs && dg->inst_level[jobs[end].inst] == level; end++)
+            at[gate_inputs(dg, jobs[end].inst) + 1]++;
+        for (uint32_t k = 1; k <= LIB_MAX_EXPR_PINS + 1; k++)
+            at[k] += at[k - 1];
+        for (uint32_t j = first; j < end; j++)
+            sorted[first + at[gate_inputs(dg, jobs[j].inst)]++] = jobs[j];
+    }
+    memcpy(jobs, sorted, n_jobs * sizeof *jobs);
+    mem_free(sorted);
+    return true;
+}
+
 /* The gates of the jobs, on `workers` threads. */
 static gp_status list_gates(const design *dg, const resim_job *jobs, uint32_t n_jobs,
                             uint32_t workers, resim_plan *plan, diag_ctx *d)
@@ -133,12 +194,13 @@ gp_status resim_plan_make(const design *dg, const events *dump, const resim_opti
     if (st != GP_OK)
         return st;
     plan->t0 = events_first_time(dump, 0);
-    st = fixed_nets(dg, dump, opt, plan->t0, &plan->fixed, stats, d);
+    st = fixed_nets(dg, dump, opt, plan->t0, resim_workers(opt->threads), &plan->fixed, stats, d);
     uint32_t n_jobs = 0;
     resim_job *jobs = st == GP_OK ? resim_list_jobs(dg, &n_jobs) : NULL;
     if (st == GP_OK)
-        st = jobs ? list_gates(dg, jobs, n_jobs, resim_workers(opt->threads), plan, d)
-                  : resim_no_memory(d);
+        st = jobs && order_by_fanin(dg, jobs, n_jobs)
+                 ? list_gates(dg, jobs, n_jobs, resim_workers(opt->threads), plan, d)
+                 : resim_no_memory(d);
     mem_free(jobs);
     stats->gates = n_jobs;
     if (st != GP_OK)

@@ -94,30 +94,69 @@ static void clock_to_q(const design *dg, uint32_t pin, int64_t delay[2])
     resim_smallest_delay(dg, inst, pin - dg->inst_pin0[inst], LIB_NONE, delay);
 }
 
-/* Copies net n's dump events into the store, those after t0 moved by
- * shift[] (by the value they go to; to X: the smaller), kept in time order.
- * A moved net starts with X at t0 unless the dump gives its value there. */
-static bool copy_dump_net(const events *dump, uint32_t n, const int64_t shift[2], int64_t t0,
-                          resim_store *s, resim_net_wave *w, resim_stats *stats)
+/* Dump event k of a net moved by shift[] (by the value it goes to; to X:
+ * the smaller) when after t0, and kept in time order after *last (the
+ * net's previous event's time, INT64_MIN before its first). */
+static int64_t moved_time(const events *dump, uint64_t k, const int64_t shift[2], int64_t t0,
+                          int64_t *last)
 {
-    uint64_t k0 = dump->net_ev0[n], k1 = dump->net_ev0[n + 1];
-    bool moved = shift[0] || shift[1];
+    uint8_t v = events_value(dump, k);
+    int64_t t = events_time(dump, k);
+    if (t > t0)
+        t += v == 1 ? shift[0] : v == 0 ? shift[1] : (shift[0] < shift[1] ? shift[0] : shift[1]);
+    t = t < *last ? *last : t;
+    *last = t;
+    return t;
+}
+
+/* Whether a net from the dump starts with X at t0 before its events: when
+ * moved, unless the dump gives its value there. */
+static bool starts_x(const events *dump, uint32_t n, const resim_source *src, int64_t t0)
+{
+    return (src->shift[0] || src->shift[1]) && events_time(dump, dump->net_ev0[n]) > t0;
+}
+
+uint64_t resim_source_events(const events *dump, uint32_t n, const resim_source *src, int64_t t0)
+{
+    if (src->kind == RESIM_FROM_GATE)
+        return 0;
+    if (src->kind == RESIM_FROM_VALUE)
+        return 1;
+    return starts_x(dump, n, src, t0) + dump->net_ev0[n + 1] - dump->net_ev0[n];
+}
+
+void resim_source_words(const events *dump, uint32_t n, const resim_source *src, int64_t t0,
+                        uint64_t *word)
+{
+    if (src->kind == RESIM_FROM_VALUE)
+        *word = events_pack(t0, src->value);
+    if (src->kind != RESIM_FROM_DUMP)
+        return;
+    int64_t last = INT64_MIN;
+    if (starts_x(dump, n, src, t0))
+        *word++ = events_pack(t0, EVENTS_X);
+    for (uint64_t k = dump->net_ev0[n]; k < dump->net_ev0[n + 1]; k++) {
+        int64_t t = moved_time(dump, k, src->shift, t0, &last);
+        *word++ = events_pack(t, events_value(dump, k));
+    }
+}
+
+/* Net n's waveform into the store (resim_source_words' events). */
+static bool store_net(const events *dump, uint32_t n, const resim_source *src, int64_t t0,
+                      resim_store *s, resim_net_wave *w)
+{
     int64_t last = INT64_MIN;
     resim_store_begin(s);
-    if (moved && events_time(dump, k0) > t0 && !resim_store_push(s, t0, EVENTS_X))
-        return false;
-    for (uint64_t k = k0; k < k1; k++) {
-        uint8_t v = events_value(dump, k);
-        int64_t t = events_time(dump, k);
-        if (t > t0)
-            t += v == 1 ? shift[0] : v == 0 ? shift[1] : (shift[0] < shift[1] ? shift[0] : shift[1]);
-        t = t < last ? last : t;
-        last = t;
-        if (!resim_store_push(s, t, v))
-            return false;
-    }
-    stats->events_in += k1 - k0;
-    return resim_store_end(s, &w[n]);
+    bool ok = true;
+    if (src->kind == RESIM_FROM_VALUE)
+        ok = resim_store_push(s, t0, src->value);
+    else if (starts_x(dump, n, src, t0))
+        ok = resim_store_push(s, t0, EVENTS_X);
+    for (uint64_t k = dump->net_ev0[n]; ok && src->kind == RESIM_FROM_DUMP &&
+                                       k < dump->net_ev0[n + 1]; k++)
+        ok = resim_store_push(s, moved_time(dump, k, src->shift, t0, &last),
+                              events_value(dump, k));
+    return ok && resim_store_end(s, &w[n]);
 }
 
 static bool is_input_port(const design *dg, uint32_t n)
@@ -128,15 +167,8 @@ static bool is_input_port(const design *dg, uint32_t n)
     return false;
 }
 
-static bool single_event(resim_store *s, resim_net_wave *w, uint32_t n, int64_t t, uint8_t v)
-{
-    resim_store_begin(s);
-    return resim_store_push(s, t, v) && resim_store_end(s, &w[n]);
-}
-
-gp_status resim_load_dump(const design *dg, const events *dump, const resim_options *opt,
-                           int64_t t0, resim_store *s, resim_net_wave *w, resim_stats *stats,
-                           diag_ctx *d)
+gp_status resim_classify_nets(const design *dg, const events *dump, const resim_options *opt,
+                              resim_source *src, resim_stats *stats, diag_ctx *d)
 {
     static const uint8_t constant[] = {[DESIGN_VALUE_0] = 0, [DESIGN_VALUE_1] = 1,
                                        [DESIGN_VALUE_X] = EVENTS_X};
@@ -146,9 +178,10 @@ gp_status resim_load_dump(const design *dg, const events *dump, const resim_opti
         bool is_reg = drv != DESIGN_NONE && dg->inst_level[dg->pin_inst[drv]] == 0;
         bool has_events = n < dump->n_nets && dump->net_ev0[n + 1] > dump->net_ev0[n];
         bool in_dump = opt->net_bound ? opt->net_bound[n] != 0 : has_events;
-        int64_t shift[2] = {0, 0};
+        src[n] = (resim_source){.kind = RESIM_FROM_VALUE, .value = EVENTS_X};
         if (drv != DESIGN_NONE && !is_reg) {
             recomputed += in_dump;
+            src[n].kind = RESIM_FROM_GATE;
             continue;
         }
         if (is_reg && !in_dump) {
@@ -159,8 +192,7 @@ gp_status resim_load_dump(const design *dg, const events *dump, const resim_opti
             return GP_ERR_INPUT;
         }
         if (!is_reg && dg->net_value[n] != DESIGN_VALUE_SIGNAL) {
-            if (!single_event(s, w, n, t0, constant[dg->net_value[n]]))
-                return resim_no_memory(d);
+            src[n].value = constant[dg->net_value[n]];
             continue;
         }
         if (!in_dump && is_input_port(dg, n)) {
@@ -173,16 +205,14 @@ gp_status resim_load_dump(const design *dg, const events *dump, const resim_opti
             if (!in_dump && dg->net_pin0[n + 1] > dg->net_pin0[n])
                 diag_warn(d, 9006, DIAG_NOWHERE, "net '%s' has no driver and no activity: it "
                           "is X throughout the re-simulation", design_net_name(dg, n));
-            if (!single_event(s, w, n, t0, EVENTS_X))
-                return resim_no_memory(d);
             continue;
         }
+        src[n].kind = RESIM_FROM_DUMP;
         if (is_reg && opt->shift_registers)
-            clock_to_q(dg, drv, shift);
+            clock_to_q(dg, drv, src[n].shift);
         stats->registers += is_reg;
         stats->inputs += !is_reg;
-        if (!copy_dump_net(dump, n, shift, t0, s, w, stats))
-            return resim_no_memory(d);
+        stats->events_in += dump->net_ev0[n + 1] - dump->net_ev0[n];
     }
     if (recomputed > 0)
         diag_warn(d, 9007, DIAG_NOWHERE, "the activity dump holds %u nets driven by "
@@ -190,6 +220,21 @@ gp_status resim_load_dump(const design *dg, const events *dump, const resim_opti
                   "outputs and primary inputs, and their dumped activity is not used (give "
                   "`gatepower power` the dump to analyse it as it is)", recomputed);
     return GP_OK;
+}
+
+/* Fills w[] and store s with the waveforms of the nets that no
+ * combinational gate drives. */
+static gp_status load_dump(const design *dg, const events *dump, const resim_options *opt,
+                           int64_t t0, resim_store *s, resim_net_wave *w, resim_stats *stats,
+                           diag_ctx *d)
+{
+    resim_source *src = mem_alloc((dg->n_nets ? dg->n_nets : 1) * sizeof *src);
+    gp_status st = src ? resim_classify_nets(dg, dump, opt, src, stats, d) : resim_no_memory(d);
+    for (uint32_t n = 0; st == GP_OK && n < dg->n_nets; n++)
+        if (src[n].kind != RESIM_FROM_GATE && !store_net(dump, n, &src[n], t0, s, w))
+            st = resim_no_memory(d);
+    mem_free(src);
+    return st;
 }
 
 /* The copying of pack: nets taken in groups from a shared counter. */
@@ -217,7 +262,7 @@ static void copy_nets(void *arg, uint32_t worker, uint32_t n_workers)
     }
 }
 
-gp_status resim_pack(const design *dg, const resim_net_wave *w, int64_t end_fs, bool cut,
+gp_status resim_pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
                      uint32_t n_workers, events **out, diag_ctx *d)
 {
     events *ev = mem_calloc(1, sizeof *ev);
@@ -226,7 +271,7 @@ gp_status resim_pack(const design *dg, const resim_net_wave *w, int64_t end_fs, 
         for (uint32_t n = 0; n < dg->n_nets; n++) {
             ev->net_ev0[n] = at;
             uint64_t count = w[n].count;
-            while (cut && count > 1 && w[n].time[count - 1] > end_fs)
+            while (count > 1 && w[n].time[count - 1] > end_fs)
                 count--; /* after the dump's end: the reference simulation stopped before */
             at += count;
         }
@@ -260,11 +305,11 @@ gp_status resim_run(const design *dg, const events *dump, const resim_options *o
     resim_store *stores = mem_calloc(n_workers, sizeof *stores);
     st = w && stores ? GP_OK : resim_no_memory(d);
     if (st == GP_OK)
-        st = resim_load_dump(dg, dump, opt, t0, &stores[0], w, stats, d);
+        st = load_dump(dg, dump, opt, t0, &stores[0], w, stats, d);
     if (st == GP_OK)
         st = resim_run_levels(dg, t0, stores, n_workers, w, stats) ? GP_OK : resim_no_memory(d);
     if (st == GP_OK)
-        st = resim_pack(dg, w, dump->end_fs, true, n_workers, full, d);
+        st = resim_pack(dg, w, dump->end_fs, n_workers, full, d);
     if (st == GP_OK)
         stats->events_out = (*full)->n_events;
     for (uint32_t k = 0; stores && k < n_workers; k++)
