@@ -3,7 +3,7 @@
  * that the from-files benchmarks can be rebuilt by anyone from a seed.
  *
  * usage: bench_files DIR [--gates N] [--cycles C] [--seed S] [--fst] [--fst-pack P]
- *                         [--check] [--no-regs] [--no-full] [--threads T]
+ *                         [--check] [--no-regs] [--no-full] [--sdf] [--threads T]
  *
  * writes DIR/cells.lib   the generator's library (10 ns clock on `clk`)
  *        DIR/netlist.v   module top: N random gates, 10% flip-flops
@@ -12,6 +12,9 @@
  *                        (the dump re-simulation starts from; not with --no-regs)
  *                        (full.vcd is not written with --no-full: a re-simulation
  *                        case)
+ *        DIR/netlist.sdf with --sdf: every arc's delay as computed from the
+ *                        library (NLDM) and a wire delay per input pin, 0-20 ps
+ *                        (write_sdf)
  *        DIR/full.fst    with --fst: full.vcd as FST, through fstapi's writer, its
  *                        chains packed with P: zlib (fstapi's default), lz4
  *                        (Verilator's) or fastlz
@@ -20,6 +23,7 @@
  * generated, bit for bit.  `gatepower power --lib DIR/cells.lib
  * --netlist DIR/netlist.v --activity DIR/full.vcd --scope top --period 10ns`
  * analyses it. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +257,79 @@ static bool *register_nets(const design *dg)
     return reg;
 }
 
+/* A wire's delay into load pin p of net n, ps: 0-20 from a hash, rise and
+ * fall equal but on one wire in 64, whose fall is 40 ps longer (a pulse
+ * shorter than that reaches the pin out of order). */
+static void wire_ps(uint32_t n, uint32_t p, unsigned *rise, unsigned *fall)
+{
+    uint64_t h = ((uint64_t)n << 32 | p) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+    *rise = (unsigned)(h % 21);
+    *fall = *rise + ((h >> 16) % 64 == 0 ? 40 : 0);
+}
+
+/* The SDF's INTERCONNECTs: every net's driver (instance pin, or the port)
+ * to each of its input pins. */
+static void sdf_wires(FILE *f, const design *dg)
+{
+    fputs(" (CELL\n  (CELLTYPE \"top\")\n  (INSTANCE)\n  (DELAY\n   (ABSOLUTE\n", f);
+    for (uint32_t n = 0; n < dg->n_nets; n++) {
+        uint32_t drv = dg->net_driver[n];
+        char from[256];
+        if (drv == DESIGN_NONE)
+            snprintf(from, sizeof from, "%s", design_net_name(dg, n));
+        else
+            snprintf(from, sizeof from, "%s/%s", design_inst_name(dg, dg->pin_inst[drv]),
+                     design_lib_pin(dg, drv)->name);
+        for (uint32_t k = dg->net_pin0[n]; k < dg->net_pin0[n + 1]; k++) {
+            uint32_t p = dg->net_pins[k];
+            if (p == drv || design_lib_pin(dg, p)->dir != LIB_DIR_INPUT)
+                continue;
+            unsigned r, fl;
+            wire_ps(n, p, &r, &fl);
+            fprintf(f, "    (INTERCONNECT %s %s/%s (%u:%u:%u) (%u:%u:%u))\n", from,
+                    design_inst_name(dg, dg->pin_inst[p]), design_lib_pin(dg, p)->name, r, r,
+                    r, fl, fl, fl);
+        }
+    }
+    fputs("   )\n  )\n )\n", f);
+}
+
+/* Instance i's IOPATHs: each delay arc as the design computed it (NLDM). */
+static void sdf_instance(FILE *f, const design *dg, uint32_t i)
+{
+    const lib_cell *c = dg->inst_cell[i];
+    fprintf(f, " (CELL\n  (CELLTYPE \"%s\")\n  (INSTANCE %s)\n  (DELAY\n   (ABSOLUTE\n",
+            c->name, design_inst_name(dg, i));
+    for (uint32_t a = 0; a < c->n_arcs; a++) {
+        const lib_arc *arc = &c->arcs[a];
+        double rise = dg->arc_delay[DESIGN_RISE][dg->inst_arc0[i] + a] / 1000;
+        double fall = dg->arc_delay[DESIGN_FALL][dg->inst_arc0[i] + a] / 1000;
+        if (arc->related == LIB_NONE || isnan(rise) || isnan(fall))
+            continue;
+        const char *edge = arc->type == LIB_TT_RISING_EDGE ? "posedge " : "";
+        fprintf(f, "    (IOPATH %s%s%s%s %s (%.3f:%.3f:%.3f) (%.3f:%.3f:%.3f))\n",
+                *edge ? "(" : "", edge, c->pins[arc->related].name, *edge ? ")" : "",
+                c->pins[arc->pin].name, rise, rise, rise, fall, fall, fall);
+    }
+    fputs("   )\n  )\n )\n", f);
+}
+
+/* DIR/netlist.sdf: the wires' delays and the instances' arcs, 1 ps units. */
+static bool write_sdf(const char *path, const design *dg)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    fputs("(DELAYFILE\n (SDFVERSION \"3.0\")\n (DESIGN \"top\")\n (DIVIDER /)\n"
+          " (TIMESCALE 1ps)\n", f);
+    sdf_wires(f, dg);
+    for (uint32_t i = 0; i < dg->n_insts; i++)
+        sdf_instance(f, dg, i);
+    fputs(")\n", f);
+    return fclose(f) == 0;
+}
+
 /* Reads the dump at `path` back and compares it with the generated store. */
 static bool check_dump(const char *path, const bench_case *bc, diag_ctx *d)
 {
@@ -285,7 +362,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: bench_files DIR [--gates N] [--cycles C] [--seed S] [--fst] "
                     "[--fst-pack zlib|lz4|fastlz] [--check] [--no-regs] [--no-full] "
-                    "[--threads T]\n");
+                    "[--sdf] [--threads T]\n");
     return 2;
 }
 
@@ -294,7 +371,7 @@ int main(int argc, char **argv)
     if (argc < 2 || argv[1][0] == '-')
         return usage();
     bench_gen_options opt = {.gates = 1000000, .cycles = 500, .keep_dir = argv[1]};
-    bool fst = false, check = false, regs_dump = true, full_dump = true;
+    bool fst = false, check = false, regs_dump = true, full_dump = true, sdf = false;
     int fst_pack = 0; /* FST_WR_PT_ZLIB */
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--fst") == 0)
@@ -308,6 +385,8 @@ int main(int argc, char **argv)
             regs_dump = false;
         else if (strcmp(argv[i], "--no-full") == 0)
             full_dump = false;
+        else if (strcmp(argv[i], "--sdf") == 0)
+            sdf = true;
         else if (i + 1 < argc && strcmp(argv[i], "--gates") == 0)
             opt.gates = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (i + 1 < argc && strcmp(argv[i], "--cycles") == 0)
@@ -334,6 +413,11 @@ int main(int argc, char **argv)
     bool ok = all && regs;
     if (ok)
         memset(all, 1, bc.dg->n_nets);
+    if (ok && sdf) {
+        snprintf(path, sizeof path, "%s/netlist.sdf", argv[1]);
+        ok = write_sdf(path, bc.dg);
+        printf("%s: %s\n", path, ok ? "written" : "FAILED");
+    }
     const char *const names[] = {"full.vcd", "regs.vcd", "full.fst"};
     for (int k = 0; ok && k < (fst ? 3 : 2); k++) {
         if ((k == 1 && !regs_dump) || (k == 0 && !full_dump))

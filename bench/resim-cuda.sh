@@ -2,8 +2,8 @@
 # bench/resim-cuda.sh: the GPU re-simulation against the CPU's, in one
 # device call.  Builds (Release, CUDA), runs test_resim_cuda, then for each
 # example (directories with flow.json, netlist.v, netlist.sdf and
-# regs.vcd[.gz]) and a generated case (bench_files --no-full: its
-# register-only dump, NLDM delays): `gatepower resim` on both engines
+# regs.vcd[.gz]) and a generated case (bench_files --no-full --sdf: its
+# register-only dump and SDF): `gatepower resim` on both engines
 # writing VCD, compared byte for byte, `resim --power` on both compared
 # number by number within 1e-6, and bench_resim (CPU on every core, GPU
 # cold and sustained, events bit for bit, power within 1e-6).  The table
@@ -83,11 +83,11 @@ if [ "$gates" -gt 0 ]; then
   gen=/tmp/resim-gen
   rm -rf $gen && mkdir -p $gen
   say "generating $gates gates x ${CYCLES:-200} cycles"
-  $build/bench/bench_files $gen --gates "$gates" --cycles "${CYCLES:-200}" --no-full \
+  $build/bench/bench_files $gen --gates "$gates" --cycles "${CYCLES:-200}" --no-full --sdf \
     >"$out/gen.log" 2>&1 || say "bench_files failed: $(tail -1 "$out/gen.log")"
   head -3 "$out/gen.log" | tee -a "$out/resim.log"
-  CLI_VCD=${GEN_CLI_VCD:-0} one_case "gen$gates" $gen/cells.lib $gen/netlist.v "" "" \
-    $gen/regs.vcd top 10
+  CLI_VCD=${GEN_CLI_VCD:-0} one_case "gen$gates" $gen/cells.lib $gen/netlist.v "" \
+    $gen/netlist.sdf $gen/regs.vcd top 10
 fi
 
 say "done"
