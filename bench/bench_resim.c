@@ -197,10 +197,10 @@ static bool parse_args(int argc, char **argv, bench_args *a)
 {
     *a = (bench_args){.threads = 0, .repeats = 5, .name = "case",
                       .variants = "64t,64,0,32t,128t"};
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v)
-            return false;
+    if (argc % 2 == 0)
+        return false; /* every option takes a value */
+    for (int i = 1; i < argc; i += 2) {
+        const char *o = argv[i], *v = argv[i + 1];
         if (!strcmp(o, "--lib")) a->lib = v;
         else if (!strcmp(o, "--netlist")) a->netlist = v;
         else if (!strcmp(o, "--top")) a->top = v;
@@ -213,7 +213,6 @@ static bool parse_args(int argc, char **argv, bench_args *a)
         else if (!strcmp(o, "--threads")) a->threads = atoi(v);
         else if (!strcmp(o, "--repeats")) a->repeats = atoi(v);
         else return false;
-        i++;
     }
     if (a->threads <= 0)
         a->threads = (int)parts_online_cores();
