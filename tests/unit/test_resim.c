@@ -95,6 +95,45 @@ static void check_threads(const sim_case *sc)
     }
 }
 
+/* The plan (resim_plan_make, what the GPU simulates) of sc: each fixed
+ * net's waveform is resim_run's, cut at the dump's end as resim_run cuts;
+ * the gates are the gate outputs, level by level, each on the net it
+ * drives, its inputs on its pins' nets. */
+static void check_plan(const sim_case *sc)
+{
+    resim_options opt = resim_defaults();
+    opt.net_bound = sc->net_bound;
+    resim_plan plan;
+    resim_stats stats;
+    diag_ctx *quiet = diag_new(NULL);
+    CHECK_EQ_INT(resim_plan_make(sc->dg, sc->dump, &opt, &plan, &stats, quiet), GP_OK);
+    diag_free(quiet);
+    const events *fx = plan.fixed, *full = sc->full;
+    CHECK_EQ_INT(plan.n_gates, sc->stats.gates);
+    CHECK_EQ_INT(stats.registers, sc->stats.registers);
+    CHECK_EQ_INT(stats.events_in, sc->stats.events_in);
+    for (uint32_t n = 0; fx && n < fx->n_nets; n++) {
+        uint64_t k0 = fx->net_ev0[n], count = fx->net_ev0[n + 1] - k0;
+        if (count == 0)
+            continue; /* a gate's output */
+        while (count > 1 && events_time(fx, k0 + count - 1) > fx->end_fs)
+            count--;
+        CHECK_EQ_INT(count, full->net_ev0[n + 1] - full->net_ev0[n]);
+        CHECK(memcmp(fx->word + k0, full->word + full->net_ev0[n], count * 8) == 0);
+    }
+    for (uint32_t l = 0; l < plan.n_levels; l++)
+        for (uint32_t j = plan.level_gate0[l]; j < plan.level_gate0[l + 1]; j++) {
+            const resim_plan_gate *g = &plan.gates[j];
+            uint32_t drv = sc->dg->net_driver[g->net], inst = sc->dg->pin_inst[drv];
+            CHECK_EQ_INT(sc->dg->inst_level[inst], l + 1);
+            CHECK_EQ_INT(fx->net_ev0[g->net + 1] - fx->net_ev0[g->net], 0);
+            for (uint32_t k = 0; k < g->n_inputs; k++)
+                CHECK_EQ_INT(plan.inputs[g->in0 + k].net,
+                             sc->dg->pin_net[sc->dg->inst_pin0[inst] + k]);
+        }
+    resim_plan_free(&plan);
+}
+
 #ifdef RESIM_TEST_CUDA
 /* The ways the GPU cuts the work, all of which must give the same events:
  * the default windows, one window a gate, and windows of 1 and 3 input
@@ -171,8 +210,10 @@ static bool sim(sim_case *sc, const char *sdf, const char *tag, const char *netl
     resim_options opt = resim_defaults();
     opt.net_bound = sc->net_bound;
     sc->status = resim_run(sc->dg, sc->dump, &opt, &sc->full, &sc->stats, sc->d);
-    if (sc->status == GP_OK)
+    if (sc->status == GP_OK) {
         check_threads(sc);
+        check_plan(sc);
+    }
 #ifdef RESIM_TEST_CUDA
     check_cuda(sc);
 #endif
