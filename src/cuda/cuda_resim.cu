@@ -37,9 +37,9 @@ static cudaError_t device_array(void **p, size_t bytes)
     return cudaMalloc(p, bytes ? bytes : 1);
 }
 
-/* A device copy of `bytes` at src.  (Pinned staging, cuda_upload's, was
- * slower here: its buffers' pinning costs more than these arrays take to
- * copy; docs/performance.md.) */
+/* A device copy of `bytes` at src, from pageable memory: pinning staging
+ * buffers (cuda_upload's way) costs more than these arrays take to copy
+ * (docs/performance.md). */
 static cudaError_t upload(void **dst, const void *src, size_t bytes)
 {
     cudaError_t err = device_array(dst, bytes);
