@@ -95,19 +95,27 @@ static void check_threads(const sim_case *sc)
     }
 }
 
-/* The plan (resim_plan_make, what the GPU simulates) of sc: each fixed
+/* sc's plan (resim_plan_make, what the GPU simulates), its messages
+ * dropped. */
+static gp_status make_plan(const sim_case *sc, resim_plan *plan, resim_stats *stats)
+{
+    resim_options opt = resim_defaults();
+    opt.net_bound = sc->net_bound;
+    diag_ctx *quiet = diag_new(NULL);
+    gp_status st = resim_plan_make(sc->dg, sc->dump, &opt, plan, stats, quiet);
+    diag_free(quiet);
+    return st;
+}
+
+/* The plan of sc: each fixed
  * net's waveform is resim_run's, cut at the dump's end as resim_run cuts;
  * the gates are the gate outputs, level by level, each on the net it
  * drives, its inputs on its pins' nets. */
 static void check_plan(const sim_case *sc)
 {
-    resim_options opt = resim_defaults();
-    opt.net_bound = sc->net_bound;
     resim_plan plan;
     resim_stats stats;
-    diag_ctx *quiet = diag_new(NULL);
-    CHECK_EQ_INT(resim_plan_make(sc->dg, sc->dump, &opt, &plan, &stats, quiet), GP_OK);
-    diag_free(quiet);
+    CHECK_EQ_INT(make_plan(sc, &plan, &stats), GP_OK);
     const events *fx = plan.fixed, *full = sc->full;
     CHECK_EQ_INT(plan.n_gates, sc->stats.gates);
     CHECK_EQ_INT(stats.registers, sc->stats.registers);
@@ -147,13 +155,9 @@ static const cuda_resim_options cuda_variants[] = {
  * status. */
 static void check_cuda(const sim_case *sc)
 {
-    resim_options opt = resim_defaults();
-    opt.net_bound = sc->net_bound;
     resim_plan plan;
     resim_stats planned;
-    diag_ctx *quiet = diag_new(NULL);
-    gp_status st = resim_plan_make(sc->dg, sc->dump, &opt, &plan, &planned, quiet);
-    diag_free(quiet);
+    gp_status st = make_plan(sc, &plan, &planned);
     CHECK_EQ_INT(st, sc->status);
     if (st != GP_OK)
         return;
