@@ -4,7 +4,7 @@
 # window outside the dump, activity with no matching nets, a dump that never
 # leaves x, an unknown clock net (found before the activity is read);
 # a bad --cuda-variant (status 2), --engine cuda where there is no GPU
-# (found before any input is read), and
+# (found before any input is read, by power and by resim), and
 # values out of range (an infinite energy, a SPEF capacitance); and info on
 # a dump none of whose signals names a net (1031); a dump that gives only some
 # of the nets is analysed with warning 1032; the messages of the design's
@@ -78,6 +78,8 @@ if ! nvidia-smi -L >/dev/null 2>&1; then # no GPU: built without CUDA (1501), or
   # found before any input is read: the missing library is not reached
   expect 1 '^error 15(01|15): .*--engine cpu' power --lib "$tmp/missing.lib" --netlist "$tmp/top.v" \
          --activity "$tmp/act.vcd" --scope tb/dut --period 10ns --engine cuda
+  expect 1 '^error 15(01|15): .*--engine cpu' resim --lib "$tmp/missing.lib" --netlist "$tmp/top.v" \
+         --activity "$tmp/act.vcd" --scope tb/dut --engine cuda
 fi
 # a --clock net the design lacks, found before the activity is read (it is missing here)
 expect 1 "^error 8002: --clock: there is no net 'clk'" power --lib "$lib" --netlist "$tmp/top.v" \
