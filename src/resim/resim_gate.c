@@ -23,10 +23,6 @@
 
 #include <string.h>
 
-/* Most inputs of a gate: a compiled cell has at most this many variables, so
- * none is left out (inouts are not inputs here; their variables read 0). */
-#define RESIM_MAX_INPUTS LIB_MAX_EXPR_PINS
-
 /* Makes the compiler build a copy of the function for each constant
  * argument it is called with, so that the loops over the inputs unroll. */
 #define RESIM_INLINE static inline __attribute__((always_inline))
@@ -53,8 +49,7 @@ static inline void input_advance(gate_input *in)
 static uint32_t load_inputs(const design *dg, uint32_t inst, uint32_t out_lib_pin,
                             const resim_net_wave *w, gate_input *in)
 {
-    const lib_cell *c = dg->inst_cell[inst];
-    uint32_t n = c->n_inputs < RESIM_MAX_INPUTS ? c->n_inputs : RESIM_MAX_INPUTS;
+    uint32_t n = resim_gate_inputs(dg, inst);
     for (uint32_t k = 0; k < n; k++) {
         resim_input ri = resim_input_of(dg, inst, out_lib_pin, k);
         bool events = ri.net != DESIGN_NONE && w[ri.net].time; /* a net driven by an inout has none */

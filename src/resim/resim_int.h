@@ -82,6 +82,18 @@ bool resim_gate(const design *dg, uint32_t inst, uint32_t pin, int64_t t0_fs,
                 const resim_net_wave *w, resim_store *out, resim_scratch *scratch,
                 resim_net_wave *wave, resim_stats *stats);
 
+/* Most inputs of a gate: a compiled cell has at most this many variables, so
+ * none is left out (inouts are not inputs here; their variables read 0). */
+#define RESIM_MAX_INPUTS LIB_MAX_EXPR_PINS
+
+/* The inputs instance inst's gates are simulated with: its cell's inputs,
+ * at most RESIM_MAX_INPUTS. */
+static inline uint32_t resim_gate_inputs(const design *dg, uint32_t inst)
+{
+    uint32_t n = dg->inst_cell[inst]->n_inputs;
+    return n < RESIM_MAX_INPUTS ? n : RESIM_MAX_INPUTS;
+}
+
 /* One combinational output pin to simulate. */
 typedef struct resim_job {
     uint32_t inst, pin;
@@ -131,12 +143,6 @@ uint64_t resim_source_events(const events *dump, uint32_t n, const resim_source 
                              int64_t t0);
 void resim_source_words(const events *dump, uint32_t n, const resim_source *src, int64_t t0,
                         uint64_t *word);
-
-/* The nets' waveforms w[] as an event store in net order, copied on
- * n_workers threads; each net's events after end_fs are left out (but its
- * first). */
-gp_status resim_pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
-                     uint32_t n_workers, events **out, diag_ctx *d);
 
 /* Input k of instance inst as it reaches output library pin out_pin:
  * its net, wire delays and smallest path delays (resim.h). */

@@ -67,12 +67,6 @@ static uint32_t tt_words(uint32_t n)
     return n >= 6 ? 1u << (n - 6) : 1;
 }
 
-static uint32_t gate_inputs(const design *dg, uint32_t inst)
-{
-    uint32_t n = dg->inst_cell[inst]->n_inputs;
-    return n < LIB_MAX_EXPR_PINS ? n : LIB_MAX_EXPR_PINS;
-}
-
 /* Each gate's first input and truth-table word (plan->gates[j].in0 and
  * .tt0), in job order; the totals. */
 static void place_gates(const design *dg, const resim_job *jobs, uint32_t n_jobs,
@@ -80,7 +74,7 @@ static void place_gates(const design *dg, const resim_job *jobs, uint32_t n_jobs
 {
     uint64_t in0 = 0, tt0 = 0;
     for (uint32_t j = 0; j < n_jobs; j++) {
-        uint32_t n = gate_inputs(dg, jobs[j].inst);
+        uint32_t n = resim_gate_inputs(dg, jobs[j].inst);
         gates[j].in0 = (uint32_t)in0;
         gates[j].tt0 = (uint32_t)tt0;
         in0 += n;
@@ -93,7 +87,7 @@ static void place_gates(const design *dg, const resim_job *jobs, uint32_t n_jobs
 /* Job j as plan gate j (placed), its inputs and truth table. */
 static void add_gate(const design *dg, const resim_job *job, resim_plan *plan, uint32_t j)
 {
-    uint32_t lp = job->pin - dg->inst_pin0[job->inst], n = gate_inputs(dg, job->inst);
+    uint32_t lp = job->pin - dg->inst_pin0[job->inst], n = resim_gate_inputs(dg, job->inst);
     const lib_expr *f = dg->inst_cell[job->inst]->pins[lp].function;
     resim_plan_gate *g = &plan->gates[j];
     g->net = dg->pin_net[job->pin];
@@ -144,13 +138,13 @@ static bool order_by_fanin(const design *dg, resim_job *jobs, uint32_t n_jobs)
     if (!sorted)
         return false;
     for (uint32_t first = 0, end; first < n_jobs; first = end) {
-        uint32_t level = dg->inst_level[jobs[first].inst], at[LIB_MAX_EXPR_PINS + 2] = {0};
+        uint32_t level = dg->inst_level[jobs[first].inst], at[RESIM_MAX_INPUTS + 2] = {0};
         for (end = first; end < n_jobs && dg->inst_level[jobs[end].inst] == level; end++)
-            at[gate_inputs(dg, jobs[end].inst) + 1]++;
-        for (uint32_t k = 1; k <= LIB_MAX_EXPR_PINS + 1; k++)
+            at[resim_gate_inputs(dg, jobs[end].inst) + 1]++;
+        for (uint32_t k = 1; k <= RESIM_MAX_INPUTS + 1; k++)
             at[k] += at[k - 1];
         for (uint32_t j = first; j < end; j++)
-            sorted[first + at[gate_inputs(dg, jobs[j].inst)]++] = jobs[j];
+            sorted[first + at[resim_gate_inputs(dg, jobs[j].inst)]++] = jobs[j];
     }
     memcpy(jobs, sorted, n_jobs * sizeof *jobs);
     mem_free(sorted);

@@ -125,37 +125,42 @@ uint64_t resim_source_events(const events *dump, uint32_t n, const resim_source 
     return starts_x(dump, n, src, t0) + dump->net_ev0[n + 1] - dump->net_ev0[n];
 }
 
+/* Event i of net n's waveform before the gates run (i below
+ * resim_source_events), as a word; x: whether it starts with X at t0,
+ * *last as moved_time's (the events taken in order). */
+static uint64_t source_word(const events *dump, uint32_t n, const resim_source *src, int64_t t0,
+                            bool x, uint64_t i, int64_t *last)
+{
+    if (src->kind == RESIM_FROM_VALUE)
+        return events_pack(t0, src->value);
+    if (x && i == 0)
+        return events_pack(t0, EVENTS_X);
+    uint64_t k = dump->net_ev0[n] + i - x;
+    return events_pack(moved_time(dump, k, src->shift, t0, last), events_value(dump, k));
+}
+
 void resim_source_words(const events *dump, uint32_t n, const resim_source *src, int64_t t0,
                         uint64_t *word)
 {
-    if (src->kind == RESIM_FROM_VALUE)
-        *word = events_pack(t0, src->value);
-    if (src->kind != RESIM_FROM_DUMP)
-        return;
+    uint64_t count = resim_source_events(dump, n, src, t0);
+    bool x = starts_x(dump, n, src, t0);
     int64_t last = INT64_MIN;
-    if (starts_x(dump, n, src, t0))
-        *word++ = events_pack(t0, EVENTS_X);
-    for (uint64_t k = dump->net_ev0[n]; k < dump->net_ev0[n + 1]; k++) {
-        int64_t t = moved_time(dump, k, src->shift, t0, &last);
-        *word++ = events_pack(t, events_value(dump, k));
-    }
+    for (uint64_t i = 0; i < count; i++)
+        word[i] = source_word(dump, n, src, t0, x, i, &last);
 }
 
 /* Net n's waveform into the store (resim_source_words' events). */
 static bool store_net(const events *dump, uint32_t n, const resim_source *src, int64_t t0,
                       resim_store *s, resim_net_wave *w)
 {
+    uint64_t count = resim_source_events(dump, n, src, t0);
+    bool x = starts_x(dump, n, src, t0), ok = true;
     int64_t last = INT64_MIN;
     resim_store_begin(s);
-    bool ok = true;
-    if (src->kind == RESIM_FROM_VALUE)
-        ok = resim_store_push(s, t0, src->value);
-    else if (starts_x(dump, n, src, t0))
-        ok = resim_store_push(s, t0, EVENTS_X);
-    for (uint64_t k = dump->net_ev0[n]; ok && src->kind == RESIM_FROM_DUMP &&
-                                       k < dump->net_ev0[n + 1]; k++)
-        ok = resim_store_push(s, moved_time(dump, k, src->shift, t0, &last),
-                              events_value(dump, k));
+    for (uint64_t i = 0; ok && i < count; i++) {
+        uint64_t word = source_word(dump, n, src, t0, x, i, &last);
+        ok = resim_store_push(s, (int64_t)(word >> 2), (uint8_t)(word & 3));
+    }
     return ok && resim_store_end(s, &w[n]);
 }
 
@@ -262,8 +267,11 @@ static void copy_nets(void *arg, uint32_t worker, uint32_t n_workers)
     }
 }
 
-gp_status resim_pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
-                     uint32_t n_workers, events **out, diag_ctx *d)
+/* The nets' waveforms w[] as an event store in net order, copied on
+ * n_workers threads; each net's events after end_fs are left out (but its
+ * first). */
+static gp_status pack(const design *dg, const resim_net_wave *w, int64_t end_fs,
+                      uint32_t n_workers, events **out, diag_ctx *d)
 {
     events *ev = mem_calloc(1, sizeof *ev);
     if (ev && (ev->net_ev0 = mem_alloc(((size_t)dg->n_nets + 1) * sizeof *ev->net_ev0))) {
@@ -309,7 +317,7 @@ gp_status resim_run(const design *dg, const events *dump, const resim_options *o
     if (st == GP_OK)
         st = resim_run_levels(dg, t0, stores, n_workers, w, stats) ? GP_OK : resim_no_memory(d);
     if (st == GP_OK)
-        st = resim_pack(dg, w, dump->end_fs, n_workers, full, d);
+        st = pack(dg, w, dump->end_fs, n_workers, full, d);
     if (st == GP_OK)
         stats->events_out = (*full)->n_events;
     for (uint32_t k = 0; stores && k < n_workers; k++)
