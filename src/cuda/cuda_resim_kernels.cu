@@ -11,6 +11,7 @@
  * written as if it were one, and the join drops it where the window before
  * left that value. */
 #include "cuda/cuda_resim_kernels.h"
+#include "cuda/cuda_warp.cuh"
 
 #include "resim/resim_rules.h"
 
@@ -265,13 +266,6 @@ __device__ bool run_window(const cuda_resim_dev &P, const resim_plan_gate &g, wi
     }
 }
 
-__device__ unsigned long long warp_sum(unsigned long long v)
-{
-    for (int d = 16; d > 0; d /= 2)
-        v += __shfl_down_sync(0xffffffffu, v, d);
-    return v;
-}
-
 /* A warp a gate: its windows, by its inputs' events; one where an input's
  * events may reach the pin out of order, or a delay is negative. */
 __global__ void windows_kernel(cuda_resim_dev P, cuda_resim_level L)
@@ -375,9 +369,7 @@ simulate_kernel(cuda_resim_dev P, cuda_resim_level L, int64_t *queues)
         r.count = o.len;
         L.win[w] = r;
     }
-    overflowed = warp_sum(overflowed);
-    if (threadIdx.x % 32 == 0 && overflowed)
-        atomicAdd(&L.counts[2], overflowed);
+    add_count(&L.counts[2], overflowed);
 }
 
 /* A thread a gate: its windows in order, each tentative first change
@@ -407,12 +399,8 @@ __global__ void join_kernel(cuda_resim_level L)
     } else if (i == L.n_gates) {
         L.gate_at[i] = 0;
     }
-    fires = warp_sum(fires);
-    swallowed = warp_sum(swallowed);
-    if (threadIdx.x % 32 == 0) {
-        atomicAdd(&L.counts[0], fires);
-        atomicAdd(&L.counts[1], swallowed);
-    }
+    add_count(&L.counts[0], fires);
+    add_count(&L.counts[1], swallowed);
 }
 
 /* A warp a gate: its windows' changes, joined, into L.out at gate_at[i]. */

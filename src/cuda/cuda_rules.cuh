@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "cuda/cuda_kernels.h"
+#include "cuda/cuda_warp.cuh"
 #include "power/power_rules.h"
 
 /* ---- events ------------------------------------------------------------------ */
@@ -137,16 +138,6 @@ __device__ __forceinline__ void add_bin(const cuda_dev_out &o, size_t i, double 
 __device__ __forceinline__ void add_inst(const cuda_dev_out &o, size_t i, double e)
 {
     o.fixed ? add_sum<true>(o.inst, o.fixed_inst, i, e) : add_sum<false>(o.inst, o.fixed_inst, i, e);
-}
-
-/* Adds each thread's count into *total, one atomic per warp.  Every thread
- * of the warp must call it. */
-__device__ __forceinline__ void add_count(unsigned long long *total, unsigned long long n)
-{
-    for (int d = 16; d > 0; d /= 2)
-        n += __shfl_down_sync(0xffffffffu, n, d);
-    if ((threadIdx.x & 31) == 0 && n)
-        atomicAdd(total, n);
 }
 
 /* The warp's sum of v (every lane of the warp must call it). */
