@@ -24,7 +24,8 @@ struct cuda_power_session {
     const cuda_events *resident; /* the events on the device already, or NULL */
     const uint64_t *net_ev0;  /* host: the kernels' events' offsets */
     uint64_t n_events;
-    int64_t last_fs;          /* the latest event's time */
+    int64_t last_fs;          /* the latest event's time; -1: not known yet (times_fit_streams
+                                 looks it up in ev, the first time a run needs it) */
     power_plan plan;
     int device;
     cudaStream_t stream;      /* non-blocking: the model's copies go on beside the events' */
@@ -322,7 +323,7 @@ static gp_status open_session(const design *dg, const events *ev, const cuda_eve
     s->dg = dg, s->ev = ev, s->resident = resident, s->d = d, s->device = device;
     s->net_ev0 = resident ? resident->host_net_ev0 : ev->net_ev0;
     s->n_events = resident ? resident->n_events : ev->n_events;
-    s->last_fs = resident ? resident->last_fs : last_time(ev);
+    s->last_fs = resident ? resident->last_fs : -1;
     gp_status st = open_device(s, opt, &tm);
     if (st != GP_OK) {
         cuda_power_close(s);
@@ -511,8 +512,10 @@ static cudaError_t index_events(cuda_power_session *s, uint32_t k)
 
 /* Whether every event time fits a gate stream's entry (below 2^56 fs, about
  * 72 s); if not, says so (message 1517). */
-static bool times_fit_streams(const cuda_power_session *s)
+static bool times_fit_streams(cuda_power_session *s)
 {
+    if (s->last_fs < 0)
+        s->last_fs = last_time(s->ev);
     if (s->last_fs < (int64_t)1 << 56)
         return true;
     diag_error(s->d, 1517, DIAG_NOWHERE, "the activity has an event at %lld fs: the warp "
