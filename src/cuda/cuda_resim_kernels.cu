@@ -6,7 +6,8 @@
  * where it changes.  A wake-up fires one path delay, at most the gate's
  * longest delay D, after the input change that scheduled it; so a window
  * [s, e) needs the changes from s - D on, and the inputs' values there
- * (found by a binary search where events reach the pin in time order).
+ * (found by a binary search; where a wire's delay differs by value, a
+ * step back over the events its spread can reorder, met_before).
  * What it cannot know is the output's value before s: its first change is
  * written as if it were one, and the join drops it where the window before
  * left that value. */
@@ -74,12 +75,29 @@ __device__ inline int64_t arrival(const resim_input &ri, uint64_t w)
     return (int64_t)(w >> 2) + wire_of(ri, (uint32_t)(w & 3));
 }
 
+/* Whether the event at p, reaching the pin at `at`, is overtaken by a
+ * later one before end (resim_rules.h); wire_x is 0 (resim_input_of). */
+__device__ inline bool overtaken(const uint64_t *p, const uint64_t *end, int64_t at,
+                                 int64_t wire_fall, int64_t wire_rise)
+{
+    int64_t min_wire = min(min(wire_fall, wire_rise), (int64_t)0);
+    for (const uint64_t *q = p + 1; q < end && resim_arrives_before((int64_t)(*q >> 2), min_wire,
+                                                                    at); q++) {
+        uint32_t v = (uint32_t)(*q & 3);
+        int64_t wire = v == 1 ? wire_rise : v == 0 ? wire_fall : 0;
+        if (resim_arrives_before((int64_t)(*q >> 2), wire, at))
+            return true;
+    }
+    return false;
+}
+
 /* One input's events as they reach the pin (resim_gate.c's gate_input). */
 struct sim_input {
     const uint64_t *p, *end;  /* its net's next event, and the end */
     int64_t next;             /* when that event reaches the pin; INT64_MAX: none is left */
     int64_t wire_fall, wire_rise, delay_fall, delay_rise, delay_x;
 
+    /* To the next event not overtaken. */
     __device__ void advance()
     {
         if (p == end) {
@@ -89,6 +107,17 @@ struct sim_input {
         uint64_t w = *p;
         uint32_t v = (uint32_t)(w & 3);
         next = (int64_t)(w >> 2) + (v == 1 ? wire_rise : v == 0 ? wire_fall : 0);
+        if (wire_fall != wire_rise || wire_fall != 0)
+            skip_overtaken();
+    }
+    /* Past the events a later one overtakes (kept out of advance's inline
+     * path, which every event takes). */
+    __device__ __noinline__ void skip_overtaken()
+    {
+        while (overtaken(p, end, next, wire_fall, wire_rise)) {
+            uint32_t v = (uint32_t)(*++p & 3);
+            next = (int64_t)(*p >> 2) + (v == 1 ? wire_rise : v == 0 ? wire_fall : 0);
+        }
     }
     __device__ int64_t delay(uint8_t v) const
     {
@@ -145,29 +174,51 @@ __device__ inline int64_t longest_delay(const cuda_resim_dev &P, const resim_pla
     return d;
 }
 
-/* The first of the net's events (base[0 .. count)) that reaches the pin at
- * or after t (events reach it in time order). */
-__device__ inline uint64_t first_arriving(const resim_input &ri, const uint64_t *base,
-                                          uint64_t count, int64_t t)
+/* How many of the net's events (base[0 .. count)) resim_gate.c's loop has
+ * met when its time reaches t: up to the last that reaches the pin before
+ * t (every later one reaches it at or after t; where the wire's delay
+ * depends on the value, those before it that reach the pin at or after t
+ * are overtaken by it). */
+__device__ inline uint64_t met_before(const resim_input &ri, const uint64_t *base,
+                                      uint64_t count, int64_t t)
 {
     uint64_t lo = 0, hi = count;
+    if (!resim_uneven_wire(ri.wire)) { /* events reach the pin in time order */
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (arrival(ri, base[mid]) < t)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+    int64_t later = t - resim_min_wire(ri.wire); /* from there on, each arrives at or after t */
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (arrival(ri, base[mid]) < t)
+        if ((int64_t)(base[mid] >> 2) < later)
             lo = mid + 1;
         else
             hi = mid;
     }
+    while (lo > 0 && arrival(ri, base[lo - 1]) >= t)
+        lo--;
     return lo;
 }
 
-/* Whether any of base[0 .. pos) is 0 or 1: the input has left X, so the
- * gate has been evaluated (its value is no longer the start's X). */
-__device__ inline bool left_x_before(const uint64_t *base, uint64_t pos)
+/* Whether an event of base[0 .. met) the loop took (not overtaken) is 0
+ * or 1: the input has left X, so the gate has been evaluated (its value is
+ * no longer the start's X).  Events from met on cannot overtake one the
+ * loop took before them. */
+__device__ inline bool left_x_before(const resim_input &ri, const uint64_t *base, uint64_t met)
 {
-    while (pos > 0)
-        if ((base[--pos] & 3) != EVENTS_X)
+    bool uneven = resim_uneven_wire(ri.wire);
+    for (uint64_t k = met; k > 0; k--) {
+        const uint64_t *p = base + k - 1;
+        if ((*p & 3) != EVENTS_X &&
+            (!uneven || !overtaken(p, base + met, arrival(ri, *p), ri.wire[0], ri.wire[1])))
             return true;
+    }
     return false;
 }
 
@@ -189,9 +240,9 @@ __device__ bool simulate(const cuda_resim_dev &P, const resim_plan_gate &g, uint
         const resim_input &ri = P.inputs[g.in0 + k];
         const uint64_t *p = ri.net != DESIGN_NONE ? P.net_ptr[ri.net] : NULL;
         uint64_t events = ri.net != DESIGN_NONE ? P.net_count[ri.net] : 0;
-        uint64_t at = w.first ? 0 : first_arriving(ri, p, events, from);
+        uint64_t at = w.first ? 0 : met_before(ri, p, events, from);
         uint8_t v = at > 0 ? (uint8_t)(p[at - 1] & 3) : (uint8_t)EVENTS_X;
-        evaluated_before |= v != EVENTS_X || left_x_before(p, at);
+        evaluated_before |= v != EVENTS_X || left_x_before(ri, p, at);
         in[k] = sim_input{p + at, p + events, 0, ri.wire[0], ri.wire[1],
                           ri.delay[0], ri.delay[1], ri.delay[EVENTS_X]};
         in[k].advance();
@@ -266,42 +317,30 @@ __device__ bool run_window(const cuda_resim_dev &P, const resim_plan_gate &g, wi
     }
 }
 
-/* A warp a gate: its windows, by its inputs' events; one where an input's
- * events may reach the pin out of order, or a delay is negative. */
+/* A thread a gate: its windows, by its inputs' events; one where a delay
+ * is negative (a wake-up may then fire before the change that scheduled
+ * it, and the output's time go back). */
 __global__ void windows_kernel(cuda_resim_dev P, cuda_resim_level L)
 {
-    uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
-    uint32_t lane = threadIdx.x % 32;
-    for (uint64_t i = warp; i <= L.n_gates; i += warps) {
-        if (i == L.n_gates) {
-            if (lane == 0)
-                L.gate_win[i] = 0;
-            continue;
-        }
-        resim_plan_gate g = P.gates[L.g0 + i];
-        uint64_t events = 0;
-        bool ordered = g.tt0 != RESIM_NO_TT && g.n_inputs > 0;
-        for (uint32_t k = 0; k < g.n_inputs && ordered; k++) {
-            const resim_input &ri = P.inputs[g.in0 + k];
-            if (ri.net == DESIGN_NONE)
-                continue;
-            const uint64_t *p = P.net_ptr[ri.net];
-            uint64_t c = P.net_count[ri.net];
-            events += c;
-            ordered = ri.delay[0] >= 0 && ri.delay[1] >= 0;
-            if (ri.wire[0] == 0 && ri.wire[1] == 0 && ri.wire[EVENTS_X] == 0)
-                continue; /* times are in order */
-            bool late = false;
-            for (uint64_t e = 1 + lane; e < c; e += 32)
-                late |= arrival(ri, p[e]) < arrival(ri, p[e - 1]);
-            ordered = ordered && !__any_sync(0xffffffffu, late);
-        }
-        uint64_t per = P.window_events;
-        uint64_t n = ordered && per ? (events + per - 1) / per : 1;
-        if (lane == 0)
-            L.gate_win[i] = n > 0 ? n : 1;
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > L.n_gates)
+        return;
+    if (i == L.n_gates) {
+        L.gate_win[i] = 0;
+        return;
     }
+    resim_plan_gate g = P.gates[L.g0 + i];
+    uint64_t events = 0;
+    bool split = g.tt0 != RESIM_NO_TT && g.n_inputs > 0 && P.window_events > 0;
+    for (uint32_t k = 0; k < g.n_inputs; k++) {
+        const resim_input &ri = P.inputs[g.in0 + k];
+        if (ri.net == DESIGN_NONE)
+            continue;
+        events += P.net_count[ri.net];
+        split = split && ri.delay[0] >= 0 && ri.delay[1] >= 0;
+    }
+    uint64_t n = split ? (events + P.window_events - 1) / P.window_events : 1;
+    L.gate_win[i] = n > 0 ? n : 1;
 }
 
 /* A thread a gate: its windows' gate. */
@@ -336,8 +375,8 @@ __global__ void rooms_kernel(cuda_resim_dev P, cuda_resim_level L)
             continue;
         const uint64_t *p = P.net_ptr[ri.net];
         uint64_t c = P.net_count[ri.net];
-        uint64_t lo = span.first ? 0 : first_arriving(ri, p, c, from);
-        uint64_t hi = w - w0 + 1 == nw ? c : first_arriving(ri, p, c, span.e);
+        uint64_t lo = span.first ? 0 : met_before(ri, p, c, from);
+        uint64_t hi = w - w0 + 1 == nw ? c : met_before(ri, p, c, span.e);
         room += hi > lo ? hi - lo : 0;
     }
     L.win_at[w] = room;
@@ -488,7 +527,7 @@ cudaError_t cuda_resim_fixed(const cuda_resim_dev &P, const uint64_t *word, cons
 cudaError_t cuda_resim_windows(const cuda_resim_dev &P, const cuda_resim_level &L,
                                cudaStream_t stream)
 {
-    windows_kernel<<<warp_blocks_for((uint64_t)L.n_gates + 1), BLOCK, 0, stream>>>(P, L);
+    windows_kernel<<<blocks_for((uint64_t)L.n_gates + 1), BLOCK, 0, stream>>>(P, L);
     return cudaGetLastError();
 }
 

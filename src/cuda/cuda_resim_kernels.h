@@ -10,10 +10,8 @@
  * gate's longest delay (no wake-up from before can fire inside), runs
  * resim_gate.c's loop from there, and writes the window's output changes,
  * its first one tentative (whether it is a change depends on the windows
- * before).  Then a gate's windows are joined in order.  A gate with an
- * input whose events can reach the pin out of order (rise and fall wire
- * delays that differ, a pulse shorter than the difference), or a negative
- * delay, takes one window: resim_gate.c's loop exactly. */
+ * before).  Then a gate's windows are joined in order.  A gate with a
+ * negative delay takes one window: resim_gate.c's loop exactly. */
 #ifndef GP_CUDA_CUDA_RESIM_KERNELS_H
 #define GP_CUDA_CUDA_RESIM_KERNELS_H
 

@@ -1,7 +1,7 @@
 /* resim_gate.c: one combinational output pin over the whole time span.
  *
  * The inputs' events (their nets' waveforms, each moved by the pin's wire
- * delay) are taken in time order; all changes of one time are applied before
+ * delay, less those a later event overtakes) are taken in time order; all changes of one time are applied before
  * the gate is evaluated (MSI).  When the value differs from the last
  * evaluated one, a wake-up is scheduled at now + the smallest path delay, by
  * the output's transition, of the inputs that changed now; a wake-up puts the
@@ -33,16 +33,35 @@ typedef struct gate_input {
     const uint8_t *value;
     int64_t wire[RESIM_END_MARK + 1]; /* fs, by the value the net goes to (0, 1, X; end: 0) */
     int64_t delay[3];      /* fs, smallest arc delay to the output, by the value it goes to */
+    int64_t min_wire;      /* the smallest of wire[0 .. X] */
+    bool uneven;           /* the wire's delay depends on the value: events may be overtaken */
 } gate_input;
 
 /* Where an unconnected input reads: no event, only the end mark. */
 static const int64_t no_event_time = INT64_MAX;
 static const uint8_t no_event_value = RESIM_END_MARK;
 
-/* Sets the input's `next` from its next event (the end mark: INT64_MAX). */
+/* Whether the input's next event (not the end mark), reaching the pin at
+ * `next`, is overtaken by a later one (resim_rules.h). */
+static bool overtaken(const gate_input *in)
+{
+    for (size_t k = 1; in->value[k] != RESIM_END_MARK &&
+                       resim_arrives_before(in->time[k], in->min_wire, in->next); k++)
+        if (resim_arrives_before(in->time[k], in->wire[in->value[k]], in->next))
+            return true;
+    return false;
+}
+
+/* Sets the input's `next` from its next event (the end mark: INT64_MAX),
+ * past the events a later one overtakes. */
 static inline void input_advance(gate_input *in)
 {
     in->next = *in->time + in->wire[*in->value];
+    while (in->uneven && *in->value != RESIM_END_MARK && overtaken(in)) {
+        in->time++;
+        in->value++;
+        in->next = *in->time + in->wire[*in->value];
+    }
 }
 
 /* Loads the inputs' bookkeeping; returns their number. */
@@ -57,6 +76,8 @@ static uint32_t load_inputs(const design *dg, uint32_t inst, uint32_t out_lib_pi
                              .value = events ? w[ri.net].value : &no_event_value};
         memcpy(in[k].wire, ri.wire, sizeof ri.wire); /* the end mark's: 0 */
         memcpy(in[k].delay, ri.delay, sizeof ri.delay);
+        in[k].min_wire = resim_min_wire(ri.wire);
+        in[k].uneven = events && resim_uneven_wire(ri.wire);
         input_advance(&in[k]);
     }
     return n;

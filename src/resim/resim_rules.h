@@ -11,6 +11,7 @@
 #ifndef GP_RESIM_RESIM_RULES_H
 #define GP_RESIM_RESIM_RULES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "events/events.h"
@@ -66,6 +67,33 @@ GP_HOSTDEV int64_t resim_schedule(int64_t *wake, int64_t at)
 GP_HOSTDEV int64_t resim_x_delay(int64_t rise, int64_t fall)
 {
     return fall < rise ? fall : rise;
+}
+
+/* A wire whose delay depends on the value its net goes to (an SDF
+ * INTERCONNECT whose rise and fall differ; an X arrives without delay)
+ * can bring a net's event to the pin before the one that came before it.
+ * The earlier one is then cancelled: IEEE 1364's negative pulse, a pulse
+ * whose trailing edge arrives before its leading edge, does not
+ * propagate; so a pin's events stay in time order.  Whether an event at
+ * `time` arrives over `wire` before `arrival`: with the event's wire, it
+ * overtakes an event arriving then; with the wire's smallest delay, it is
+ * near enough to (so later events need not be looked at). */
+GP_HOSTDEV bool resim_arrives_before(int64_t time, int64_t wire, int64_t arrival)
+{
+    return time + wire < arrival;
+}
+
+/* The smallest of an input's wire delays by value (0, 1, X). */
+GP_HOSTDEV int64_t resim_min_wire(const int64_t wire[3])
+{
+    int64_t m = wire[0] < wire[1] ? wire[0] : wire[1];
+    return m < wire[EVENTS_X] ? m : wire[EVENTS_X];
+}
+
+/* Whether the wire's delays differ by value, so that overtaking can happen. */
+GP_HOSTDEV bool resim_uneven_wire(const int64_t wire[3])
+{
+    return wire[0] != wire[1] || wire[0] != wire[EVENTS_X];
 }
 
 #endif

@@ -195,7 +195,7 @@ static bool sim(sim_case *sc, const char *sdf, const char *tag, const char *netl
 {
     char name[64], net_path[256], vcd_path[256];
     memset(sc, 0, sizeof *sc);
-    sc->d = diag_new(NULL);
+    sc->d = diag_new(getenv("TEST_RESIM_DIAG") ? stderr : NULL);
     snprintf(name, sizeof name, "%s.v", tag);
     const char *paths[] = {scratch_write(dir, name, netlist, net_path, sizeof net_path)};
     CHECK_EQ_INT(design_read_netlist(&sc->dg, libs, paths, 1, "top", sc->d), GP_OK);
@@ -303,6 +303,32 @@ static void test_sdf_delays(void)
         CHECK_EQ_INT(sc.status, GP_OK);
         expect_net(&sc, "n1", "0:x 500:1 1400:0 5500:1");
         expect_net(&sc, "out", "0:x 710:0 1520:1 5710:0");
+    }
+    sim_free(&sc);
+}
+
+/* The chain with a wire u1/Y -> u2/A of 500 ps for a rise, 50 ps for a
+ * fall.  in: 1 at 0, 0 at 1000, 1 at 1300, 0 at 3000, 1 at 5000; n1 (INV:
+ * rise 100, fall 200): 0 at 200, 1 at 1100, 0 at 1500, 1 at 3100, 0 at 5200.
+ * At u2/A the fall of 1500 arrives at 1550, before the rise of 1100 (at
+ * 1600): a negative pulse, cancelled (IEEE 1364), so u2/A sees 0 at 250, 1
+ * at 3600, 0 at 5250, and out (INV) rises at 350, falls at 3800, rises at
+ * 5350: eight wake-ups in all, none swallowed. */
+static void test_negative_pulse_cancelled(void)
+{
+    static const char sdf[] =
+        "(DELAYFILE (SDFVERSION \"3.0\") (DESIGN \"top\") (DIVIDER /) (TIMESCALE 1ns)\n"
+        " (CELL (CELLTYPE \"top\") (INSTANCE)\n"
+        "  (DELAY (ABSOLUTE (INTERCONNECT u1/Y u2/A (0.5) (0.05)))))\n"
+        ")\n";
+    sim_case sc;
+    if (sim(&sc, sdf, "negative", chain_v, "in",
+            "#0\n1in\n#1000\n0in\n#1300\n1in\n#3000\n0in\n#5000\n1in\n#9000\n")) {
+        CHECK_EQ_INT(sc.status, GP_OK);
+        expect_net(&sc, "n1", "0:x 200:0 1100:1 1500:0 3100:1 5200:0");
+        expect_net(&sc, "out", "0:x 350:1 3800:0 5350:1");
+        CHECK_EQ_INT(sc.stats.wakeups, 8);
+        CHECK_EQ_INT(sc.stats.swallowed, 0);
     }
     sim_free(&sc);
 }
@@ -570,12 +596,30 @@ static uint32_t next_random(uint64_t *state)
 #define RANDOM_REGS 6
 #define RANDOM_GATES 400
 
+/* Appends to sdf (unless NULL) the wire from `from` (a pin path) to gate
+ * g's pin, 0 to 800 ps, rise and fall mostly different. */
+static void random_wire(char *sdf, size_t size, const char *from, int g, char pin,
+                        uint64_t *seed)
+{
+    if (!sdf)
+        return;
+    size_t len = strlen(sdf);
+    uint32_t rise = next_random(seed) % 801, fall = next_random(seed) % 801;
+    snprintf(sdf + len, size - len, "  (INTERCONNECT %s u%d/%c (0.%03u) (0.%03u))\n", from, g,
+             pin, rise, fall);
+}
+
 /* A random netlist: RANDOM_GATES gates of the library's cells, each input
- * from a primary input, a register output or an earlier gate. */
-static void random_netlist(char *v, size_t size, uint64_t *seed)
+ * from a primary input, a register output or an earlier gate; and, when
+ * sdf is not NULL, an SDF of INTERCONNECT delays on the wires from gates
+ * and registers (sdf_size bytes). */
+static void random_netlist(char *v, size_t size, char *sdf, size_t sdf_size, uint64_t *seed)
 {
     static const char *const cells[] = {"INV", "BUF", "AND2", "XOR2", "XORD"};
     size_t len = (size_t)snprintf(v, size, "module top (clk");
+    if (sdf)
+        snprintf(sdf, sdf_size, "(DELAYFILE (SDFVERSION \"3.0\") (DESIGN \"top\") (DIVIDER /) "
+                 "(TIMESCALE 1ns)\n (CELL (CELLTYPE \"top\") (INSTANCE) (DELAY (ABSOLUTE\n");
     for (int k = 0; k < RANDOM_INPUTS; k++)
         len += (size_t)snprintf(v + len, size - len, ", i%d", k);
     len += (size_t)snprintf(v + len, size - len, ");\n input clk;\n");
@@ -584,15 +628,19 @@ static void random_netlist(char *v, size_t size, uint64_t *seed)
     for (int k = 0; k < RANDOM_REGS; k++)
         len += (size_t)snprintf(v + len, size - len, " wire q%d;\n", k);
     for (int g = 0; g < RANDOM_GATES; g++) {
-        char in[2][16];
+        char in[2][16], driver[2][16];
         for (int p = 0; p < 2; p++) {
             uint32_t pick = next_random(seed) % (RANDOM_INPUTS + RANDOM_REGS + (uint32_t)g);
-            if (pick < RANDOM_INPUTS)
+            driver[p][0] = 0;
+            if (pick < RANDOM_INPUTS) {
                 snprintf(in[p], sizeof in[p], "i%u", pick);
-            else if (pick < RANDOM_INPUTS + RANDOM_REGS)
+            } else if (pick < RANDOM_INPUTS + RANDOM_REGS) {
                 snprintf(in[p], sizeof in[p], "q%u", pick - RANDOM_INPUTS);
-            else
+                snprintf(driver[p], sizeof driver[p], "r%u/Q", pick - RANDOM_INPUTS);
+            } else {
                 snprintf(in[p], sizeof in[p], "g%u", pick - RANDOM_INPUTS - RANDOM_REGS);
+                snprintf(driver[p], sizeof driver[p], "u%u/Y", pick - RANDOM_INPUTS - RANDOM_REGS);
+            }
         }
         uint32_t cell = next_random(seed) % 5;
         len += (size_t)snprintf(v + len, size - len, " wire g%d;\n %s u%d (.A(%s), ", g,
@@ -600,11 +648,16 @@ static void random_netlist(char *v, size_t size, uint64_t *seed)
         if (cell >= 2)
             len += (size_t)snprintf(v + len, size - len, ".B(%s), ", in[1]);
         len += (size_t)snprintf(v + len, size - len, ".Y(g%d));\n", g);
+        for (int p = 0; p < (cell >= 2 ? 2 : 1); p++)
+            if (driver[p][0])
+                random_wire(sdf, sdf_size, driver[p], g, "AB"[p], seed);
     }
     for (int k = 0; k < RANDOM_REGS; k++)
         len += (size_t)snprintf(v + len, size - len, " DFF r%d (.CLK(clk), .D(g%d), .Q(q%d));\n",
                                 k, RANDOM_GATES - 1 - k, k);
     snprintf(v + len, size - len, "endmodule\n");
+    if (sdf)
+        snprintf(sdf + strlen(sdf), sdf_size - strlen(sdf), " ))))\n");
 }
 
 /* Random input and register activity: every 50 to 850 ps a few of them
@@ -633,6 +686,16 @@ static void random_activity(char *body, size_t size, uint64_t *seed)
     snprintf(body + len, size - len, "#%ld\n", t + 5000);
 }
 
+/* The random design's variables in the dump. */
+static void random_vars(char *vars, size_t size)
+{
+    size_t len = (size_t)snprintf(vars, size, "clk");
+    for (int k = 0; k < RANDOM_INPUTS; k++)
+        len += (size_t)snprintf(vars + len, size - len, " i%d", k);
+    for (int k = 0; k < RANDOM_REGS; k++)
+        len += (size_t)snprintf(vars + len, size - len, " q%d", k);
+}
+
 /* A random design of a few hundred gates with random activity: the result
  * is the same on 1, 2 and 3 threads (sim checks it) and has every gate. */
 static void test_random_design_threads(void)
@@ -640,19 +703,76 @@ static void test_random_design_threads(void)
     static char netlist[64 * 1024], body[64 * 1024];
     char vars[256];
     uint64_t seed = 12345;
-    random_netlist(netlist, sizeof netlist, &seed);
+    random_netlist(netlist, sizeof netlist, NULL, 0, &seed);
     random_activity(body, sizeof body, &seed);
-    size_t len = (size_t)snprintf(vars, sizeof vars, "clk");
-    for (int k = 0; k < RANDOM_INPUTS; k++)
-        len += (size_t)snprintf(vars + len, sizeof vars - len, " i%d", k);
-    for (int k = 0; k < RANDOM_REGS; k++)
-        len += (size_t)snprintf(vars + len, sizeof vars - len, " q%d", k);
+    random_vars(vars, sizeof vars);
     sim_case sc;
     if (sim(&sc, NULL, "random", netlist, vars, body)) {
         CHECK_EQ_INT(sc.status, GP_OK);
         CHECK_EQ_INT(sc.stats.gates, RANDOM_GATES);
         CHECK_EQ_INT(sc.stats.registers, RANDOM_REGS);
         CHECK(sc.stats.wakeups > 1000);
+    }
+    sim_free(&sc);
+}
+
+/* Whether every net's events in sc's result are in time order. */
+static bool time_ordered(const sim_case *sc)
+{
+    const events *full = sc->full;
+    for (uint32_t n = 0; n < full->n_nets; n++)
+        for (uint64_t e = full->net_ev0[n] + 1; e < full->net_ev0[n + 1]; e++)
+            if (events_time(full, e) < events_time(full, e - 1))
+                return false;
+    return true;
+}
+
+/* Pairs of consecutive events on a gate's input that reach its pin out of
+ * order (the second first), over every gate of sc's plan. */
+static uint64_t out_of_order_arrivals(const sim_case *sc)
+{
+    resim_plan plan;
+    resim_stats stats;
+    uint64_t pairs = 0;
+    if (make_plan(sc, &plan, &stats) != GP_OK)
+        return 0;
+    const events *full = sc->full;
+    for (uint32_t k = 0; k < plan.n_inputs; k++) {
+        const resim_input *ri = &plan.inputs[k];
+        if (ri->net == DESIGN_NONE)
+            continue;
+        int64_t before = INT64_MIN;
+        for (uint64_t e = full->net_ev0[ri->net]; e < full->net_ev0[ri->net + 1]; e++) {
+            int64_t at = events_time(full, e) + ri->wire[events_value(full, e)];
+            pairs += at < before;
+            before = at;
+        }
+    }
+    resim_plan_free(&plan);
+    return pairs;
+}
+
+/* The random design with wire delays that differ for a rise and a fall by
+ * up to 800 ps, longer than many of its pulses: events would reach gate
+ * pins out of order; with the overtaken ones cancelled every waveform is in
+ * time order; the same on 1, 2 and 3 threads, and (the GPU twin) in every
+ * cutting of the windows. */
+static void test_random_design_uneven_wires(void)
+{
+    static char netlist[64 * 1024], body[64 * 1024], sdf[64 * 1024];
+    char vars[256];
+    uint64_t seed = 6789;
+    random_netlist(netlist, sizeof netlist, sdf, sizeof sdf, &seed);
+    random_activity(body, sizeof body, &seed);
+    random_vars(vars, sizeof vars);
+    sim_case sc;
+    if (sim(&sc, sdf, "uneven", netlist, vars, body)) {
+        CHECK_EQ_INT(sc.status, GP_OK);
+        CHECK_EQ_INT(sc.stats.gates, RANDOM_GATES);
+        if (sc.full) {
+            CHECK(out_of_order_arrivals(&sc) >= 200);
+            CHECK(time_ordered(&sc));
+        }
     }
     sim_free(&sc);
 }
@@ -672,8 +792,9 @@ int main(void)
     libs = scratch_libs(dir, "resim.lib", resim_lib, d);
     if (lib_library_count(libs) == 1) {
         RUN(test_inverter_chain);
-    RUN(test_dumped_gate_outputs_are_recomputed);
+        RUN(test_dumped_gate_outputs_are_recomputed);
         RUN(test_sdf_delays);
+        RUN(test_negative_pulse_cancelled);
         RUN(test_two_path_glitch);
         RUN(test_inertial_swallow);
         RUN(test_pending_keeps_time);
@@ -681,13 +802,14 @@ int main(void)
         RUN(test_simultaneous_inputs);
         RUN(test_register_shift);
         RUN(test_missing_register);
-    RUN(test_register_x_throughout);
+        RUN(test_register_x_throughout);
         RUN(test_missing_input);
         RUN(test_combinational_loop);
         RUN(test_saif);
         RUN(test_vcd_round_trip);
         RUN(test_unwritable_output);
         RUN(test_random_design_threads);
+        RUN(test_random_design_uneven_wires);
     }
     lib_set_free(libs);
     diag_free(d);
