@@ -64,30 +64,24 @@ struct wake_queue {
     }
 };
 
-__device__ inline int64_t wire_of(const resim_input &ri, uint32_t v)
+/* When event word w reaches the pin over wire[] (by the value it goes to:
+ * 0, 1, X, as resim_input has them). */
+__device__ inline int64_t arrival(const int64_t wire[3], uint64_t w)
 {
-    return v == 1 ? ri.wire[1] : v == 0 ? ri.wire[0] : ri.wire[EVENTS_X];
-}
-
-/* When event word w reaches the pin. */
-__device__ inline int64_t arrival(const resim_input &ri, uint64_t w)
-{
-    return (int64_t)(w >> 2) + wire_of(ri, (uint32_t)(w & 3));
+    uint32_t v = (uint32_t)(w & 3);
+    return (int64_t)(w >> 2) + (v == 1 ? wire[1] : v == 0 ? wire[0] : wire[EVENTS_X]);
 }
 
 /* Whether the event at p, reaching the pin at `at`, is overtaken by a
- * later one before end (resim_rules.h); wire_x is 0 (resim_input_of). */
+ * later one before end (resim_rules.h). */
 __device__ inline bool overtaken(const uint64_t *p, const uint64_t *end, int64_t at,
-                                 int64_t wire_fall, int64_t wire_rise)
+                                 const int64_t wire[3])
 {
-    int64_t min_wire = min(min(wire_fall, wire_rise), (int64_t)0);
-    for (const uint64_t *q = p + 1; q < end && resim_arrives_before((int64_t)(*q >> 2), min_wire,
-                                                                    at); q++) {
-        uint32_t v = (uint32_t)(*q & 3);
-        int64_t wire = v == 1 ? wire_rise : v == 0 ? wire_fall : 0;
-        if (resim_arrives_before((int64_t)(*q >> 2), wire, at))
+    int64_t min_wire = resim_min_wire(wire);
+    for (const uint64_t *q = p + 1;
+         q < end && resim_arrives_before((int64_t)(*q >> 2), min_wire, at); q++)
+        if (arrival(wire, *q) < at)
             return true;
-    }
     return false;
 }
 
@@ -97,27 +91,26 @@ struct sim_input {
     int64_t next;             /* when that event reaches the pin; INT64_MAX: none is left */
     int64_t wire_fall, wire_rise, delay_fall, delay_rise, delay_x;
 
-    /* To the next event not overtaken. */
+    /* To the next event not overtaken; an X arrives without delay
+     * (resim_input_of). */
     __device__ void advance()
     {
         if (p == end) {
             next = INT64_MAX;
             return;
         }
-        uint64_t w = *p;
-        uint32_t v = (uint32_t)(w & 3);
-        next = (int64_t)(w >> 2) + (v == 1 ? wire_rise : v == 0 ? wire_fall : 0);
-        if (wire_fall != wire_rise || wire_fall != 0)
+        const int64_t wire[3] = {wire_fall, wire_rise, 0};
+        next = arrival(wire, *p);
+        if (resim_uneven_wire(wire))
             skip_overtaken();
     }
     /* Past the events a later one overtakes (kept out of advance's inline
      * path, which every event takes). */
     __device__ __noinline__ void skip_overtaken()
     {
-        while (overtaken(p, end, next, wire_fall, wire_rise)) {
-            uint32_t v = (uint32_t)(*++p & 3);
-            next = (int64_t)(*p >> 2) + (v == 1 ? wire_rise : v == 0 ? wire_fall : 0);
-        }
+        const int64_t wire[3] = {wire_fall, wire_rise, 0};
+        while (overtaken(p, end, next, wire))
+            next = arrival(wire, *++p);
     }
     __device__ int64_t delay(uint8_t v) const
     {
@@ -178,21 +171,12 @@ __device__ inline int64_t longest_delay(const cuda_resim_dev &P, const resim_pla
  * met when its time reaches t: up to the last that reaches the pin before
  * t (every later one reaches it at or after t; where the wire's delay
  * depends on the value, those before it that reach the pin at or after t
- * are overtaken by it). */
+ * are overtaken by it).  With one wire delay for every value, the step
+ * back never moves. */
 __device__ inline uint64_t met_before(const resim_input &ri, const uint64_t *base,
                                       uint64_t count, int64_t t)
 {
     uint64_t lo = 0, hi = count;
-    if (!resim_uneven_wire(ri.wire)) { /* events reach the pin in time order */
-        while (lo < hi) {
-            uint64_t mid = lo + (hi - lo) / 2;
-            if (arrival(ri, base[mid]) < t)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return lo;
-    }
     int64_t later = t - resim_min_wire(ri.wire); /* from there on, each arrives at or after t */
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
@@ -201,7 +185,7 @@ __device__ inline uint64_t met_before(const resim_input &ri, const uint64_t *bas
         else
             hi = mid;
     }
-    while (lo > 0 && arrival(ri, base[lo - 1]) >= t)
+    while (lo > 0 && arrival(ri.wire, base[lo - 1]) >= t)
         lo--;
     return lo;
 }
@@ -216,7 +200,7 @@ __device__ inline bool left_x_before(const resim_input &ri, const uint64_t *base
     for (uint64_t k = met; k > 0; k--) {
         const uint64_t *p = base + k - 1;
         if ((*p & 3) != EVENTS_X &&
-            (!uneven || !overtaken(p, base + met, arrival(ri, *p), ri.wire[0], ri.wire[1])))
+            (!uneven || !overtaken(p, base + met, arrival(ri.wire, *p), ri.wire)))
             return true;
     }
     return false;

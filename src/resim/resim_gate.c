@@ -1,11 +1,12 @@
 /* resim_gate.c: one combinational output pin over the whole time span.
  *
  * The inputs' events (their nets' waveforms, each moved by the pin's wire
- * delay, less those a later event overtakes) are taken in time order; all changes of one time are applied before
- * the gate is evaluated (MSI).  When the value differs from the last
- * evaluated one, a wake-up is scheduled at now + the smallest path delay, by
- * the output's transition, of the inputs that changed now; a wake-up puts the
- * newest evaluated value on the net (nothing when the net already has it).
+ * delay, less those a later event overtakes) are taken in time order; all
+ * changes of one time are applied before the gate is evaluated (MSI).  When
+ * the value differs from the last evaluated one, a wake-up is scheduled at
+ * now + the smallest path delay, by the output's transition, of the inputs
+ * that changed now; a wake-up puts the newest evaluated value on the net
+ * (nothing when the net already has it).
  * So a pulse shorter than the delay is swallowed, and a pending wake-up keeps
  * its time when inputs change again: Icarus Verilog's module-path behaviour.
  * Wake-ups due at a time fire before the input changes of that time.

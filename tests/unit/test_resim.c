@@ -195,7 +195,7 @@ static bool sim(sim_case *sc, const char *sdf, const char *tag, const char *netl
 {
     char name[64], net_path[256], vcd_path[256];
     memset(sc, 0, sizeof *sc);
-    sc->d = diag_new(getenv("TEST_RESIM_DIAG") ? stderr : NULL);
+    sc->d = diag_new(NULL);
     snprintf(name, sizeof name, "%s.v", tag);
     const char *paths[] = {scratch_write(dir, name, netlist, net_path, sizeof net_path)};
     CHECK_EQ_INT(design_read_netlist(&sc->dg, libs, paths, 1, "top", sc->d), GP_OK);
