@@ -190,12 +190,16 @@ typedef struct cli_power_args {
     cli_engine engine;
     int threads;     /* --threads N for the cpu engine; 0: every core */
     cuda_power_options cuda; /* --cuda-variant, --cuda-target-events, ... */
+    bool device_given;       /* --device N; else each rank of a host takes one in turn */
     const char *out_dir, *json;
     int hotspots;
 } cli_power_args;
 
 extern const char cli_power_help[];
 cli_power_args cli_power_defaults(void);
+/* What the ranks of one host share (ranks.h): unless given, each takes
+ * the cores over the host's ranks as threads and the GPUs in turn. */
+void cli_power_share_host(cli_power_args *a);
 /* Like cli_parse_input, for the analysis and output options. */
 int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, diag_ctx *d);
 /* Runs the power analysis of `ev` and prints and writes its results; returns
@@ -225,6 +229,11 @@ int cli_power_run_resident(const cli_power_args *a, const char *design_name, con
  * as cli_power_run does; returns the exit status. */
 int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
                      cli_design *cd, const cli_context *ctx);
+/* After each rank of a run (ranks.h) analysed its share of the cycles
+ * into *r (NULL: none) with status st: on rank 0, every rank's result
+ * appended in rank order; on the others, *r sent there and NULL.  An error
+ * when any rank failed.  With one rank, st. */
+gp_status cli_ranks_gather(power_result **r, gp_status st, diag_ctx *d);
 /* The bytes of events a run holds by default: half the memory, and for
  * the cuda engine half the device's too. */
 uint64_t cli_memory_default(const cli_power_args *a);

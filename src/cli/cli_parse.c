@@ -315,7 +315,7 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
     else if (strcmp(option, "--cuda-lane-tasks") == 0)
         ok = parse_positive(value, &a->cuda.lane_tasks);
     else if (strcmp(option, "--device") == 0)
-        ok = cli_parse_count(value, 1024, &a->cuda.device);
+        ok = a->device_given = cli_parse_count(value, 1024, &a->cuda.device);
     else if (strcmp(option, "--threads") == 0)
         ok = cli_parse_count(value, 1024, &a->threads);
     else if (strcmp(option, "--out") == 0)

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cuda/cuda_device.h"
+#include "ranks/ranks.h"
 #include "report/report.h"
 #include "util/progress.h"
 #include "util/units.h"
@@ -137,6 +138,19 @@ int cli_power_run_resident(const cli_power_args *a, const char *design_name, con
     return finish_run(a, design_name, dg, st, r, timing, d);
 }
 
+void cli_power_share_host(cli_power_args *a)
+{
+    int local = ranks_local_count();
+    if (local == 1)
+        return;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (a->threads == 0)
+        a->threads = cores > local ? (int)(cores / local) : 1;
+    int devices = a->engine == CLI_ENGINE_CUDA && !a->device_given ? cuda_device_count() : 0;
+    if (devices > 0)
+        a->cuda.device = ranks_local_rank() % devices;
+}
+
 uint64_t cli_memory_default(const cli_power_args *a)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -158,6 +172,7 @@ typedef struct stream_run {
     cli_design *cd;
     diag_ctx *d;
     double engine_seconds;
+    bool shared; /* the power stream knows the ranks' share (ranks.h) */
 } stream_run;
 
 /* A dump whose matched signals never leave x or z holds no activity, and
@@ -180,6 +195,10 @@ static gp_status on_window(void *ctx, const events_window *w, int64_t *keep_from
     gp_status ready = cli_design_ready(run->cd); /* the engine needs the delays */
     if (ready != GP_OK)
         return ready;
+    if (!run->shared && ranks_count() > 1)
+        power_stream_share(run->power, ranks_rank(), ranks_count(),
+                           run->cd->activity.last_time_fs);
+    run->shared = true;
     double start = progress_now_seconds();
     gp_status st = power_stream_window(run->power, w, keep_from, run->d);
     run->engine_seconds += progress_now_seconds() - start;
@@ -248,6 +267,9 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
     cd->timing.windows = cd->activity.windows;
     power_result *r = st == GP_OK ? power_stream_result(run.power) : NULL;
     power_stream_free(run.power);
+    st = cli_ranks_gather(&r, st, d);
+    if (ranks_rank() > 0) /* rank 0 writes */
+        return st == GP_OK ? 0 : CLI_EXIT_INPUT;
     const char *name = cd->dg ? cd->dg->name : NULL;
     return finish_run(a, name, cd->dg, st, r, in->timing ? &cd->timing : NULL, d);
 }

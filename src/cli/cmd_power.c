@@ -25,6 +25,14 @@ static const char power_help[] =
     "                    cuda): a longer dump is read and analysed in windows of\n"
     "                    whole cycles, one after the other, with the same results\n"
     "\n"
+    "ranks (MPI):\n"
+    "  mpirun -np N gatepower power ...  shares the cycles out: each rank analyses\n"
+    "                    a contiguous range of whole cycles, rank 0 adds the results up\n"
+    "                    in rank order and writes them, equal to one process within\n"
+    "                    1e-9. The ranks of a host split its cores (--threads) and take\n"
+    "                    its GPUs in turn (--device). A gzip VCD needs --window\n"
+    "                    START:END: its end is known only once it is read whole\n"
+    "\n"
     "example:\n"
     "  gatepower power --lib osu018_stdcells.lib --netlist netlist.v --sdf netlist.sdf \\\n"
     "                  --activity full.vcd --scope tb/dut --period 10ns --out power/\n";
@@ -76,6 +84,7 @@ int cli_power(int argc, char **argv, const cli_context *ctx)
     if (status)
         return status < 0 ? 0 : status;
     cli_design cd;
+    cli_power_share_host(&a.power);
     a.in.threads = a.power.threads;
     status = cli_power_stream(&a.power, &a.in, a.memory, &cd, ctx);
     if (a.in.timing)

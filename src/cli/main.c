@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cuda/cuda_device.h"
+#include "ranks/ranks.h"
 #include "util/diag.h"
 
 typedef struct cli_command {
@@ -116,6 +117,16 @@ int main(int argc, char **argv)
         return CLI_EXIT_INPUT;
     cli_context ctx = {.diag = d, .quiet = false};
     int status = CLI_EXIT_USAGE, i = 1;
+    char rank_tag[32];
+    if (ranks_start(&argc, &argv, d) != GP_OK) {
+        status = CLI_EXIT_INPUT;
+        goto done;
+    }
+    if (ranks_rank() > 0) { /* rank 0 speaks for the run */
+        snprintf(rank_tag, sizeof rank_tag, "rank %d", ranks_rank());
+        diag_set_errors_only(d, rank_tag);
+        ctx.quiet = true;
+    }
     for (; i < argc && argv[i][0] == '-'; i++) {
         int cap;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -126,6 +137,9 @@ int main(int argc, char **argv)
             printf("gatepower %s\n", GATEPOWER_VERSION);
             printf("SDC: %s\n", sdc_available() ? "read by an embedded Tcl interpreter"
                                                  : "not in this build (no tcl-dev)");
+            printf("MPI: %s\n", ranks_built() ? "yes: under mpirun, power shares its cycles out "
+                                                "among the ranks"
+                                              : "not in this build (no libopenmpi-dev)");
             print_cuda_devices(stdout);
             status = 0;
             goto done;
@@ -167,10 +181,16 @@ int main(int argc, char **argv)
                    argv[i]);
         goto done;
     }
+    if (ranks_count() > 1 && cmd->run != cli_power) {
+        diag_error(d, 1041, DIAG_NOWHERE, "gatepower %s runs as one process: only power shares "
+                   "its cycles out among the ranks of mpirun", cmd->name);
+        goto done;
+    }
     status = cmd->run(argc - i, argv + i, &ctx);
 done:
     status = stdout_written(status, d);
     diag_finish(d);
     diag_free(d);
+    ranks_stop();
     return status;
 }

@@ -285,6 +285,7 @@ static gp_status on_start(void *ctx, const vcd_info *info)
 {
     collector *c = ctx;
     c->stats->format = info->format;
+    c->stats->last_time_fs = info->last_time_fs;
     gp_status st = make_slots(c, info->id_count);
     if (st == GP_OK && c->dg) {
         st = events_bind(c);

@@ -77,6 +77,9 @@ typedef struct events_stats {
     uint32_t nets_with_activity;
     uint32_t parts;             /* parts read at once on threads; 1: in file order */
     uint32_t windows;           /* windows given (events_stream) */
+    /* From the header's end on: the dump's last time stamp as the file
+     * tells before it is read (vcd_info.last_time_fs), or -1. */
+    int64_t last_time_fs;
     /* Where the design's nets seem to be, when the scope is above them: the
      * path below the scope under which most unmatched signals name nets
      * ("" when none does), and how many do. */

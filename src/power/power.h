@@ -129,11 +129,20 @@ power_stream *power_stream_new(const design *dg, const power_options *opt, power
  * change from (events_consumer). */
 gp_status power_stream_window(power_stream *s, const events_window *w, int64_t *keep_from,
                               diag_ctx *d);
+/* Makes the stream analyse only rank `rank`'s share of `count` (ranks.h) of
+ * the cycles: contiguous whole cycles, cut once the clock is fixed, from
+ * the analysis' start to its end (the --window's, else last_fs: the dump's
+ * last time, events_stats.last_time_fs; -1 unknown is refused then).  The
+ * shares' results, appended in rank order, are the whole stream's. */
+void power_stream_share(power_stream *s, int rank, int count, int64_t last_fs);
 /* Forgets every window (they come again from the start). */
 void power_stream_restart(power_stream *s);
 /* The result of every window, once the last is analysed; the caller owns
- * it.  NULL before. */
+ * it.  NULL before, and for a share without cycles. */
 power_result *power_stream_result(power_stream *s);
+/* Adds r, the result of the cycles that follow t's (the same design and
+ * options), to t, and frees r. */
+gp_status power_result_append(power_result *t, power_result *r, diag_ctx *d);
 void power_stream_free(power_stream *s);
 
 /* Totals over groups (IO as include_io says), J. */

@@ -26,6 +26,11 @@ struct power_stream {
     int64_t t0, period, dump_start;
     int64_t done;         /* the cycles analysed end here */
     power_result *total;  /* their result; NULL before the first */
+    /* power_stream_share's; share_count 0: the whole dump.  Once the clock
+     * is fixed, a share without cycles is `idle`. */
+    int share_rank, share_count;
+    int64_t share_last_fs;
+    bool idle;
 };
 
 power_stream *power_stream_new(const design *dg, const power_options *opt, power_engine_fn engine,
@@ -35,6 +40,13 @@ power_stream *power_stream_new(const design *dg, const power_options *opt, power
     if (s)
         *s = (power_stream){.dg = dg, .opt = *opt, .engine = engine, .engine_ctx = engine_ctx};
     return s;
+}
+
+void power_stream_share(power_stream *s, int rank, int count, int64_t last_fs)
+{
+    s->share_rank = rank;
+    s->share_count = count;
+    s->share_last_fs = last_fs;
 }
 
 void power_stream_restart(power_stream *s)
@@ -73,6 +85,32 @@ static bool stream_can_plan(const power_stream *s, const events_window *w)
     return clock == DESIGN_NONE || power_clock_rises(w->ev, clock) >= POWER_STREAM_CLOCK_RISES;
 }
 
+/* Narrows the analysis to this rank's share of the cycles from s->t0 to
+ * the end: of n cycles, rank r takes [ceil(n r / N), ceil(n (r + 1) / N)),
+ * so rank 0 has one when there is one; the share that reaches the n-th
+ * keeps the user's end (the dump's when none), and one that holds no
+ * cycle is idle. */
+static gp_status stream_take_share(power_stream *s, diag_ctx *d)
+{
+    int64_t end = s->opt.window_end_fs >= 0 ? s->opt.window_end_fs : s->share_last_fs;
+    if (end < 0) {
+        diag_error(d, 8014, DIAG_NOWHERE, "ranks share the cycles out by the dump's end, which "
+                   "only reading a gzip VCD whole tells: give --window START:END, or the dump "
+                   "as a plain VCD or FST");
+        return GP_ERR_INPUT;
+    }
+    uint64_t n = end > s->t0 ? (uint64_t)((end - s->t0 + s->period - 1) / s->period) : 0;
+    uint64_t r = (uint64_t)s->share_rank, count = (uint64_t)s->share_count;
+    uint64_t first = (n * r + count - 1) / count, next = (n * (r + 1) + count - 1) / count;
+    bool last = next == n && (first < n || r == 0);
+    s->idle = !last && first == next;
+    s->t0 += (int64_t)first * s->period;
+    s->opt.window_start_fs = s->t0;
+    if (!last)
+        s->opt.window_end_fs = s->t0 + (int64_t)(next - first) * s->period;
+    return GP_OK;
+}
+
 /* The first window with events: the dump's start, the window's and the
  * period. */
 static gp_status stream_plan(power_stream *s, const events *ev, diag_ctx *d)
@@ -81,9 +119,12 @@ static gp_status stream_plan(power_stream *s, const events *ev, diag_ctx *d)
     if (st != GP_OK)
         return st;
     s->t0 = s->opt.window_start_fs >= 0 ? s->opt.window_start_fs : s->dump_start;
-    s->done = s->t0;
     s->planned = true;
-    return GP_OK;
+    s->idle = false;
+    if (s->share_count > 1)
+        st = stream_take_share(s, d);
+    s->done = s->t0;
+    return st;
 }
 
 /* Where the analysis of window w ends: the analysis window's end on the
@@ -99,13 +140,16 @@ static int64_t stream_end(const power_stream *s, const events_window *w)
     return s->t0 + (limit - s->t0) / s->period * s->period;
 }
 
-/* Adds window result r, which follows the cycles of s->total, to it. */
-static gp_status stream_add(power_stream *s, power_result *r, diag_ctx *d)
+gp_status power_result_append(power_result *t, power_result *r, diag_ctx *d)
 {
-    power_result *t = s->total;
-    if (!t) {
-        s->total = r;
-        return GP_OK;
+    if (r->window_start_fs != t->window_end_fs || r->period_fs != t->period_fs ||
+        r->n_insts != t->n_insts) {
+        diag_error(d, 8015, DIAG_NOWHERE, "results to add up do not follow each other: cycles "
+                   "from %lld fs of period %lld fs after cycles to %lld fs of period %lld fs (ranks "
+                   "that read different dumps or clocks?)", (long long)r->window_start_fs,
+                   (long long)r->period_fs, (long long)t->window_end_fs, (long long)t->period_fs);
+        power_result_free(r);
+        return GP_ERR_INPUT;
     }
     uint64_t cycles = (uint64_t)t->n_cycles + r->n_cycles;
     if (!power_plan_cycles_fit((int64_t)cycles, d)) {
@@ -135,6 +179,16 @@ static gp_status stream_add(power_stream *s, power_result *r, diag_ctx *d)
     return GP_OK;
 }
 
+/* Adds window result r, which follows the cycles of s->total, to it. */
+static gp_status stream_add(power_stream *s, power_result *r, diag_ctx *d)
+{
+    if (!s->total) {
+        s->total = r;
+        return GP_OK;
+    }
+    return power_result_append(s->total, r, d);
+}
+
 /* Runs the engine over [s->done, end) of ev. */
 static gp_status stream_analyse(power_stream *s, const events *ev, int64_t end, diag_ctx *d)
 {
@@ -160,6 +214,10 @@ gp_status power_stream_window(power_stream *s, const events_window *w, int64_t *
     if (!s->planned && !stream_can_plan(s, w))
         return GP_OK; /* nothing to fix the clock on yet: the next window holds it all */
     gp_status st = s->planned ? GP_OK : stream_plan(s, w->ev, d);
+    if (st == GP_OK && s->idle) {
+        *keep_from = w->complete_fs < INT64_MAX ? w->complete_fs : w->from;
+        return GP_OK;
+    }
     int64_t end = st == GP_OK ? stream_end(s, w) : s->done;
     /* The last window is analysed even when it holds nothing new, so that
      * a window outside the dump is refused as one run refuses it. */

@@ -24,6 +24,7 @@ struct diag_ctx {
     diag_held_message *held;
     size_t n_held, held_cap;
     int warning_cap;
+    const char *errors_only;    /* diag_set_errors_only's tag; NULL: print every message */
     int errors;
     int warnings;
     int first_error_no;
@@ -67,6 +68,7 @@ void diag_free(diag_ctx *d)
 }
 
 void diag_set_warning_cap(diag_ctx *d, int cap) { d->warning_cap = cap; }
+void diag_set_errors_only(diag_ctx *d, const char *tag) { d->errors_only = tag; }
 
 static const char *severity_word(diag_severity sev)
 {
@@ -157,6 +159,11 @@ static void report_text(diag_ctx *d, diag_severity sev, int msgno, char *text)
         print = d->warning_cap == 0 || d->warnings_of[slot] < d->warning_cap;
         d->warnings_of[slot]++;
     }
+    if (d->errors_only) {
+        print = sev == DIAG_ERROR;
+        if (print && d->sink)
+            fprintf(d->sink, "%s: ", d->errors_only);
+    }
     if (print && d->sink) {
         if (text)
             fprintf(d->sink, "%s\n", text);
@@ -200,7 +207,7 @@ int diag_count_of(const diag_ctx *d, int msgno) { return d->count_of[slot_of(msg
 
 void diag_finish(diag_ctx *d)
 {
-    if (!d->sink || d->warning_cap == 0)
+    if (!d->sink || d->warning_cap == 0 || d->errors_only)
         return;
     for (int no = 0; no < DIAG_MSGNO_LIMIT; no++) {
         int extra = d->warnings_of[no] - d->warning_cap;

@@ -5,6 +5,7 @@
  *   1000-1599 util, CLI, CUDA  1600-1999 SDC        2000-2999 Liberty    3000-3999 Verilog
  *   4000-4999 SDF              5000-5999 SPEF       6000-6999 VCD / FST
  *   7000-7999 design, events   8000-8999 power      9000-9999 resim
+ *   (within 1000-1599: 1410-1449 ranks, 1500-1599 CUDA)
  *
  * A message prints as
  *   path:line:col: error 3012: unknown cell 'FOO'
@@ -45,6 +46,9 @@ void diag_free(diag_ctx *d);
 
 /* Print at most `cap` warnings per message number (default 10; 0: no cap). */
 void diag_set_warning_cap(diag_ctx *d, int cap);
+/* Print only errors, each after "tag: " (a rank of several, say), and count
+ * the rest; the tag must outlive d. */
+void diag_set_errors_only(diag_ctx *d, const char *tag);
 
 void diag_report(diag_ctx *d, diag_severity sev, int msgno, diag_loc loc,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));

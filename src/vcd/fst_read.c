@@ -153,8 +153,11 @@ gp_status fst_read(const char *path, const vcd_options *opt, const vcd_sink *sin
         st = fst_timescale(&f);
     if (st == GP_OK)
         st = fst_hier_read(&f);
+    int64_t last_fs = -1;
+    if (st == GP_OK && !fst_ticks_fs(&f, ff.end, &last_fs))
+        last_fs = -1;
     if (st == GP_OK)
-        st = vcd_state_start(&f.st, "FST", f.scale, f.loc);
+        st = vcd_state_start(&f.st, "FST", f.scale, last_fs, f.loc);
     bool done = false;
     if (st == GP_OK)
         st = fst_parts_read(&f, opt, &done);

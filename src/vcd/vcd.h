@@ -89,6 +89,10 @@ typedef struct vcd_info {
     int64_t timescale_fs; /* one time unit of the file, in fs */
     uint32_t id_count;    /* ids are below this (including ones never delivered) */
     uint32_t var_count;   /* vars delivered */
+    /* The dump's last time stamp as the file tells it before its changes
+     * are read (an FST's header; a plain VCD's last time command, near its
+     * end), or -1 (a gzip VCD, memory: only the whole reading tells). */
+    int64_t last_time_fs;
 } vcd_info;
 
 typedef struct vcd_sink {

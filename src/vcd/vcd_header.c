@@ -253,5 +253,7 @@ gp_status vcd_text_header(vcd_text *r)
         return GP_ERR_PARSE;
     }
     vcd_codes_fill(r);
-    return vcd_state_start(&r->st, "VCD", r->scale, loc);
+    int64_t last = r->f && !infile_is_gzip(r->f) ? vcd_last_ticks(infile_path(r->f)) : -1;
+    int64_t last_fs = last >= 0 && last <= VCD_TIME_MAX_FS / r->scale ? last * r->scale : -1;
+    return vcd_state_start(&r->st, "VCD", r->scale, last_fs, loc);
 }

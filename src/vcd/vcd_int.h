@@ -94,7 +94,9 @@ size_t vcd_state_depth(const vcd_state *s);
  * the sink when it lies in the selected scope. */
 gp_status vcd_state_declare(vcd_state *s, uint32_t id, const vcd_decl *decl, diag_loc loc);
 /* After the header: the mismatched-scope check, then the sink's start. */
-gp_status vcd_state_start(vcd_state *s, const char *format, int64_t timescale_fs, diag_loc loc);
+/* last_time_fs: vcd_info's. */
+gp_status vcd_state_start(vcd_state *s, const char *format, int64_t timescale_fs,
+                          int64_t last_time_fs, diag_loc loc);
 /* At the end: the last batch, then the sink's finish. */
 gp_status vcd_state_finish(vcd_state *s, int64_t end_fs);
 
@@ -362,6 +364,9 @@ void vcd_part_reader_free(vcd_part_reader *pr);
  * was read whole without a message, *last_ticks then its last time. */
 bool vcd_part_read(vcd_part_reader *pr, uint32_t part, const vcd_part_input *in,
                    int64_t *last_ticks);
+/* The time of a plain VCD file's last time command (its last line that
+ * starts with '#', found near the end), or -1. */
+int64_t vcd_last_ticks(const char *path);
 /* The time of "#digits" at p[0..n) followed by a blank, or -1. */
 int64_t vcd_parse_ticks(const char *p, size_t n);
 

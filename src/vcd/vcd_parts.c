@@ -160,6 +160,38 @@ static uint64_t vcd_next_time_line(int fd, uint64_t from, uint64_t size, int64_t
     return size;
 }
 
+/* Bytes searched from a file's end for its last time command. */
+#define VCD_TAIL_MAX ((uint64_t)16 * VCD_WINDOW)
+
+int64_t vcd_last_ticks(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat sb;
+    int64_t ticks = -1;
+    if (fd < 0 || fstat(fd, &sb) != 0 || sb.st_size < 2) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    uint64_t size = (uint64_t)sb.st_size;
+    char win[VCD_WINDOW + 1];
+    /* Windows overlap by 32 bytes, so a "\n#time " cut by one is whole in
+     * the one before. */
+    for (uint64_t end = size; ticks < 0 && end > 0 && size - end < VCD_TAIL_MAX;
+         end = end > VCD_WINDOW - 32 ? end - (VCD_WINDOW - 32) : 0) {
+        uint64_t at = end > VCD_WINDOW ? end - VCD_WINDOW : 0;
+        ssize_t got = pread(fd, win, (size_t)(end - at), (off_t)at);
+        if (got <= 1)
+            break;
+        win[got] = '\0';
+        for (ssize_t i = got - 1; i > 0 && ticks < 0; i--)
+            if (win[i] == '#' && win[i - 1] == '\n')
+                ticks = vcd_parse_ticks(win + i, (size_t)(got - i) + 1);
+    }
+    close(fd);
+    return ticks;
+}
+
 /* Cuts [begin, size) into at most `want` parts. */
 static bool vcd_parts_plan(vcd_parts *ps, uint64_t begin, uint64_t size, uint32_t want)
 {

@@ -280,12 +280,14 @@ static gp_status vcd_state_scope_missing(const vcd_state *s, diag_loc loc)
     return GP_ERR_INPUT;
 }
 
-gp_status vcd_state_start(vcd_state *s, const char *format, int64_t timescale_fs, diag_loc loc)
+gp_status vcd_state_start(vcd_state *s, const char *format, int64_t timescale_fs,
+                          int64_t last_time_fs, diag_loc loc)
 {
     if (s->sel_n > 0 && !s->scope_found)
         return vcd_state_scope_missing(s, loc);
     vcd_info info = {.format = format, .timescale_fs = timescale_fs,
-                     .id_count = s->slot_count, .var_count = s->var_count};
+                     .id_count = s->slot_count, .var_count = s->var_count,
+                     .last_time_fs = last_time_fs};
     return s->sink->start ? s->sink->start(s->sink->ctx, &info) : GP_OK;
 }
 

@@ -530,6 +530,51 @@ static void test_mismatched_scope(void)
     diag_free(d);
 }
 
+static gp_status keep_last_time(void *ctx, const vcd_info *info)
+{
+    *(int64_t *)ctx = info->last_time_fs;
+    return GP_OK;
+}
+
+/* The dump's last time stamp, told at `start` before the changes are
+ * read: a plain file's last time command, found from its end even when
+ * over 64 KiB of changes follow it; -1 for gzip and memory. */
+static void test_last_time(void)
+{
+    char *plain = temp_path(".vcd"), *gz = temp_path(".vcd.gz");
+    FILE *f = fopen(plain, "w");
+    fputs("$timescale 10ns $end\n$var wire 1 ! a $end\n$enddefinitions $end\n#0\n1!\n"
+          "#12345\n0!\n#23456789\n", f);
+    for (int k = 0; k < 40000; k++) /* 160 KB of changes at the last time */
+        fputs("1!\n0!\n", f);
+    fclose(f);
+    gzFile g = gzopen(gz, "wb");
+    gzputs(g, "$timescale 1ps $end\n$var wire 1 ! a $end\n$enddefinitions $end\n#5\n1!\n");
+    gzclose(g);
+    const char *paths[] = {plain, gz};
+    const int64_t expected[] = {23456789LL * 10000000, -1};
+    for (int i = 0; i < 2; i++) {
+        int64_t last = 0;
+        diag_ctx *d = diag_new(stderr);
+        vcd_sink sink = {.ctx = &last, .start = keep_last_time};
+        CHECK_EQ_INT(vcd_read(paths[i], NULL, &sink, d), GP_OK);
+        CHECK(last == expected[i]);
+        diag_free(d);
+    }
+    static const char text[] = "$timescale 1ps $end\n$var wire 1 ! a $end\n"
+                               "$enddefinitions $end\n#5\n1!\n";
+    int64_t last = 0;
+    diag_ctx *d = diag_new(stderr);
+    vcd_sink sink = {.ctx = &last, .start = keep_last_time};
+    CHECK_EQ_INT(vcd_read_memory("m", text, sizeof text - 1, NULL, &sink, d), GP_OK);
+    CHECK(last == -1);
+    diag_free(d);
+    unlink(plain);
+    unlink(gz);
+    free(plain);
+    free(gz);
+}
+
 static void test_missing_file(void)
 {
     diag_ctx *d = diag_new(NULL);
@@ -574,6 +619,7 @@ int main(void)
 {
     RUN(test_basic);
     RUN(test_timescales);
+    RUN(test_last_time);
     RUN(test_scope_selection);
     RUN(test_aliases);
     RUN(test_vectors);
