@@ -235,7 +235,7 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
  * when any rank failed.  With one rank, st. */
 gp_status cli_ranks_gather(power_result **r, gp_status st, diag_ctx *d);
 /* The bytes of events a run holds by default: half the memory, and for
- * the cuda engine half the device's too. */
+ * the cuda engine half the device's too, over the host's ranks. */
 uint64_t cli_memory_default(const cli_power_args *a);
 /* A size in bytes with an optional K, M, G or T (powers of 1024), e.g.
  * 512M or 8G; false when malformed or 0. */

@@ -162,7 +162,7 @@ uint64_t cli_memory_default(const cli_power_args *a)
         info.global_mem_bytes / 2 < bound)
         bound = info.global_mem_bytes / 2;
     diag_free(quiet);
-    return bound;
+    return bound / (uint64_t)ranks_local_count(); /* the host's ranks share it */
 }
 
 /* The windows' way from events_stream to the power stream. */

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# bench/ranks.sh: `mpirun -np N gatepower power` against one process, in one
+# device call (issue 23): builds a Release tree (CUDA, MPI), writes the
+# generated case (bench_files: GATES x CYCLES, full-net VCD), then times
+# one process and mpirun -np 2, 4, 8, 16 with the cpu engine (each rank
+# taking 16/N cores), and one process and -np 2 sharing the GPU with the
+# cuda engine, REPEAT times each in turns, every run with --timing (rank
+# 0's phases).  Every run's report.json must equal its engine's
+# one-process run within 1e-9 relative (timing aside).  The table last.
+#
+#   GATES=300000 CYCLES=1000 bash bench/ranks.sh
+#
+# Knobs: GATES (300000), CYCLES (1000), REPEAT (3), NPS ("2 4 8 16"),
+# CASE_DIR (/tmp/gp-ranks), BUILD (build-ranks), SKIP_BUILD=1 (BUILD as it
+# is).  Logs in $OUT.
+set -u
+start=$SECONDS
+out=${OUT:-build-ranks/out}
+build=${BUILD:-build-ranks}
+case_dir=${CASE_DIR:-/tmp/gp-ranks}
+gates=${GATES:-300000} cycles=${CYCLES:-1000} repeat=${REPEAT:-3}
+nps=${NPS:-2 4 8 16}
+mkdir -p "$out"
+command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+say() { echo "[$((SECONDS - start)) s] $*" | tee -a "$out/ranks.log"; }
+
+[ -n "${SKIP_BUILD:-}" ] || say "build"
+[ -n "${SKIP_BUILD:-}" ] || { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGATEPOWER_CUDA=ON &&
+  cmake --build "$build" -j"$(nproc)" --target gatepower bench_files
+} >"$out/build.log" 2>&1 || { tail -20 "$out/build.log"; say "FAIL: build"; exit 1; }
+gp=$build/gatepower
+"$gp" --version | tee -a "$out/ranks.log"
+say "case: $gates gates x $cycles cycles"
+mkdir -p "$case_dir"
+"$build/bench/bench_files" "$case_dir" --gates "$gates" --cycles "$cycles" --no-regs \
+  >"$out/gen.log" 2>&1 || { tail -3 "$out/gen.log"; say "FAIL: bench_files"; exit 1; }
+ls -l "$case_dir" | tee -a "$out/ranks.log"
+cat "$case_dir/full.vcd" >/dev/null
+inputs=(--lib "$case_dir/cells.lib" --netlist "$case_dir/netlist.v" --activity "$case_dir/full.vcd"
+        --scope top --period 10ns --timing)
+
+# name np engine: one timed run; appends "name wall engine_s" to times.txt
+run() {
+  local name=$1 np=$2 engine=$3 t0 t1
+  local cmd=("$gp" --quiet power "${inputs[@]}" --engine "$engine" --json "$out/$name.json")
+  [ "$np" -gt 0 ] && cmd=(mpirun --oversubscribe --bind-to none -np "$np" "${cmd[@]}")
+  t0=$(date +%s.%N)
+  "${cmd[@]}" >"$out/$name.stdout" 2>"$out/$name.err"
+  local rc=$?
+  t1=$(date +%s.%N)
+  local timing; timing=$(grep '^timing:' "$out/$name.err" | head -1)
+  echo "$name $(echo "$t1 - $t0" | bc) rc=$rc $timing" >>"$out/times.txt"
+  say "$name: rc=$rc wall $(echo "$t1 - $t0" | bc) s; $timing"
+  [ $rc = 0 ] || tail -3 "$out/$name.err"
+}
+: >"$out/times.txt"
+for _ in $(seq "$repeat"); do
+  run cpu-1proc 0 cpu
+  for np in $nps; do run "cpu-np$np" "$np" cpu; done
+  run cuda-1proc 0 cuda
+  run cuda-np2 2 cuda
+done
+python3 - "$out" $nps <<'PY' | tee -a "$out/ranks.log"
+import json, os, sys, statistics
+out, nps = sys.argv[1], sys.argv[2:]
+def numbers(x, path=""):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k != "timing":
+                yield from numbers(v, path + "/" + k)
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from numbers(v, f"{path}[{i}]")
+    elif isinstance(x, (int, float)) and not isinstance(x, bool):
+        yield path, float(x)
+def worst(a, b):
+    if not all(os.path.exists(os.path.join(out, f + ".json")) for f in (a, b)):
+        return float("nan")
+    A = dict(numbers(json.load(open(os.path.join(out, a + ".json")))))
+    B = dict(numbers(json.load(open(os.path.join(out, b + ".json")))))
+    if A.keys() != B.keys():
+        return float("inf")
+    return max((abs(A[k] - B[k]) / max(abs(A[k]), abs(B[k]), 1e-300)
+                for k in A if A[k] != B[k]), default=0.0)
+times = {}
+for line in open(os.path.join(out, "times.txt")):
+    f = line.split()
+    times.setdefault(f[0], []).append(float(f[1]))
+base = statistics.median(times["cpu-1proc"])
+print("run\tranks\twall_s(median)\tspeedup\tefficiency\tworst_rel_vs_1proc")
+print(f"cpu-1proc\t1\t{base:.3f}\t1.00\t1.00\t0")
+for np in nps:
+    t = statistics.median(times[f"cpu-np{np}"])
+    print(f"cpu-np{np}\t{np}\t{t:.3f}\t{base / t:.2f}\t{base / t / int(np):.2f}\t"
+          f"{worst('cpu-1proc', f'cpu-np{np}'):.1e}")
+c1 = statistics.median(times["cuda-1proc"])
+c2 = statistics.median(times["cuda-np2"])
+print(f"cuda-1proc\t1\t{c1:.3f}\t-\t-\t{worst('cpu-1proc', 'cuda-1proc'):.1e} (vs cpu)")
+print(f"cuda-np2\t2\t{c2:.3f}\t{c1 / c2:.2f}\t-\t{worst('cuda-1proc', 'cuda-np2'):.1e}")
+PY
+say "done"
