@@ -45,13 +45,14 @@ run() {
   local name=$1 np=$2 engine=$3 t0 t1
   local cmd=("$gp" --quiet power "${inputs[@]}" --engine "$engine" --json "$out/$name.json")
   [ "$np" -gt 0 ] && cmd=(mpirun --oversubscribe --bind-to none -np "$np" "${cmd[@]}")
-  t0=$(date +%s.%N)
+  t0=$(date +%s%N)
   "${cmd[@]}" >"$out/$name.stdout" 2>"$out/$name.err"
   local rc=$?
-  t1=$(date +%s.%N)
+  t1=$(date +%s%N)
+  local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
   local timing; timing=$(grep '^timing:' "$out/$name.err" | head -1)
-  echo "$name $(echo "$t1 - $t0" | bc) rc=$rc $timing" >>"$out/times.txt"
-  say "$name: rc=$rc wall $(echo "$t1 - $t0" | bc) s; $timing"
+  echo "$name $wall rc=$rc $timing" >>"$out/times.txt"
+  say "$name: rc=$rc wall $wall s; $timing"
   [ $rc = 0 ] || tail -3 "$out/$name.err"
 }
 : >"$out/times.txt"

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "ranks/ranks.h"
 
 static const char power_help[] =
     "usage: gatepower power --lib FILE --netlist FILE --activity FILE --scope PATH\n"
@@ -88,7 +89,7 @@ int cli_power(int argc, char **argv, const cli_context *ctx)
     cli_power_share_host(&a.power);
     a.in.threads = a.power.threads;
     status = cli_power_stream(&a.power, &a.in, a.memory, &cd, ctx);
-    if (a.in.timing)
+    if (a.in.timing && ranks_rank() == 0)
         cli_timing_print(&cd.timing, stderr);
     cli_design_free(&cd);
     return status;
