@@ -27,6 +27,7 @@ typedef struct changes {
     uint32_t *off;   /* per id: its first bit in last */
     uint8_t *last;   /* per bit: its value so far */
     uint32_t ids;
+    int64_t told_last_fs, end_fs; /* vcd_info.last_time_fs; the end finish gives */
 } changes;
 
 static void push(changes *s, uint64_t time, uint32_t id, uint32_t bit, uint8_t value)
@@ -198,12 +199,28 @@ static gp_status on_changes(void *ctx, int64_t time_fs, const vcd_change *c, siz
     return GP_OK;
 }
 
+static gp_status on_start(void *ctx, const vcd_info *info)
+{
+    ((changes *)ctx)->told_last_fs = info->last_time_fs;
+    return GP_OK;
+}
+
+static gp_status on_finish(void *ctx, int64_t end_time_fs)
+{
+    ((changes *)ctx)->end_fs = end_time_fs;
+    return GP_OK;
+}
+
+/* Reads path into s; the end the header told must be the end read. */
 static void read_gatepower(const char *path, changes *s)
 {
     diag_ctx *d = diag_new(NULL);
-    vcd_sink sink = {.ctx = s, .var = on_var, .changes = on_changes};
+    vcd_sink sink = {.ctx = s, .var = on_var, .start = on_start, .changes = on_changes,
+                     .finish = on_finish};
     vcd_options opt = {.threads = 1};
+    s->told_last_fs = -2;
     CHECK_EQ_INT(vcd_read(path, &opt, &sink, d), GP_OK);
+    CHECK(s->told_last_fs == s->end_fs && s->end_fs > 0);
     if (diag_error_count(d))
         fprintf(stderr, "  %s: %s\n", path, diag_first_error_text(d));
     diag_free(d);
