@@ -20,50 +20,11 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 mpi() { ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 mpirun --oversubscribe -np "$1" "${@:2}"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cat > "$tmp/top.v" <<'V'
-module top (clk, a, b, y);
-  input clk, a, b; output y;
-  wire n, m, q;
-  NAND2X1 u1 (.A(a), .B(b), .Y(n));
-  INVX1 u2 (.A(n), .Y(m));
-  DFFPOSX1 r1 (.CLK(clk), .D(m), .Q(q));
-  XOR2X1 u3 (.A(q), .B(m), .Y(y));
-endmodule
-V
-header() {
-  printf '$timescale 1ps $end\n$scope module top $end\n$var wire 1 ! clk $end\n'
-  printf '$var wire 1 " a $end\n$var wire 1 # b $end\n$var wire 1 $ n $end\n'
-  printf '$var wire 1 %% m $end\n$var wire 1 & q $end\n$var wire 1 '"'"' y $end\n'
-  printf '$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n0"\n1#\n1$\n0%%\nx&\n0'"'"'\n$end\n'
-}
-{
-  header
-  awk 'BEGIN { srand(11); for (c = 0; c < 3001; c++) { t = c * 10000;
-    printf "#%d\n1!\n", t + 5000; printf "#%d\n0!\n", t + 10000;
-    for (k = 0; k < 3; k++) { u = t + 1000 + int(rand() * 8000); v = int(rand() * 2);
-      printf "#%d\n%d\"\n%d$\n%d%%\n", u, v, 1 - v, v; }
-    printf "#%d\n%d&\n%d'"'"'\n", t + 5100, c % 2, (c + 1) % 2 } }' | awk '
-    /^#/ { t = substr($0, 2) + 0; next } { print t, NR, $0 }' | sort -n -k1,1 -k2,2 |
-    awk '{ if ($1 != last) print "#" $1; print $3; last = $1 }'
-} > "$tmp/act.vcd"
+source "$(dirname "$0")/lib/flop.sh"
+flop_design "$tmp"
+flop_dump 11 3001 > "$tmp/act.vcd"
 fail=0
 args=(--lib "$lib" --netlist "$tmp/top.v" --scope top)
-# Every field of every CSV of two output folders, numbers within 1e-9.
-same_csvs() {
-  for f in waveform.csv instances.csv cells.csv; do
-    paste -d '\n' "$1/$f" "$2/$f" | awk -F, -v file="$f" '
-      NR % 2 == 1 { split($0, a, ","); next }
-      { for (i = 1; i <= NF; i++) {
-          x = a[i]; y = $i
-          if (x == y) continue
-          if (x + 0 == x && y + 0 == y) {
-            d = x - y; if (d < 0) d = -d; m = x < 0 ? -x : x; n = y < 0 ? -y : y
-            if (d <= 1e-9 * (m > n ? m : n)) continue
-          }
-          print "FAIL: " file " line " NR / 2 ": " x " vs " y; bad = 1; exit } }
-      END { exit bad }' || return 1
-  done
-}
 for run in "--period 10ns" "--clock clk" "--period 10ns --window 1234ns:20us" \
            "--period 10ns --memory 16K"; do
   "$gp" --quiet power "${args[@]}" --activity "$tmp/act.vcd" ${run/--memory 16K/} \
@@ -83,7 +44,7 @@ done
 # fall in cycle 2: no glitch), a pulse at 20.010-20.020 ns lies in cycle 2
 # (its two events are glitch events of a, n and m: cycle 2's glitch > 0).
 {
-  header
+  flop_header
   printf '#5000\n1!\n#10000\n0!\n#15000\n1!\n#19998\n1"\n0$\n1%%\n#20000\n0!\n'
   printf '#20004\n0"\n1$\n0%%\n#20010\n1"\n0$\n1%%\n#20020\n0"\n1$\n0%%\n'
   printf '#25000\n1!\n#30000\n0!\n#35000\n1!\n#40000\n0!\n'
