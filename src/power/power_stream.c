@@ -19,7 +19,8 @@
 
 struct power_stream {
     const design *dg;
-    power_options opt; /* the user's */
+    power_options asked; /* the user's */
+    power_options opt;   /* theirs, narrowed to the rank's share (power_stream_share) */
     power_engine_fn engine;
     void *engine_ctx;
     bool planned;
@@ -38,7 +39,8 @@ power_stream *power_stream_new(const design *dg, const power_options *opt, power
 {
     power_stream *s = mem_calloc(1, sizeof *s);
     if (s)
-        *s = (power_stream){.dg = dg, .opt = *opt, .engine = engine, .engine_ctx = engine_ctx};
+        *s = (power_stream){.dg = dg, .asked = *opt, .opt = *opt, .engine = engine,
+                            .engine_ctx = engine_ctx};
     return s;
 }
 
@@ -54,6 +56,7 @@ void power_stream_restart(power_stream *s)
     power_result_free(s->total);
     s->total = NULL;
     s->planned = false;
+    s->opt = s->asked;
 }
 
 void power_stream_free(power_stream *s)
