@@ -7,30 +7,19 @@
 #include "cli/cli.h"
 #include "ranks/ranks.h"
 #include "util/mem.h"
-#include "util/units.h"
 
-/* What a rank's result is, before its arrays. */
+/* A rank's result as sent: the struct itself (its pointers mean nothing
+ * to the receiver, which sets its own), then its two arrays. */
 typedef struct share_head {
-    int64_t window_start_fs, window_end_fs, period_fs;
-    uint64_t events_used;
-    uint32_t n_cycles, n_insts;
-    double group_energy[POWER_GROUPS][POWER_COMPONENTS];
-    double io_switching;
-    uint8_t present; /* 0: the share held no cycle */
-    uint8_t include_io;
+    power_result r;
+    bool present; /* false: the share held no cycle */
 } share_head;
 
 static gp_status send_result(const power_result *r, diag_ctx *d)
 {
     share_head h = {.present = r != NULL};
-    if (r) {
-        h = (share_head){.window_start_fs = r->window_start_fs,
-                         .window_end_fs = r->window_end_fs, .period_fs = r->period_fs,
-                         .events_used = r->events_used, .n_cycles = r->n_cycles,
-                         .n_insts = r->n_insts, .io_switching = r->io_switching, .present = 1,
-                         .include_io = r->include_io};
-        memcpy(h.group_energy, r->group_energy, sizeof h.group_energy);
-    }
+    if (r)
+        h.r = *r;
     gp_status st = ranks_send(0, &h, sizeof h, d);
     if (st == GP_OK && r)
         st = ranks_send(0, r->inst_energy,
@@ -51,30 +40,22 @@ static gp_status recv_result(int from, const power_result *like, power_result **
     gp_status st = ranks_recv(from, &h, sizeof h, d);
     if (st != GP_OK || !h.present)
         return st;
+    size_t inst_values = (size_t)h.r.n_insts * POWER_COMPONENTS;
+    size_t bin_values = (size_t)h.r.n_cycles * POWER_COMPONENTS;
     power_result *r = mem_calloc(1, sizeof *r);
-    size_t inst_values = (size_t)h.n_insts * POWER_COMPONENTS;
-    size_t bin_values = (size_t)h.n_cycles * POWER_COMPONENTS;
     if (r) {
+        *r = h.r;
         r->inst_energy = mem_calloc(inst_values + 1, sizeof(double));
         r->bin_energy = mem_calloc(bin_values + 1, sizeof(double));
-        r->inst_group = mem_calloc((size_t)h.n_insts + 1, 1);
+        r->inst_group = mem_calloc((size_t)r->n_insts + 1, 1);
     }
     if (!r || !r->inst_energy || !r->bin_energy || !r->inst_group) {
         power_result_free(r);
         diag_error(d, 1042, DIAG_NOWHERE, "out of memory receiving rank %d's result", from);
         return GP_ERR_NOMEM;
     }
-    r->window_start_fs = h.window_start_fs;
-    r->window_end_fs = h.window_end_fs;
-    r->period_fs = h.period_fs;
-    r->duration = (double)(h.window_end_fs - h.window_start_fs) * GP_S_PER_FS;
-    r->n_cycles = h.n_cycles;
-    r->n_insts = h.n_insts;
-    memcpy(r->group_energy, h.group_energy, sizeof h.group_energy);
-    r->io_switching = h.io_switching;
-    r->include_io = h.include_io;
-    r->events_used = h.events_used;
-    memcpy(r->inst_group, like->inst_group, like->n_insts < h.n_insts ? like->n_insts : h.n_insts);
+    memcpy(r->inst_group, like->inst_group,
+           like->n_insts < r->n_insts ? like->n_insts : r->n_insts);
     st = ranks_recv(from, r->inst_energy, inst_values * sizeof(double), d);
     if (st == GP_OK)
         st = ranks_recv(from, r->bin_energy, bin_values * sizeof(double), d);

@@ -174,7 +174,7 @@ int64_t vcd_last_ticks(const char *path)
         return -1;
     }
     uint64_t size = (uint64_t)sb.st_size;
-    char win[VCD_WINDOW + 1];
+    char win[VCD_WINDOW];
     /* Windows overlap by 32 bytes, so a "\n#time " cut by one is whole in
      * the one before. */
     for (uint64_t end = size; ticks < 0 && end > 0 && size - end < VCD_TAIL_MAX;
@@ -183,10 +183,9 @@ int64_t vcd_last_ticks(const char *path)
         ssize_t got = pread(fd, win, (size_t)(end - at), (off_t)at);
         if (got <= 1)
             break;
-        win[got] = '\0';
         for (ssize_t i = got - 1; i > 0 && ticks < 0; i--)
             if (win[i] == '#' && win[i - 1] == '\n')
-                ticks = vcd_parse_ticks(win + i, (size_t)(got - i) + 1);
+                ticks = vcd_parse_ticks(win + i, (size_t)(got - i));
     }
     close(fd);
     return ticks;

@@ -7,12 +7,8 @@
 # refused with what to give.
 set -u
 gp=$1
-lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
-[ -f "$lib" ] || { echo "SKIPPED memory: $lib is missing (scripts/install-deps installs it)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "$0")/lib/flop.sh"
-flop_design "$tmp"
+flop_setup memory
 flop_dump 7 25000 > "$tmp/act.vcd"
 fail=0
 args=(--lib "$lib" --netlist "$tmp/top.v" --activity "$tmp/act.vcd" --scope top)

@@ -9,8 +9,8 @@
 # or a build without MPI.
 set -u
 gp=$1
-lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
-[ -f "$lib" ] || { echo "SKIPPED ranks: $lib is missing (scripts/install-deps installs it)"; exit 77; }
+source "$(dirname "$0")/lib/flop.sh"
+flop_setup ranks
 command -v mpirun >/dev/null || { echo "SKIPPED ranks: no mpirun (install openmpi-bin)"; exit 77; }
 "$gp" --version | grep -q "^MPI: yes" || { echo "SKIPPED ranks: this build has no MPI"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -18,10 +18,6 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 # that outlive MPI_Finalize, from plugins it has unloaded (no suppression
 # can name them): leaks are not looked for in the ranks.
 mpi() { ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 mpirun --oversubscribe -np "$1" "${@:2}"; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-source "$(dirname "$0")/lib/flop.sh"
-flop_design "$tmp"
 flop_dump 11 3001 > "$tmp/act.vcd"
 fail=0
 args=(--lib "$lib" --netlist "$tmp/top.v" --scope top)

@@ -1,14 +1,20 @@
-# flop.sh: sourced by the CLI tests of windows and ranks: a design of a
-# flop and three gates, the header of its dumps, a random dump of many
-# cycles, and the comparison of two runs' CSVs.
-#   flop_design DIR         writes DIR/top.v (clk, a, b in; y out; scope top)
+# flop.sh: sourced by the CLI tests of windows and ranks: the OSU library
+# (or a skip, exit 77, naming the test), a scratch folder removed on exit, a
+# design of a flop and three gates, the header of its dumps, a random dump
+# of many cycles, and the comparison of two runs' CSVs.
+#   flop_setup TEST         sets lib and tmp, writes $tmp/top.v (clk, a, b
+#                           in; y out; scope top)
 #   flop_header             prints a VCD header and $dumpvars for its nets
 #   flop_dump SEED CYCLES   prints a dump: a 10 ns clock, three random
 #                           changes of a, n, m a cycle, q and y after each rise
 #   same_csvs A B           every field of every CSV of output folders A
 #                           and B equal, numbers within 1e-9 relative
-flop_design() {
-  cat > "$1/top.v" <<'V'
+flop_setup() {
+  lib=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
+  [ -f "$lib" ] || { echo "SKIPPED $1: $lib is missing (scripts/install-deps installs it)"; exit 77; }
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  cat > "$tmp/top.v" <<'V'
 module top (clk, a, b, y);
   input clk, a, b; output y;
   wire n, m, q;
