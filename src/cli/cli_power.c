@@ -9,6 +9,7 @@
 #include "cuda/cuda_device.h"
 #include "ranks/ranks.h"
 #include "report/report.h"
+#include "util/parts.h"
 #include "util/progress.h"
 #include "util/units.h"
 
@@ -143,9 +144,9 @@ void cli_power_share_host(cli_power_args *a)
     int local = ranks_local_count();
     if (local == 1)
         return;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t cores = parts_online_cores();
     if (a->threads == 0)
-        a->threads = cores > local ? (int)(cores / local) : 1;
+        a->threads = cores > (uint32_t)local ? (int)(cores / (uint32_t)local) : 1;
     int devices = a->engine == CLI_ENGINE_CUDA && !a->device_given ? cuda_device_count() : 0;
     if (devices > 0)
         a->cuda.device = ranks_local_rank() % devices;
