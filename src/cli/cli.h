@@ -60,6 +60,7 @@ typedef struct cli_timing {
     int n;
     double mark; /* when the phase now running began */
     uint32_t windows; /* the activity's windows, when read in more than one */
+    uint64_t span_bytes; /* events_stats.span_bytes */
 } cli_timing;
 
 void cli_timing_start(cli_timing *t);
@@ -234,6 +235,10 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
  * appended in rank order; on the others, *r sent there and NULL.  An error
  * when any rank failed.  With one rank, st. */
 gp_status cli_ranks_gather(power_result **r, gp_status st, diag_ctx *d);
+/* events_options.edge over the ranks (ctx: the diag_ctx): the ranks'
+ * edges before this one, folded in rank order. */
+gp_status cli_ranks_edge(void *ctx, const events_edge *mine, events_edge *before,
+                         uint32_t n_nets);
 /* The bytes of events a run holds by default: half the memory, and for
  * the cuda engine half the device's too, over the host's ranks. */
 uint64_t cli_memory_default(const cli_power_args *a);

@@ -189,5 +189,7 @@ void cli_timing_print(const cli_timing *t, FILE *out)
     fprintf(out, "; total %.3f s; peak memory %.2f GB", total, peak_gb);
     if (t->windows > 1)
         fprintf(out, "; activity in %u windows", t->windows);
+    if (t->span_bytes > 0)
+        fprintf(out, "; the share's %.1f MB of the dump", (double)t->span_bytes / 1e6);
     fprintf(out, "\n");
 }

@@ -211,6 +211,53 @@ static void on_restart(void *ctx)
     power_stream_restart(((stream_run *)ctx)->power);
 }
 
+/* The dump's first windows, read by each of several ranks to fix the
+ * clock on before it reads its share. */
+static gp_status on_plan_window(void *ctx, const events_window *w, int64_t *keep_from)
+{
+    stream_run *run = ctx;
+    *keep_from = w->from; /* every change, until the clock is fixed */
+    if (!has_activity(w, &run->cd->activity, run->d))
+        return GP_ERR_INPUT;
+    if (!run->shared)
+        power_stream_share(run->power, ranks_rank(), ranks_count(),
+                           run->cd->activity.last_time_fs);
+    run->shared = true;
+    return power_stream_plan(run->power, w, run->d);
+}
+
+static bool on_planned(void *ctx)
+{
+    return power_stream_planned(((stream_run *)ctx)->power);
+}
+
+/* The bound on what the windows that fix the clock hold. */
+#define CLI_PLAN_MEMORY ((uint64_t)64 << 20)
+
+/* The dump into the power stream's windows.  One of several ranks reads
+ * the dump's start until the clock is fixed, then only its share's span,
+ * with the nets' values at its start from the ranks before it. */
+static gp_status stream_activity(stream_run *run, const char *path, const events_options *opt,
+                                 const events_consumer *consumer)
+{
+    cli_design *cd = run->cd;
+    if (ranks_count() == 1)
+        return events_stream(NULL, path, opt, consumer, &cd->activity, cd->activity_diag);
+    uint64_t plan_memory = consumer->memory < CLI_PLAN_MEMORY ? consumer->memory : CLI_PLAN_MEMORY;
+    events_consumer plan = {.ctx = run, .memory = plan_memory, .window = on_plan_window,
+                            .enough = on_planned};
+    gp_status st = events_stream(NULL, path, opt, &plan, &cd->activity, cd->activity_diag);
+    if (!ranks_all_ok(st == GP_OK))
+        return st; /* cli_ranks_gather says which rank failed */
+    events_options share = *opt;
+    share.bound = NULL; /* the coverage was checked on the first reading */
+    share.span = true;
+    power_stream_span(run->power, &share.span_from_fs, &share.span_to_fs);
+    share.edge = cli_ranks_edge;
+    share.edge_ctx = run->d;
+    return events_stream(cd->dg, path, &share, consumer, &cd->activity, cd->activity_diag);
+}
+
 /* The power analysis of the design, once it is read (cli_design_begin's
  * on_design): its clock, its check, the stream. */
 static gp_status stream_design(void *ctx, cli_design *cd)
@@ -255,8 +302,7 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
         events_consumer consumer = {.ctx = &run,
                                     .memory = memory ? memory : cli_memory_default(a),
                                     .window = on_window, .restart = on_restart};
-        st = events_stream(NULL, in->activity, &opt, &consumer, &cd->activity,
-                           cd->activity_diag);
+        st = stream_activity(&run, in->activity, &opt, &consumer);
     }
     st = cli_design_after_activity(cd, st);
     gp_status ready = cli_design_ready(cd);
@@ -266,6 +312,7 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
         pthread_join(device_thread, NULL);
     cli_timing_lap_split(&cd->timing, "activity", "engine", run.engine_seconds);
     cd->timing.windows = cd->activity.windows;
+    cd->timing.span_bytes = cd->activity.span_bytes;
     power_result *r = st == GP_OK ? power_stream_result(run.power) : NULL;
     power_stream_free(run.power);
     st = cli_ranks_gather(&r, st, d);

@@ -1,7 +1,8 @@
 /* cli_ranks.c: the results of a run's ranks (ranks.h), each of which
  * analysed its share of the cycles (power_stream_share), brought to rank 0
  * and appended there in rank order, so that the sums do not depend on
- * which rank finished first. */
+ * which rank finished first; and the nets' values at the shares' edges,
+ * passed on from rank to rank (events_edge). */
 #include <string.h>
 
 #include "cli/cli.h"
@@ -93,4 +94,10 @@ gp_status cli_ranks_gather(power_result **r, gp_status st, diag_ctx *d)
             st = power_result_append(*r, next, d);
     }
     return st;
+}
+
+gp_status cli_ranks_edge(void *ctx, const events_edge *mine, events_edge *before,
+                         uint32_t n_nets)
+{
+    return ranks_exscan(mine, before, sizeof *mine, n_nets, events_edge_fold, ctx);
 }

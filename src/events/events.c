@@ -307,6 +307,22 @@ static gp_status on_changes(void *ctx, int64_t time_fs, const vcd_change *ch, si
     return st == GP_ERR_NOMEM ? events_no_memory(ctx) : st;
 }
 
+/* A span's store takes about this many bytes a byte of its text: 16 a
+ * change (EVENTS_HELD_BYTES) of 4 bytes or more. */
+#define EVENTS_SPAN_HELD_PER_BYTE 4
+
+/* A span is read alone when its store fits the consumer's memory: it is
+ * one window, since its carry needs every change of it. */
+static bool on_span(void *ctx, int64_t from_fs, uint64_t bytes)
+{
+    (void)from_fs;
+    collector *c = ctx;
+    uint64_t memory = c->consumer->memory;
+    c->span_read = !memory || bytes <= memory / EVENTS_SPAN_HELD_PER_BYTE;
+    c->stats->span_bytes = c->span_read ? bytes : 0;
+    return c->span_read;
+}
+
 static gp_status on_finish(void *ctx, int64_t end_time_fs)
 {
     ((collector *)ctx)->end_fs = end_time_fs;
@@ -321,11 +337,13 @@ static gp_status read_dump(collector *c, const char *path)
     uint64_t memory = c->consumer ? c->consumer->memory : 0;
     c->window_words = memory ? (memory + EVENTS_HELD_BYTES - 1) / EVENTS_HELD_BYTES : 0;
     vcd_options vo = {.scope = opt->scope, .bar = opt->bar, .threads = c->threads,
-                      .part_size = opt->part_size, .batch_bytes = memory / EVENTS_BATCH_SHARE};
+                      .part_size = opt->part_size, .batch_bytes = memory / EVENTS_BATCH_SHARE,
+                      .span = events_spanned(c) && c->consumer && c->dg,
+                      .span_from_fs = opt->span_from_fs, .span_to_fs = opt->span_to_fs};
     vcd_sink sink = {.ctx = c, .var = on_var, .start = on_start, .changes = on_changes,
                      .finish = on_finish, .parts = events_on_parts,
                      .part_changes = events_on_part_changes,
-                     .parts_done = memory ? events_on_parts_done : NULL};
+                     .parts_done = memory ? events_on_parts_done : NULL, .span = on_span};
     return vcd_read(path, &vo, &sink, c->d);
 }
 
@@ -369,6 +387,12 @@ gp_status events_stream(const design *dg, const char *path, const events_options
     gp_status st = read_dump(&c, path);
     if (st == GP_OK)
         st = events_parts_last_window(&c);
+    if (c.enough)
+        st = GP_OK;
+    if (events_spanned(&c) && !c.edge_done) { /* every rank makes the exchange */
+        gp_status edge = events_edge_none(&c);
+        st = st == GP_OK ? edge : st;
+    }
     collector_free(&c);
     return st;
 }

@@ -62,6 +62,24 @@ static inline uint8_t events_value(const events *ev, uint64_t k)
  * event. */
 int64_t events_first_time(const events *ev, int64_t none);
 
+/* A net's changes in a span of time as the spans after it need them: the
+ * span's first change of the net, and its last that differs from the
+ * change before it in the span (events words; EVENTS_NO_WORD: none).  A
+ * net's value after a run of spans, its last change, comes from their
+ * edges folded in order (events_edge_fold, then events_edge_last). */
+typedef struct events_edge {
+    uint64_t first, last;
+} events_edge;
+#define EVENTS_NO_WORD UINT64_MAX
+
+/* after[k] becomes the edge of before[k]'s span followed by after[k]'s
+ * (a ranks_fold: associative, not commutative). */
+void events_edge_fold(const void *before, void *after, size_t count);
+/* The last change of the net whose changes from the dump's start have edge
+ * e: EVENTS_NO_WORD when it has none (its value is X: every bit is X
+ * before its first change, vcd.h). */
+uint64_t events_edge_last(events_edge e);
+
 /* How the dump's signals met the design's nets.  A "signal" is one bit of a
  * dumped variable (vectors are bit-blasted). */
 typedef struct events_stats {
@@ -77,6 +95,7 @@ typedef struct events_stats {
     uint32_t nets_with_activity;
     uint32_t parts;             /* parts read at once on threads; 1: in file order */
     uint32_t windows;           /* windows given (events_stream) */
+    uint64_t span_bytes;        /* bytes of the file read for a span alone; 0: none */
     /* From the header's end on: the dump's last time stamp as the file
      * tells before it is read (vcd_info.last_time_fs), or -1. */
     int64_t last_time_fs;
@@ -112,6 +131,24 @@ typedef struct events_options {
      * read; true (the design's reader failed) stops the reading with
      * GP_ERR_INPUT and no message of its own.  NULL: never. */
     bool (*stopped)(void *ctx);
+    /* One rank's share of the dump (ranks.h), in events_stream with the
+     * design given: the windows need only the changes in [span_from_fs,
+     * span_to_fs) (INT64_MIN: from the dump's start; INT64_MAX: to its
+     * end), each net's value before them coming from the ranks before.
+     * A plain VCD whose span's store fits the consumer's memory is read
+     * only there, as one window; any other dump, or one that must be read
+     * in file order, is read from its start as without a span.  Either way
+     * `edge` is called exactly once (below). */
+    bool span;
+    int64_t span_from_fs, span_to_fs;
+    /* With span: `mine` holds, per net, this rank's edge (events_edge) of
+     * the changes before span_to_fs that it read; `before` is to get the
+     * ranks' before it, folded in rank order (ranks_exscan with
+     * events_edge_fold).  Called on the reading's thread, also when the
+     * reading failed (with edges of no change), so that every rank makes
+     * the exchange once.  A status other than GP_OK stops the reading. */
+    gp_status (*edge)(void *ctx, const events_edge *mine, events_edge *before, uint32_t n_nets);
+    void *edge_ctx;
 } events_options;
 
 /* Reads the VCD or FST file `path` into the events of `dg`'s nets (dg
@@ -149,6 +186,9 @@ typedef struct events_consumer {
      * start (after a reading in parts that has to be read in file order,
      * vcd.h). */
     void (*restart)(void *ctx);
+    /* Asked after each window; true ends the reading there (events_stream
+     * returns GP_OK without the last window).  NULL: never. */
+    bool (*enough)(void *ctx);
 } events_consumer;
 
 /* Reads `path` as events_read does, handing the events to `consumer` in

@@ -136,6 +136,10 @@ typedef struct collector {
     events carry;
     int64_t carry_from;
     bool windows_given;
+    /* events_options.span: the reading holds only the span (the VCD
+     * reader agreed, vcd_sink.span), and the edge exchange is made. */
+    bool span_read, edge_done;
+    bool enough; /* the consumer ended the reading (events_consumer.enough) */
     /* Reading in file order: the part its changes go to, the changes and
      * the time of the last batch. */
     uint32_t seq_part;
@@ -158,6 +162,11 @@ static inline uint32_t events_change_slot(const collector *c, uint32_t id, uint3
 }
 
 gp_status events_no_memory(collector *c);
+/* Whether the reading is one rank's share (events_options.span). */
+static inline bool events_spanned(const collector *c)
+{
+    return c->opt->span && c->opt->edge;
+}
 /* Whether the reading is to stop (events_options.stopped). */
 static inline bool events_stopped(const collector *c)
 {
@@ -198,5 +207,14 @@ gp_status events_parts_store(collector *c, events *ev);
 /* The last window: every change held, to the dump's end. */
 gp_status events_parts_last_window(collector *c);
 void events_parts_free(collector *c);
+
+/* The edge exchange (events_options.edge, events_edge.c), made once: with
+ * edges of no change; from a store read from the dump's start (the last
+ * change before span_to_fs of each net); or from a reading of only the
+ * span, whose edges `mine` are, its carry then set from the ranks' before
+ * it. */
+gp_status events_edge_none(collector *c);
+gp_status events_edge_of_store(collector *c, const events *ev);
+gp_status events_edge_of_span(collector *c, const events_edge *mine);
 
 #endif

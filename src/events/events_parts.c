@@ -123,6 +123,10 @@ gp_status events_parts_reset(collector *c, uint32_t n)
 gp_status events_on_parts(void *ctx, uint32_t n)
 {
     collector *c = ctx;
+    if (n == 0) { /* the whole dump follows, in file order */
+        c->span_read = false;
+        c->stats->span_bytes = 0;
+    }
     if (c->bucket && n > c->n_parts)
         return parts_grow(c, n);
     return events_parts_reset(c, n ? n : 1);
@@ -184,6 +188,7 @@ struct parts_build {
      * one net, where its next event goes (second pass). */
     uint64_t *slot_fill;
     uint64_t *alias_fill;   /* per alias_nets entry: where its net's next event goes */
+    events_edge *slot_edge; /* per slot: the edge of its changes held (span_edge) */
     uint32_t net_parts;     /* the nets' passes: parts of the nets */
     uint64_t *part_events;  /* per net part: its events, then its first event's place */
     uint32_t *part_active;  /* per net part: nets with events */
@@ -441,6 +446,62 @@ gp_status events_parts_store(collector *c, events *ev)
     return st;
 }
 
+/* Each of the range's slots' edge of the changes the parts hold, and its
+ * last value in last[] (EVENTS_NO_VALUE: none yet). */
+#define EVENTS_NO_VALUE 0xff
+static void edge_range(parts_build *pb, uint32_t range)
+{
+    collector *c = pb->c;
+    for (uint32_t s = range_begin(c, range); s < range_end(c, range); s++) {
+        pb->slot_edge[s] = (events_edge){EVENTS_NO_WORD, EVENTS_NO_WORD};
+        pb->last[s] = EVENTS_NO_VALUE;
+    }
+    for (uint32_t p = 0; p < rows_held(c); p++) {
+        const int64_t *times = c->part_times[p].data;
+        int64_t t = 0;
+        for (bucket_block *b = c->bucket[(size_t)p * c->n_ranges + range].first; b; b = b->next)
+            for (uint32_t k = 0; k < b->len; k++) {
+                if (b->word[k] == EVENTS_TIME_MARK) {
+                    t = times[b->word[++k]];
+                    continue;
+                }
+                uint32_t slot = b->word[k] >> 2;
+                uint8_t v = b->word[k] & 3;
+                events_edge *e = &pb->slot_edge[slot];
+                if (pb->last[slot] == EVENTS_NO_VALUE)
+                    e->first = events_pack(t, v);
+                else if (v != pb->last[slot])
+                    e->last = events_pack(t, v);
+                pb->last[slot] = v;
+            }
+    }
+}
+
+/* A reading of only the span: its edges, from the parts held, exchanged
+ * for the carry the ranks before it leave (events_edge_of_span). */
+static gp_status span_edge(collector *c)
+{
+    uint32_t n_nets = c->dg->n_nets, slots = c->n_slots ? c->n_slots : 1;
+    parts_build pb = {.c = c, .last = mem_alloc(slots),
+                      .slot_edge = mem_alloc(slots * sizeof *pb.slot_edge)};
+    events_edge *mine = mem_alloc(((size_t)n_nets + 1) * sizeof *mine);
+    gp_status st = pb.last && pb.slot_edge && mine ? GP_OK : events_no_memory(c);
+    if (st == GP_OK) {
+        atomic_init(&pb.next_range, 0);
+        run_pass(&pb, edge_range);
+        for (uint32_t n = 0; n < n_nets; n++) {
+            uint32_t s = c->net_slot[n];
+            mine[n] = s != DESIGN_NONE ? pb.slot_edge[s]
+                                       : (events_edge){EVENTS_NO_WORD, EVENTS_NO_WORD};
+        }
+        st = events_edge_of_span(c, mine);
+    }
+    mem_free(pb.last);
+    mem_free(pb.slot_edge);
+    mem_free(mine);
+    return st;
+}
+
 /* ---- windows ---- */
 
 /* The first of net n's changes the next window keeps: its last before
@@ -494,7 +555,12 @@ static void store_free(events *ev)
 static gp_status give_window(collector *c, uint32_t n, int64_t complete_fs, bool last)
 {
     events ev = {0};
-    gp_status st = events_parts_store(c, &ev);
+    gp_status st = c->span_read && !c->edge_done ? span_edge(c) : GP_OK;
+    if (st == GP_OK)
+        st = events_parts_store(c, &ev);
+    if (st == GP_OK && events_spanned(c) && !c->edge_done &&
+        (last || complete_fs >= c->opt->span_to_fs))
+        st = events_edge_of_store(c, &ev);
     carry_free(c);
     rows_drop(c, n);
     ev.end_fs = last ? c->end_fs : complete_fs;
@@ -504,6 +570,10 @@ static gp_status give_window(collector *c, uint32_t n, int64_t complete_fs, bool
         c->windows_given = true;
         c->stats->windows++;
         st = c->consumer->window(c->consumer->ctx, &w, &keep);
+        if (st == GP_OK && c->consumer->enough && c->consumer->enough(c->consumer->ctx)) {
+            c->enough = true;
+            st = GP_ERR_INPUT; /* stops the reading; events_stream returns GP_OK */
+        }
     }
     keep = keep > c->carry_from ? keep : c->carry_from;
     keep = keep < complete_fs ? keep : complete_fs;
@@ -527,7 +597,7 @@ static uint64_t words_held(const collector *c, uint32_t n)
 gp_status events_on_parts_done(void *ctx, uint32_t n, int64_t complete_fs)
 {
     collector *c = ctx;
-    if (!c->consumer || !c->window_words || words_held(c, n) < c->window_words)
+    if (!c->consumer || !c->window_words || c->span_read || words_held(c, n) < c->window_words)
         return GP_OK;
     return give_window(c, n, complete_fs, false);
 }

@@ -135,8 +135,20 @@ gp_status power_stream_window(power_stream *s, const events_window *w, int64_t *
  * last time, events_stats.last_time_fs; -1 unknown is refused then).  The
  * shares' results, appended in rank order, are the whole stream's. */
 void power_stream_share(power_stream *s, int rank, int count, int64_t last_fs);
-/* Forgets every window (they come again from the start). */
+/* Forgets every window (they come again from the start); the clock stays
+ * as it was fixed. */
 void power_stream_restart(power_stream *s);
+/* Fixes the clock on window w as power_stream_window would, without
+ * analysing it, where w allows (planned then); a rank fixes it on the
+ * dump's first windows before it reads its share. */
+gp_status power_stream_plan(power_stream *s, const events_window *w, diag_ctx *d);
+bool power_stream_planned(const power_stream *s);
+/* Once planned: the span of the dump the share's analysis needs the
+ * changes of (events_options.span): from its first cycle (INT64_MIN for
+ * the first share, which starts from the dump's start) to its end
+ * (INT64_MAX for the share that reaches the analysis' end); an empty span
+ * for a share without cycles. */
+void power_stream_span(const power_stream *s, int64_t *from, int64_t *to);
 /* The result of every window, once the last is analysed; the caller owns
  * it.  NULL before, and for a share without cycles. */
 power_result *power_stream_result(power_stream *s);

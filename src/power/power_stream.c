@@ -19,8 +19,7 @@
 
 struct power_stream {
     const design *dg;
-    power_options asked; /* the user's */
-    power_options opt;   /* theirs, narrowed to the rank's share (power_stream_share) */
+    power_options opt; /* the user's, narrowed to the rank's share (power_stream_share) */
     power_engine_fn engine;
     void *engine_ctx;
     bool planned;
@@ -32,6 +31,7 @@ struct power_stream {
     int share_rank, share_count;
     int64_t share_last_fs;
     bool idle;
+    bool ends_dump; /* the share reaches the analysis' end (the only one does) */
 };
 
 power_stream *power_stream_new(const design *dg, const power_options *opt, power_engine_fn engine,
@@ -39,7 +39,7 @@ power_stream *power_stream_new(const design *dg, const power_options *opt, power
 {
     power_stream *s = mem_calloc(1, sizeof *s);
     if (s)
-        *s = (power_stream){.dg = dg, .asked = *opt, .opt = *opt, .engine = engine,
+        *s = (power_stream){.dg = dg, .opt = *opt, .engine = engine,
                             .engine_ctx = engine_ctx};
     return s;
 }
@@ -51,12 +51,14 @@ void power_stream_share(power_stream *s, int rank, int count, int64_t last_fs)
     s->share_last_fs = last_fs;
 }
 
+/* The clock stays fixed: the windows it was fixed on held the dump as
+ * the windows that come again do (vcd.h: parts are given only once they
+ * agree with a reading in file order). */
 void power_stream_restart(power_stream *s)
 {
     power_result_free(s->total);
     s->total = NULL;
-    s->planned = false;
-    s->opt = s->asked;
+    s->done = s->t0;
 }
 
 void power_stream_free(power_stream *s)
@@ -107,6 +109,7 @@ static gp_status stream_take_share(power_stream *s, diag_ctx *d)
     uint64_t first = (n * r + count - 1) / count, next = (n * (r + 1) + count - 1) / count;
     bool last = next == n && (first < n || r == 0);
     s->idle = !last && first == next;
+    s->ends_dump = last;
     s->t0 += (int64_t)first * s->period;
     s->opt.window_start_fs = s->t0;
     if (!last)
@@ -124,6 +127,7 @@ static gp_status stream_plan(power_stream *s, const events *ev, diag_ctx *d)
     s->t0 = s->opt.window_start_fs >= 0 ? s->opt.window_start_fs : s->dump_start;
     s->planned = true;
     s->idle = false;
+    s->ends_dump = true;
     if (s->share_count > 1)
         st = stream_take_share(s, d);
     s->done = s->t0;
@@ -208,6 +212,25 @@ static gp_status stream_analyse(power_stream *s, const events *ev, int64_t end, 
     if (st == GP_OK)
         s->done = end;
     return st;
+}
+
+gp_status power_stream_plan(power_stream *s, const events_window *w, diag_ctx *d)
+{
+    return s->planned || !stream_can_plan(s, w) ? GP_OK : stream_plan(s, w->ev, d);
+}
+
+bool power_stream_planned(const power_stream *s)
+{
+    return s->planned;
+}
+
+void power_stream_span(const power_stream *s, int64_t *from, int64_t *to)
+{
+    bool first = s->share_count <= 1 || s->share_rank == 0;
+    *from = first ? INT64_MIN : s->t0;
+    *to = s->ends_dump ? INT64_MAX : s->opt.window_end_fs;
+    if (s->idle)
+        *from = *to = s->t0;
 }
 
 gp_status power_stream_window(power_stream *s, const events_window *w, int64_t *keep_from,

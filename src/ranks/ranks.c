@@ -91,6 +91,37 @@ gp_status ranks_send(int to, const void *data, size_t bytes, diag_ctx *d)
     return GP_OK;
 }
 
+/* The fold of the scan running now: MPI gives a user operation no context. */
+static ranks_fold *scan_fold;
+
+static void mpi_fold(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    scan_fold(in, inout, (size_t)*len);
+}
+
+gp_status ranks_exscan(const void *mine, void *before, size_t item_bytes, size_t count,
+                       ranks_fold *fold, diag_ctx *d)
+{
+    if (!joined)
+        return GP_OK;
+    if (count > INT32_MAX || item_bytes > INT32_MAX) {
+        diag_error(d, 1414, DIAG_NOWHERE, "MPI: %zu items of %zu bytes are more than one "
+                   "scan carries", count, item_bytes);
+        return GP_ERR_UNSUPPORTED;
+    }
+    MPI_Datatype item;
+    MPI_Op op;
+    MPI_Type_contiguous((int)item_bytes, MPI_BYTE, &item);
+    MPI_Type_commit(&item);
+    MPI_Op_create(mpi_fold, 0, &op);
+    scan_fold = fold;
+    int err = MPI_Exscan(mine, before, (int)count, item, op, MPI_COMM_WORLD);
+    MPI_Op_free(&op);
+    MPI_Type_free(&item);
+    return err == MPI_SUCCESS ? GP_OK : mpi_failed(d, "the scan over the ranks (MPI_Exscan)", err);
+}
+
 gp_status ranks_recv(int from, void *data, size_t bytes, diag_ctx *d)
 {
     char *p = data;

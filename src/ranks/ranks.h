@@ -39,4 +39,14 @@ bool ranks_all_ok(bool ok);
 gp_status ranks_send(int to, const void *data, size_t bytes, diag_ctx *d);
 gp_status ranks_recv(int from, void *data, size_t bytes, diag_ctx *d);
 
+/* Folds `count` items of the ranks before into as many of the ranks after
+ * them, in place: after[k] becomes before[k] followed by after[k].  It
+ * must be associative; it need not be commutative. */
+typedef void ranks_fold(const void *before, void *after, size_t count);
+/* The exclusive scan of `count` items of `item_bytes` each, in rank order:
+ * rank r's `before` gets the fold of ranks 0 .. r - 1's `mine` (rank 0's
+ * is left undefined).  Every rank passes the same count and size. */
+gp_status ranks_exscan(const void *mine, void *before, size_t item_bytes, size_t count,
+                       ranks_fold *fold, diag_ctx *d);
+
 #endif

@@ -44,4 +44,11 @@ gp_status ranks_recv(int from, void *data, size_t bytes, diag_ctx *d)
     diag_error(d, 1413, DIAG_NOWHERE, "no other rank to receive from (a build without MPI)");
     return GP_ERR_UNSUPPORTED;
 }
+
+gp_status ranks_exscan(const void *mine, void *before, size_t item_bytes, size_t count,
+                       ranks_fold *fold, diag_ctx *d)
+{
+    (void)mine, (void)before, (void)item_bytes, (void)count, (void)fold, (void)d;
+    return GP_OK; /* one rank: none before it */
+}
 #endif

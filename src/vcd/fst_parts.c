@@ -73,7 +73,7 @@ static bool part_run(fst_parts *ps, fst_reader *w, fst_decoder *dec, uint32_t k)
     uint32_t handles = ps->head->ff->handles, g = k % ps->groups;
     uint32_t lo = 1 + (uint32_t)((uint64_t)handles * g / ps->groups);
     uint32_t hi = 1 + (uint32_t)((uint64_t)handles * (g + 1) / ps->groups);
-    vcd_part_sink fwd = {ps->head->st.sink, ps->first * ps->groups + k};
+    vcd_part_sink fwd = {ps->head->st.sink, ps->first * ps->groups + k, INT64_MIN, INT64_MAX};
     vcd_sink sink = {.ctx = &fwd, .changes = vcd_part_forward};
     w->st.sink = &sink;
     w->st.batch_n = 0;

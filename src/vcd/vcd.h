@@ -117,6 +117,12 @@ typedef struct vcd_sink {
      * Called while no part_changes runs; a later parts(0) still drops
      * everything the parts gave. */
     gp_status (*parts_done)(void *ctx, uint32_t n, int64_t complete_fs);
+    /* Reading a span (vcd_options.span): asked, before any part, whether
+     * to read only the `bytes` of the file that hold the span's changes,
+     * the first at a time at or after from_fs; false reads the whole dump
+     * as without a span.  A later parts(0) drops the span's parts: the
+     * reading in file order that follows reads the whole dump. */
+    bool (*span)(void *ctx, int64_t from_fs, uint64_t bytes);
 } vcd_sink;
 
 typedef struct vcd_options {
@@ -137,6 +143,13 @@ typedef struct vcd_options {
     /* With the sink's parts_done: bytes of the file (of text, for a gzip
      * file) a batch of parts holds at most, about (0: one batch). */
     size_t batch_bytes;
+    /* A span of time: a plain VCD read in parts may read only the changes
+     * at times in [span_from_fs, span_to_fs) (INT64_MIN: from the dump's
+     * start; INT64_MAX: to its end), when the sink's span agrees: the
+     * parts then begin and end at time commands found by binary search
+     * over the file. */
+    bool span;
+    int64_t span_from_fs, span_to_fs;
 } vcd_options;
 
 /* Reads the VCD (plain or gzip) or FST file `path` into `sink` (not NULL;

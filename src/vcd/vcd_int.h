@@ -337,6 +337,7 @@ size_t vcd_count_newlines(const char *p, const char *e);
 typedef struct vcd_part_sink {
     const vcd_sink *sink;
     uint32_t part;
+    int64_t from_fs, to_fs; /* only the changes at times in [from_fs, to_fs) go on */
 } vcd_part_sink;
 
 gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *c, size_t n);
@@ -346,6 +347,9 @@ typedef struct vcd_part_input {
     int fd;
     const char *text;
     uint64_t begin, end;
+    /* The times of the changes it gives (vcd_options' span); both 0:
+     * every time. */
+    int64_t from_fs, to_fs;
 } vcd_part_input;
 
 /* The reader of one part after another on one thread: a copy of the

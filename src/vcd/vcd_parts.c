@@ -47,11 +47,14 @@ typedef struct vcd_parts {
     _Atomic uint32_t next;      /* the next part to hand out */
     _Atomic uint64_t bytes_read;
     atomic_bool failed;
+    int64_t span_from_fs, span_to_fs; /* vcd_part_input's: the span read (0, 0: none) */
 } vcd_parts;
 
 gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *c, size_t n)
 {
     const vcd_part_sink *ps = ctx;
+    if (time_fs < ps->from_fs || time_fs >= ps->to_fs)
+        return GP_OK;
     return ps->sink->part_changes(ps->sink->ctx, ps->part, time_fs, c, n);
 }
 
@@ -128,7 +131,9 @@ static void vcd_part_setup(vcd_part_reader *pr, const vcd_part_input *in, const 
 bool vcd_part_read(vcd_part_reader *pr, uint32_t part, const vcd_part_input *in,
                    int64_t *last_ticks)
 {
-    vcd_part_sink fwd = {pr->head->st.sink, part};
+    bool every = in->from_fs == 0 && in->to_fs == 0;
+    vcd_part_sink fwd = {pr->head->st.sink, part, every ? INT64_MIN : in->from_fs,
+                         every ? INT64_MAX : in->to_fs};
     vcd_sink sink = {.ctx = &fwd, .changes = vcd_part_forward};
     vcd_part_setup(pr, in, &sink);
     gp_status st = vcd_text_refill(&pr->w);
@@ -191,7 +196,7 @@ int64_t vcd_last_ticks(const char *path)
     return ticks;
 }
 
-/* Cuts [begin, size) into at most `want` parts. */
+/* Cuts [begin, size) into at most `want` parts (false: out of memory). */
 static bool vcd_parts_plan(vcd_parts *ps, uint64_t begin, uint64_t size, uint32_t want)
 {
     ps->part = mem_calloc(want, sizeof *ps->part);
@@ -210,7 +215,7 @@ static bool vcd_parts_plan(vcd_parts *ps, uint64_t begin, uint64_t size, uint32_
         ps->part[ps->n++] = (vcd_part){.begin = at, .first_ticks = ticks};
     }
     ps->part[ps->n - 1].end = size;
-    return ps->n > 1;
+    return true;
 }
 
 /* A thread: reads the parts it is handed until none is left or one failed.
@@ -227,7 +232,8 @@ static void vcd_parts_thread(void *ctx, uint32_t thread, uint32_t threads)
         if (k >= ps->stop)
             break;
         vcd_part *part = &ps->part[k];
-        vcd_part_input in = {.fd = ps->fd, .begin = part->begin, .end = part->end};
+        vcd_part_input in = {.fd = ps->fd, .begin = part->begin, .end = part->end,
+                             .from_fs = ps->span_from_fs, .to_fs = ps->span_to_fs};
         part->ok = vcd_part_read(&pr, k, &in, &part->last_ticks);
         if (!part->ok)
             atomic_store(&ps->failed, true);
@@ -313,12 +319,98 @@ static bool vcd_parts_run(vcd_parts *ps, uint32_t threads, size_t batch, gp_stat
     return true;
 }
 
+/* The first time `ticks` or later that a file of `scale` fs per tick can
+ * give to a time of `fs` (0 or later). */
+static int64_t vcd_ticks_at(int64_t fs, int64_t scale)
+{
+    return fs <= 0 ? 0 : fs / scale + (fs % scale != 0);
+}
+
+/* Into *at: the first time command in [begin, size) of `ticks` or later
+ * (size: none), by binary search over the file, whose times never
+ * decrease; false at a time command that is not a number. */
+static bool vcd_span_offset(int fd, uint64_t begin, uint64_t size, int64_t ticks, uint64_t *at)
+{
+    uint64_t lo = begin, hi = size;
+    int64_t t = -1;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        uint64_t line = vcd_next_time_line(fd, mid, size, &t);
+        if (line < size && t < 0)
+            return false;
+        if (line < size && t < ticks)
+            lo = line + 1;
+        else
+            hi = mid;
+    }
+    *at = vcd_next_time_line(fd, lo, size, &t);
+    return *at >= size || t >= 0;
+}
+
+/* Into *at: the last time command at a line's start before `before` in
+ * [begin, before), or begin when there is none. */
+static void vcd_line_before(int fd, uint64_t begin, uint64_t before, uint64_t *at)
+{
+    uint64_t lo = begin, hi = before;
+    int64_t t;
+    *at = begin;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        uint64_t line = vcd_next_time_line(fd, mid, before, &t);
+        if (line < before) {
+            *at = line;
+            lo = line + 1;
+        } else {
+            hi = mid;
+        }
+    }
+}
+
+/* Reads only the span's changes (vcd_options.span) when the sink agrees,
+ * in one part at least; otherwise leaves *done false. */
+static gp_status vcd_parts_span(vcd_parts *ps, const vcd_options *opt, uint32_t threads,
+                                uint64_t begin, uint64_t size, bool *done)
+{
+    const vcd_sink *sink = ps->head->st.sink;
+    int64_t scale = ps->head->scale;
+    uint64_t first = begin, from = begin, to = size;
+    if (opt->span_from_fs != INT64_MIN &&
+        !vcd_span_offset(ps->fd, begin, size, vcd_ticks_at(opt->span_from_fs, scale), &first))
+        return GP_OK;
+    if (opt->span_to_fs != INT64_MAX &&
+        !vcd_span_offset(ps->fd, first, size, vcd_ticks_at(opt->span_to_fs, scale), &to))
+        return GP_OK;
+    /* A time command inside a line (after a change) is no part's start:
+     * the span's first changes may follow one before `first`. */
+    if (opt->span_from_fs != INT64_MIN)
+        vcd_line_before(ps->fd, begin, first, &from);
+    ps->span_from_fs = opt->span_from_fs;
+    ps->span_to_fs = opt->span_to_fs;
+    if (!sink->span(sink->ctx, opt->span_from_fs, to - from))
+        return GP_OK;
+    gp_status st = GP_OK;
+    if (from == to) { /* no change in the span */
+        *done = true;
+        int64_t end_fs = opt->span_from_fs > 0 ? opt->span_from_fs : 0;
+        return sink->finish ? sink->finish(sink->ctx, end_fs) : GP_OK;
+    }
+    size_t batch = sink->parts_done ? opt->batch_bytes : 0;
+    uint32_t want = vcd_parts_wanted(opt, threads, to - from, batch);
+    if (!vcd_parts_plan(ps, from, to, want ? want : 1))
+        return sink->parts(sink->ctx, 0); /* read in file order, which reports it */
+    if (!vcd_parts_run(ps, threads, batch, &st))
+        return st;
+    *done = true;
+    return vcd_parts_finish(ps);
+}
+
 gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, bool *done)
 {
     *done = false;
     const vcd_sink *sink = r->st.sink;
     uint32_t threads = opt && opt->threads ? opt->threads : parts_online_cores();
-    if (!sink->parts || !sink->part_changes || threads < 2)
+    bool span = opt && opt->span && sink->span && !infile_is_gzip(r->f);
+    if (!sink->parts || !sink->part_changes || (threads < 2 && !span))
         return GP_OK;
     if (infile_is_gzip(r->f))
         return vcd_stream_read(r, path, opt, threads, done);
@@ -334,8 +426,10 @@ gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, 
         uint64_t size = (uint64_t)sb.st_size;
         size_t batch = sink->parts_done && opt ? opt->batch_bytes : 0;
         uint32_t want = vcd_parts_wanted(opt, threads, size - begin, batch);
-        if (want > 1 && vcd_parts_plan(&ps, begin, size, want) &&
-            vcd_parts_run(&ps, threads, batch, &st))
+        if (span)
+            st = vcd_parts_span(&ps, opt, threads, begin, size, done);
+        else if (want > 1 && vcd_parts_plan(&ps, begin, size, want) && ps.n > 1 &&
+                 vcd_parts_run(&ps, threads, batch, &st))
             *done = true, st = vcd_parts_finish(&ps);
     }
     mem_free(ps.part);

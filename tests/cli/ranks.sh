@@ -28,28 +28,39 @@ for run in "--period 10ns" "--clock clk" "--period 10ns --window 1234ns:20us" \
   for np in 1 2 4; do
     rm -rf "$tmp/ranks"
     mpi $np "$gp" --quiet power "${args[@]}" --activity "$tmp/act.vcd" $run --threads 1 \
-      --out "$tmp/ranks" > "$tmp/out" 2> "$tmp/err" ||
+      --timing --out "$tmp/ranks" > "$tmp/out" 2> "$tmp/err" ||
       { echo "FAIL: $run -np $np: $(cat "$tmp/err")"; fail=1; continue; }
     same_csvs "$tmp/whole" "$tmp/ranks" ||
       { echo "FAIL: $run -np $np: the ranks' results differ"; fail=1; }
     grep -q "Total" "$tmp/out" || { echo "FAIL: $run -np $np: no report"; fail=1; }
+    # Rank 0 reads only its share's span of the dump, unless the span's
+    # store would not fit --memory: then it reads the dump from its start.
+    spans=$(grep -c "the share's .* MB of the dump" "$tmp/out" "$tmp/err" | awk -F: '{ s += $2 } END { print s }')
+    want=$([ $np -gt 1 ] && [ "${run#*--memory}" = "$run" ] && echo 1 || echo 0)
+    [ "$spans" = "$want" ] || { echo "FAIL: $run -np $np: span read $spans times, not $want"; fail=1; }
   done
 done
 # A reading on threads that falls back to file order after windows were
-# analysed (a $dumpoff late in a dump of two parts of 1 MiB at least) starts
-# the windows again: each rank's share must stay its own.
+# analysed (a $dumpoff late in a dump of two parts of 1 MiB at least,
+# --memory 16K) starts the windows again: each rank's share must stay its
+# own.
 flop_dump 7 25000 | awk '/^#249000000$/ { print; print "$dumpoff"; print "x!"; print "$end";
   print "#249000500"; print "$dumpon"; print "0!"; print "$end"; next } { print }' \
   > "$tmp/off.vcd"
 "$gp" --quiet power "${args[@]}" --activity "$tmp/off.vcd" --period 10ns --out "$tmp/whole" \
   > /dev/null || fail=1
-for np in 2 3; do
-  rm -rf "$tmp/ranks"
-  mpi $np "$gp" --quiet power "${args[@]}" --activity "$tmp/off.vcd" --period 10ns --threads 2 \
-    --memory 16K --out "$tmp/ranks" > /dev/null 2> "$tmp/err" ||
-    { echo "FAIL: dumpoff -np $np: $(cat "$tmp/err")"; fail=1; }
-  same_csvs "$tmp/whole" "$tmp/ranks" ||
-    { echo "FAIL: dumpoff -np $np: the ranks' results differ"; fail=1; }
+# Without --memory, the last rank's span meets the $dumpoff and is read
+# from the dump's start in file order instead; the ranks before it read
+# their spans.
+for memory in "--memory 16K" ""; do
+  for np in 2 3; do
+    rm -rf "$tmp/ranks"
+    mpi $np "$gp" --quiet power "${args[@]}" --activity "$tmp/off.vcd" --period 10ns \
+      --threads 2 $memory --out "$tmp/ranks" > /dev/null 2> "$tmp/err" ||
+      { echo "FAIL: dumpoff $memory -np $np: $(cat "$tmp/err")"; fail=1; }
+    same_csvs "$tmp/whole" "$tmp/ranks" ||
+      { echo "FAIL: dumpoff $memory -np $np: the ranks' results differ"; fail=1; }
+  done
 done
 # The edge between two ranks' 2 cycles each (-np 2, 4 cycles of 10 ns from
 # 0): a pulse on a at 19.998-20.004 ns straddles it (a rise in cycle 1, a

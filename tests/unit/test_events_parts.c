@@ -535,6 +535,142 @@ static void test_windows_restart_on_fallback(void)
     reading_free(&one);
 }
 
+/* ---- spans of ranks (events_options.span) --------------------------------- */
+
+/* The ranks of one run, read one after the other: the edges of the spans
+ * read so far, folded, and what each span's windows must hold. */
+typedef struct span_chain {
+    const events *whole;
+    events_edge *prefix; /* the fold of the spans read so far (NULL: none yet) */
+    int64_t from, to;
+    window_check wc;     /* the windows of a span read from the dump's start */
+    uint64_t bad_nets;   /* nets of a span's window unlike the store */
+    uint32_t windows;
+    int64_t last_end_fs; /* the last window's end_fs */
+} span_chain;
+
+static gp_status chain_edge(void *ctx, const events_edge *mine, events_edge *before,
+                            uint32_t n_nets)
+{
+    span_chain *sc = ctx;
+    CHECK_EQ_INT(n_nets, sc->whole->n_nets);
+    events_edge *next = malloc(((size_t)n_nets + 1) * sizeof *next);
+    memcpy(next, mine, n_nets * sizeof *next);
+    if (sc->prefix) {
+        memcpy(before, sc->prefix, n_nets * sizeof *before);
+        events_edge_fold(sc->prefix, next, n_nets);
+    }
+    free(sc->prefix);
+    sc->prefix = next;
+    return GP_OK;
+}
+
+/* Whether net n's changes in a span's window are the store's: its last
+ * before the span, then every one before the span's end. */
+static bool span_net_ok(const span_chain *sc, const events *ev, uint32_t n)
+{
+    const events *whole = sc->whole;
+    uint64_t at = first_at(whole, n, sc->from), end = first_at(whole, n, sc->to);
+    uint64_t first = at > whole->net_ev0[n] ? at - 1 : at;
+    uint64_t len = ev->net_ev0[n + 1] - ev->net_ev0[n];
+    if (len != end - first)
+        return false;
+    for (uint64_t k = 0; k < len; k++)
+        if (ev->word[ev->net_ev0[n] + k] != whole->word[first + k])
+            return false;
+    return true;
+}
+
+/* Each window checked both as a span's, read alone, and as one of a
+ * reading from the dump's start (window_net_ok): read_span knows which. */
+static gp_status chain_window(void *ctx, const events_window *w, int64_t *keep_from)
+{
+    span_chain *sc = ctx;
+    sc->windows++;
+    sc->wc.saw_last |= w->last;
+    sc->last_end_fs = w->ev->end_fs;
+    for (uint32_t n = 0; n < w->ev->n_nets; n++) {
+        sc->bad_nets += !span_net_ok(sc, w->ev, n);
+        sc->wc.bad_nets += !window_net_ok(sc->whole, w, n);
+    }
+    *keep_from = w->complete_fs < INT64_MAX ? w->complete_fs : w->from;
+    return GP_OK;
+}
+
+/* Reads the span [from, to) of `path` as the next rank; memory 0 lets it
+ * be read alone, a small one makes it read from the dump's start.
+ * Returns span_bytes. */
+static uint64_t read_span(span_chain *sc, const char *path, uint32_t threads, uint64_t memory,
+                          int64_t from, int64_t to)
+{
+    sc->from = from, sc->to = to, sc->windows = 0, sc->bad_nets = 0;
+    sc->wc = (window_check){.whole = sc->whole};
+    events_consumer consumer = {.ctx = sc, .memory = memory, .window = chain_window,
+                                .restart = restart_check};
+    events_options opt = {.scope = "tb/dut", .threads = threads, .part_size = 1, .span = true,
+                          .span_from_fs = from, .span_to_fs = to, .edge = chain_edge,
+                          .edge_ctx = sc};
+    events_stats stats;
+    diag_ctx *d = diag_new(NULL);
+    CHECK_EQ_INT(events_stream(dg, path, &opt, &consumer, &stats, d), GP_OK);
+    diag_free(d);
+    if (stats.span_bytes > 0) { /* one window, the span's */
+        CHECK_EQ_INT(sc->windows, 1);
+        CHECK_EQ_INT(sc->bad_nets, 0);
+    } else {
+        CHECK(sc->wc.saw_last);
+        CHECK_EQ_INT(sc->wc.bad_nets, 0);
+        CHECK_EQ_INT(sc->last_end_fs, sc->whole->end_fs);
+    }
+    return stats.span_bytes;
+}
+
+/* The dump cut into four spans at times of its own and between them; the
+ * spans read in turn, alone or from the dump's start as `alone` says, each
+ * given the nets' values at its start by the ones before it.  Returns the
+ * spans read alone. */
+static int check_spans(const char *path, uint32_t threads, const bool alone[4])
+{
+    reading one = read_with(path, 1);
+    CHECK_EQ_INT(one.st, GP_OK);
+    if (!one.ev)
+        return 0;
+    int64_t end = one.ev->end_fs;
+    int64_t cut[5] = {INT64_MIN, end / 4 / 10000 * 10000, end / 2 + 1, end * 3 / 4, INT64_MAX};
+    span_chain sc = {.whole = one.ev};
+    int read_alone = 0;
+    for (int k = 0; k < 4; k++)
+        read_alone += read_span(&sc, path, threads, alone[k] ? 0 : 20 * 16, cut[k], cut[k + 1]) > 0;
+    free(sc.prefix);
+    reading_free(&one);
+    return read_alone;
+}
+
+static void test_spans_read_alone_or_whole(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/spans.vcd", dir);
+    static const bool all[4] = {true, true, true, true}, some[4] = {true, false, true, false};
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        write_random_vcd(path, seed * 0x2545f4914f6cdd1dULL, 900 * (int)seed, -1, "");
+        CHECK_EQ_INT(check_spans(path, 1, all), 4);
+        CHECK_EQ_INT(check_spans(path, 3, all), 4);
+        CHECK_EQ_INT(check_spans(path, 3, some), 2);
+    }
+}
+
+/* A span that meets $dumpoff is read from the dump's start in file order;
+ * the spans after it start from its edge. */
+static void test_span_with_dumpoff_read_whole(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/span_dumpoff.vcd", dir);
+    write_random_vcd(path, 91, 2000, 700, "$dumpoff\nx!\n$end\n$dumpon\n1!\n$end\n");
+    static const bool all[4] = {true, true, true, true};
+    CHECK_EQ_INT(check_spans(path, 3, all), 3);
+    CHECK_EQ_INT(check_spans(path, 1, all), 3);
+}
+
 #ifdef GATEPOWER_HAVE_FST
 /* A random FST of the netlist's nets in `blocks` value-change blocks or
  * so: scalars with x and z, the bus, repeated values and zero-width
@@ -693,6 +829,8 @@ int main(void)
         RUN(test_design_refused_stops_reading);
         RUN(test_windows_are_the_store);
         RUN(test_windows_restart_on_fallback);
+        RUN(test_spans_read_alone_or_whole);
+        RUN(test_span_with_dumpoff_read_whole);
 #ifdef GATEPOWER_HAVE_FST
         RUN(test_fst_reads_alike);
         RUN(test_fst_damaged_block_read_alike);
