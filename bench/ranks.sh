@@ -3,14 +3,17 @@
 # device call (issue 23): builds a Release tree (CUDA, MPI), writes the
 # generated case (bench_files: GATES x CYCLES, full-net VCD), then times
 # one process and mpirun -np 2, 4, 8, 16 with the cpu engine (each rank
-# taking 16/N cores), and one process and -np 2 sharing the GPU with the
-# cuda engine, REPEAT times each in turns, every run with --timing (rank
-# 0's phases).  Every run's report.json must equal its engine's
+# taking 16/N cores), the same with one thread a rank (--threads 1: the
+# ranks as the only parallelism, as on hosts of their own), and with the
+# cuda engine one process, -np 2 sharing the GPU, and one process with
+# --devices 0 and --devices 0,0 (two lanes on the GPU), REPEAT times each
+# in turns, every run with --timing (rank 0's phases).  Every run's report.json must equal its engine's
 # one-process run within 1e-9 relative (timing aside).  The table last.
 #
 #   GATES=300000 CYCLES=1000 bash bench/ranks.sh
 #
 # Knobs: GATES (300000), CYCLES (1000), REPEAT (3), NPS ("2 4 8 16"),
+# T1_NPS (NPS: the one-thread series; "" leaves it out),
 # CASE_DIR (/tmp/gp-ranks), BUILD (build-ranks), SKIP_BUILD=1 (BUILD as it
 # is).  Logs in $OUT.
 set -u
@@ -20,6 +23,7 @@ build=${BUILD:-build-ranks}
 case_dir=${CASE_DIR:-/tmp/gp-ranks}
 gates=${GATES:-300000} cycles=${CYCLES:-1000} repeat=${REPEAT:-3}
 nps=${NPS:-2 4 8 16}
+t1_nps=${T1_NPS-$nps}
 mkdir -p "$out"
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -40,10 +44,12 @@ cat "$case_dir/full.vcd" >/dev/null
 inputs=(--lib "$case_dir/cells.lib" --netlist "$case_dir/netlist.v" --activity "$case_dir/full.vcd"
         --scope top --period 10ns --timing)
 
-# name np engine: one timed run; appends "name wall engine_s" to times.txt
+# name np engine [option...]: one timed run; appends "name wall ..." to
+# times.txt
 run() {
   local name=$1 np=$2 engine=$3 t0 t1
-  local cmd=("$gp" --quiet power "${inputs[@]}" --engine "$engine" --json "$out/$name.json")
+  local cmd=("$gp" --quiet power "${inputs[@]}" --engine "$engine" "${@:4}"
+             --json "$out/$name.json")
   [ "$np" -gt 0 ] && cmd=(mpirun --oversubscribe --bind-to none -np "$np" "${cmd[@]}")
   t0=$(date +%s%N)
   "${cmd[@]}" >"$out/$name.stdout" 2>"$out/$name.err"
@@ -59,12 +65,18 @@ run() {
 for _ in $(seq "$repeat"); do
   run cpu-1proc 0 cpu
   for np in $nps; do run "cpu-np$np" "$np" cpu; done
+  if [ -n "$t1_nps" ]; then
+    run cpu-t1-1proc 0 cpu --threads 1
+    for np in $t1_nps; do run "cpu-t1-np$np" "$np" cpu --threads 1; done
+  fi
   run cuda-1proc 0 cuda
   run cuda-np2 2 cuda
+  run cuda-devices0 0 cuda --devices 0
+  run cuda-devices00 0 cuda --devices 0,0
 done
-python3 - "$out" $nps <<'PY' | tee -a "$out/ranks.log"
+python3 - "$out" "$nps" "$t1_nps" <<'PY' | tee -a "$out/ranks.log"
 import json, os, sys, statistics
-out, nps = sys.argv[1], sys.argv[2:]
+out, nps, t1_nps = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
 def numbers(x, path=""):
     if isinstance(x, dict):
         for k, v in x.items():
@@ -88,16 +100,23 @@ times = {}
 for line in open(os.path.join(out, "times.txt")):
     f = line.split()
     times.setdefault(f[0], []).append(float(f[1]))
-base = statistics.median(times["cpu-1proc"])
 print("run\tranks\twall_s(median)\tspeedup\tefficiency\tworst_rel_vs_1proc")
-print(f"cpu-1proc\t1\t{base:.3f}\t1.00\t1.00\t0")
-for np in nps:
-    t = statistics.median(times[f"cpu-np{np}"])
-    print(f"cpu-np{np}\t{np}\t{t:.3f}\t{base / t:.2f}\t{base / t / int(np):.2f}\t"
-          f"{worst('cpu-1proc', f'cpu-np{np}'):.1e}")
+def series(prefix, nps):
+    base = statistics.median(times[f"{prefix}-1proc"])
+    print(f"{prefix}-1proc\t1\t{base:.3f}\t1.00\t1.00\t0")
+    for np in nps:
+        t = statistics.median(times[f"{prefix}-np{np}"])
+        print(f"{prefix}-np{np}\t{np}\t{t:.3f}\t{base / t:.2f}\t{base / t / int(np):.2f}\t"
+              f"{worst(f'{prefix}-1proc', f'{prefix}-np{np}'):.1e}")
+series("cpu", nps)
+if t1_nps:
+    series("cpu-t1", t1_nps)
 c1 = statistics.median(times["cuda-1proc"])
 c2 = statistics.median(times["cuda-np2"])
 print(f"cuda-1proc\t1\t{c1:.3f}\t-\t-\t{worst('cpu-1proc', 'cuda-1proc'):.1e} (vs cpu)")
 print(f"cuda-np2\t2\t{c2:.3f}\t{c1 / c2:.2f}\t-\t{worst('cuda-1proc', 'cuda-np2'):.1e}")
+for name in ("cuda-devices0", "cuda-devices00"):
+    t = statistics.median(times[name])
+    print(f"{name}\t1\t{t:.3f}\t{c1 / t:.2f}\t-\t{worst('cuda-1proc', name):.1e}")
 PY
 say "done"

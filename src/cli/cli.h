@@ -192,6 +192,11 @@ typedef struct cli_power_args {
     int threads;     /* --threads N for the cpu engine; 0: every core */
     cuda_power_options cuda; /* --cuda-variant, --cuda-target-events, ... */
     bool device_given;       /* --device N; else each rank of a host takes one in turn */
+    /* --devices all|N,M,...: the GPUs one process cuts each window's cycles
+     * among (power_stream_lanes); devices_given with none: "all" found none. */
+    int devices[POWER_MAX_LANES];
+    int n_devices;
+    bool devices_given;
     const char *out_dir, *json;
     int hotspots;
 } cli_power_args;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/cuda_device.h"
 #include "util/units.h"
 
 /* A plain non-negative decimal number and what follows it (blanks
@@ -246,6 +247,8 @@ const char cli_power_help[] =
     "  --cuda-lane-tasks N     windows a GPU walk thread takes at a time (default 8)\n"
     "  --deterministic   GPU sums in fixed point: bitwise the same run to run\n"
     "  --device N        the CUDA device (default 0)\n"
+    "  --devices all|N,M,...  the GPUs of this host to cut each window's cycles among,\n"
+    "                    one process (under mpirun each rank takes one: --device)\n"
     "\n"
     "output:\n"
     "  --out DIR         write report.txt, report.json, waveform.csv, waveform.vcd,\n"
@@ -278,6 +281,32 @@ static bool parse_positive(const char *text, uint32_t *out)
         return false;
     *out = (uint32_t)n;
     return true;
+}
+
+/* --devices: "all" (every device this host has) or numbers between commas
+ * (a device may repeat: two lanes on one GPU). */
+static bool parse_devices(const char *text, cli_power_args *a)
+{
+    a->n_devices = 0;
+    if (strcmp(text, "all") == 0) {
+        int count = cuda_device_count();
+        for (int k = 0; k < count && k < POWER_MAX_LANES; k++)
+            a->devices[a->n_devices++] = k;
+        return true;
+    }
+    for (const char *p = text;; p++) {
+        char number[16];
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof number || a->n_devices == POWER_MAX_LANES)
+            return false;
+        memcpy(number, p, len);
+        number[len] = '\0';
+        if (!cli_parse_count(number, 1024, &a->devices[a->n_devices++]))
+            return false;
+        p += len;
+        if (*p == '\0')
+            return true;
+    }
 }
 
 int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, diag_ctx *d)
@@ -316,6 +345,8 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
         ok = parse_positive(value, &a->cuda.lane_tasks);
     else if (strcmp(option, "--device") == 0)
         ok = a->device_given = cli_parse_count(value, 1024, &a->cuda.device);
+    else if (strcmp(option, "--devices") == 0)
+        ok = a->devices_given = parse_devices(value, a);
     else if (strcmp(option, "--threads") == 0)
         ok = cli_parse_count(value, 1024, &a->threads);
     else if (strcmp(option, "--out") == 0)

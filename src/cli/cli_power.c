@@ -13,8 +13,34 @@
 #include "util/progress.h"
 #include "util/units.h"
 
+/* --devices: with the cuda engine, in one process, instead of --device. */
+static bool devices_ready(const cli_power_args *a, diag_ctx *d)
+{
+    const char *why = a->engine != CLI_ENGINE_CUDA ? "only the cuda engine runs on GPUs: add "
+                                                     "--engine cuda"
+                      : a->device_given ? "give --device N or --devices LIST, not both"
+                      : ranks_count() > 1 ? "it cuts one process's work among GPUs; under "
+                                            "mpirun each rank takes a GPU of its host "
+                                            "(--device)"
+                                          : NULL;
+    if (why) {
+        diag_error(d, 1044, DIAG_NOWHERE, "--devices: %s", why);
+        return false;
+    }
+    if (a->n_devices == 0) {
+        diag_error(d, 1045, DIAG_NOWHERE, "--devices all: this host has no CUDA device");
+        return false;
+    }
+    for (int k = 0; k < a->n_devices; k++)
+        if (cuda_power_check_device(a->devices[k], d) != GP_OK)
+            return false;
+    return true;
+}
+
 bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d)
 {
+    if (a->devices_given)
+        return devices_ready(a, d);
     return a->engine != CLI_ENGINE_CUDA || cuda_power_check_device(a->cuda.device, d) == GP_OK;
 }
 
@@ -174,6 +200,8 @@ typedef struct stream_run {
     diag_ctx *d;
     double engine_seconds;
     bool shared; /* the power stream knows the ranks' share (ranks.h) */
+    cli_power_args lane[POWER_MAX_LANES]; /* --devices: the engine's, a device each */
+    void *lane_ctx[POWER_MAX_LANES];
 } stream_run;
 
 /* A dump whose matched signals never leave x or z holds no activity, and
@@ -271,12 +299,24 @@ static gp_status stream_design(void *ctx, cli_design *cd)
         diag_error(run->d, 1028, DIAG_NOWHERE, "out of memory");
         return GP_ERR_NOMEM;
     }
+    for (int k = 0; k < run->a->n_devices; k++) {
+        run->lane[k] = *run->a;
+        run->lane[k].cuda.device = run->a->devices[k];
+        run->lane_ctx[k] = &run->lane[k];
+    }
+    if (run->a->n_devices > 0)
+        power_stream_lanes(run->power, run->lane_ctx, (uint32_t)run->a->n_devices);
     return GP_OK;
 }
 
+/* Makes the contexts of the devices the engine runs on. */
 static void *start_device(void *arg)
 {
-    cuda_device_start(*(const int *)arg);
+    const cli_power_args *a = arg;
+    if (a->n_devices == 0)
+        cuda_device_start(a->cuda.device);
+    for (int k = 0; k < a->n_devices; k++)
+        cuda_device_start(a->devices[k]);
     return NULL;
 }
 
@@ -288,7 +328,7 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
     /* The device's context is made while the inputs are read. */
     pthread_t device_thread;
     bool starting = a->engine == CLI_ENGINE_CUDA &&
-                    pthread_create(&device_thread, NULL, start_device, &a->cuda.device) == 0;
+                    pthread_create(&device_thread, NULL, start_device, a) == 0;
     cli_coverage cover = {.scope = in->scope, .d = d, .warn = true,
                           .list_all = in->list_unannotated, .refuse_most = true};
     gp_status st = cli_design_begin(in, &cover, stream_design, &run, cd, ctx);

@@ -87,6 +87,11 @@ static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
     }
     if (a->want_power && !cli_power_clock_given(&a->power, &a->in, "gatepower resim --power", d))
         return CLI_EXIT_USAGE;
+    if (a->power.devices_given) {
+        diag_error(d, 1046, DIAG_NOWHERE, "gatepower resim runs on one GPU (--device N); "
+                   "--devices is for gatepower power");
+        return CLI_EXIT_USAGE;
+    }
     bool needs_engine = a->want_power || a->power.engine == CLI_ENGINE_CUDA;
     return !needs_engine || cli_power_engine_ready(&a->power, d) ? 0 : CLI_EXIT_INPUT;
 }

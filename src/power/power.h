@@ -129,6 +129,12 @@ power_stream *power_stream_new(const design *dg, const power_options *opt, power
  * change from (events_consumer). */
 gp_status power_stream_window(power_stream *s, const events_window *w, int64_t *keep_from,
                               diag_ctx *d);
+/* The engine contexts the stream runs each window's cycles on at once, cut
+ * into n (at most POWER_MAX_LANES) contiguous runs of whole cycles, one a
+ * context (a GPU each, --devices); their results are added in order.
+ * ctxs stays the caller's and lives as long as the stream. */
+#define POWER_MAX_LANES 64
+void power_stream_lanes(power_stream *s, void *const *ctxs, uint32_t n);
 /* Makes the stream analyse only rank `rank`'s share of `count` (ranks.h) of
  * the cycles: contiguous whole cycles, cut once the clock is fixed, from
  * the analysis' start to its end (the --window's, else last_fs: the dump's

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/mem.h"
+#include "util/parts.h"
 #include "util/units.h"
 
 /* A period measured on a clock net is measured on the first window that
@@ -22,6 +23,10 @@ struct power_stream {
     power_options opt; /* the user's, narrowed to the rank's share (power_stream_share) */
     power_engine_fn engine;
     void *engine_ctx;
+    /* power_stream_lanes': each window's cycles cut among n_lanes engine
+     * contexts (0: engine_ctx alone). */
+    void *const *lanes;
+    uint32_t n_lanes;
     bool planned;
     int64_t t0, period, dump_start;
     int64_t done;         /* the cycles analysed end here */
@@ -42,6 +47,12 @@ power_stream *power_stream_new(const design *dg, const power_options *opt, power
         *s = (power_stream){.dg = dg, .opt = *opt, .engine = engine,
                             .engine_ctx = engine_ctx};
     return s;
+}
+
+void power_stream_lanes(power_stream *s, void *const *ctxs, uint32_t n)
+{
+    s->lanes = ctxs;
+    s->n_lanes = n;
 }
 
 void power_stream_share(power_stream *s, int rank, int count, int64_t last_fs)
@@ -196,19 +207,78 @@ static gp_status stream_add(power_stream *s, power_result *r, diag_ctx *d)
     return power_result_append(s->total, r, d);
 }
 
-/* Runs the engine over [s->done, end) of ev. */
-static gp_status stream_analyse(power_stream *s, const events *ev, int64_t end, diag_ctx *d)
+/* The options of the engine's run over [start, end) of a window. */
+static power_options stream_options(const power_stream *s, int64_t start, int64_t end)
 {
     power_options opt = s->opt;
-    opt.window_start_fs = s->done;
+    opt.window_start_fs = start;
     opt.window_end_fs = end;
     opt.period_fs = s->period;
     opt.clock_net = NULL;
     opt.dump_start_fs = s->dump_start;
-    power_result *r = NULL;
-    gp_status st = s->engine(s->engine_ctx, s->dg, ev, &opt, &r, d);
-    if (st == GP_OK)
-        st = stream_add(s, r, d);
+    return opt;
+}
+
+/* The lanes' runs over one window's cycles, one lane a part (parts_run). */
+typedef struct lane_job {
+    const power_stream *s;
+    const events *ev;
+    int64_t start, end;
+    diag_ctx *d;
+    power_result *r[POWER_MAX_LANES];
+    gp_status st[POWER_MAX_LANES];
+} lane_job;
+
+/* Lane k of n takes the cycles [ceil(c k / n), ceil(c (k + 1) / n)) of
+ * the c cycles, as a rank takes its share; none leaves it idle. */
+static void lane_run(void *ctx, uint32_t k, uint32_t n)
+{
+    lane_job *job = ctx;
+    const power_stream *s = job->s;
+    uint64_t c = (uint64_t)((job->end - job->start + s->period - 1) / s->period);
+    uint64_t first = (c * k + n - 1) / n, next = (c * (k + 1) + n - 1) / n;
+    int64_t start = job->start + (int64_t)first * s->period;
+    int64_t end = next == c ? job->end : job->start + (int64_t)next * s->period;
+    job->st[k] = GP_OK;
+    if (first == next && k > 0)
+        return;
+    power_options opt = stream_options(s, start, end);
+    job->st[k] = s->engine(s->lanes[k], s->dg, job->ev, &opt, &job->r[k], job->d);
+}
+
+/* Runs the lanes over [s->done, end) of ev and adds their results in
+ * lane order. */
+static gp_status stream_analyse_lanes(power_stream *s, const events *ev, int64_t end,
+                                      diag_ctx *d)
+{
+    lane_job job = {.s = s, .ev = ev, .start = s->done, .end = end, .d = d};
+    parts_run(lane_run, &job, s->n_lanes);
+    gp_status st = GP_OK;
+    for (uint32_t k = 0; k < s->n_lanes; k++) {
+        if (st == GP_OK)
+            st = job.st[k];
+        if (st == GP_OK && job.r[k])
+            st = stream_add(s, job.r[k], d);
+        else
+            power_result_free(job.r[k]);
+    }
+    return st;
+}
+
+/* Runs the engine over [s->done, end) of ev. */
+static gp_status stream_analyse(power_stream *s, const events *ev, int64_t end, diag_ctx *d)
+{
+    gp_status st;
+    if (s->n_lanes > 1) {
+        st = stream_analyse_lanes(s, ev, end, d);
+    } else {
+        power_options opt = stream_options(s, s->done, end);
+        power_result *r = NULL;
+        void *ctx = s->n_lanes == 1 ? s->lanes[0] : s->engine_ctx;
+        st = s->engine(ctx, s->dg, ev, &opt, &r, d);
+        if (st == GP_OK)
+            st = stream_add(s, r, d);
+    }
     if (st == GP_OK)
         s->done = end;
     return st;

@@ -73,7 +73,20 @@ expect 1 "error 8002: --clock: there is no net 'clk'" "${base[@]}" --scope tb/du
 expect 1 "error 8003: --clock: net 'a' has fewer than two rising edges" "${base[@]}" --scope tb/dut --clock a
 expect 2 'error 1507: --cuda-variant sipl\+bogus: "bogus" is not a variant part' \
        "${base[@]}" --scope tb/dut --period 10ns --cuda-variant sipl+bogus
+# --devices: the cuda engine's, in one process, instead of --device
+expect 1 'error 1044: --devices: only the cuda engine runs on GPUs' "${base[@]}" --scope tb/dut \
+       --period 10ns --devices 0
+expect 1 'error 1044: --devices: give --device N or --devices LIST, not both' "${base[@]}" \
+       --scope tb/dut --period 10ns --engine cuda --device 0 --devices 0,1
+expect 2 "error 1020: bad value '0,,1' for --devices" "${base[@]}" --scope tb/dut --period 10ns \
+       --engine cuda --devices 0,,1
+expect 2 'error 1046: gatepower resim runs on one GPU' resim --lib "$lib" --netlist "$tmp/top.v" \
+       --activity "$tmp/act.vcd" --scope tb/dut --engine cuda --devices 0
 if ! nvidia-smi -L >/dev/null 2>&1; then # no GPU: built without CUDA (1501), or no device (1515)
+  expect 1 'error 1045: --devices all: this host has no CUDA device' "${base[@]}" --scope tb/dut \
+         --period 10ns --engine cuda --devices all
+  expect 1 'error 15(01|15): .*--engine cpu' "${base[@]}" --scope tb/dut --period 10ns --engine cuda \
+         --devices 0
   expect 1 'error 15(01|15): .*--engine cpu' "${base[@]}" --scope tb/dut --period 10ns --engine cuda
   # found before any input is read: the missing library is not reached
   expect 1 '^error 15(01|15): .*--engine cpu' power --lib "$tmp/missing.lib" --netlist "$tmp/top.v" \

@@ -86,5 +86,10 @@ glitch=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^glitch/) g[i] =
 mpi 2 "$gp" --quiet info "${args[@]}" > /dev/null 2> "$tmp/err" &&
   { echo "FAIL: info ran as 2 ranks"; fail=1; }
 grep -q "error 1041" "$tmp/err" || { echo "FAIL: info -np 2: $(cat "$tmp/err")"; fail=1; }
+# --devices cuts one process's work among GPUs: the ranks refuse it.
+mpi 2 "$gp" --quiet power "${args[@]}" --activity "$tmp/act.vcd" --period 10ns --engine cuda \
+  --devices 0 > /dev/null 2> "$tmp/err" && { echo "FAIL: --devices ran as 2 ranks"; fail=1; }
+grep -q "error 1044: --devices: .*under mpirun" "$tmp/err" ||
+  { echo "FAIL: --devices -np 2: $(cat "$tmp/err")"; fail=1; }
 [ $fail = 0 ] && echo "ok: 1, 2 and 4 ranks give the one-process results"
 exit $fail
