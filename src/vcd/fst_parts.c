@@ -8,7 +8,8 @@
  * sink drops it when it repeats the bit's value (vcd.h), so a part needs
  * nothing of the blocks before it.  A file with dump on/off changes is
  * read in file order; a part that fails makes the whole read go back to
- * it, for its messages. */
+ * it, for its messages.  A span of time (vcd_options.span) reads only
+ * the blocks whose times meet it, and only their changes inside it. */
 #include "vcd/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST
@@ -26,6 +27,9 @@
 typedef struct fst_parts {
     const fst_reader *head;
     uint32_t groups;
+    uint32_t base, end;     /* the blocks read: all, or a span's; parts count from base */
+    int64_t from_fs, to_fs; /* the changes' times kept */
+    bool span;              /* the sink took the span (vcd_sink.span) */
     uint32_t first, stop;   /* the batch's blocks */
     fst_block_index *index; /* per block of the batch */
     _Atomic uint32_t next;  /* the next block or part to hand out */
@@ -73,7 +77,8 @@ static bool part_run(fst_parts *ps, fst_reader *w, fst_decoder *dec, uint32_t k)
     uint32_t handles = ps->head->ff->handles, g = k % ps->groups;
     uint32_t lo = 1 + (uint32_t)((uint64_t)handles * g / ps->groups);
     uint32_t hi = 1 + (uint32_t)((uint64_t)handles * (g + 1) / ps->groups);
-    vcd_part_sink fwd = {ps->head->st.sink, ps->first * ps->groups + k, INT64_MIN, INT64_MAX};
+    vcd_part_sink fwd = {ps->head->st.sink, (ps->first - ps->base) * ps->groups + k, ps->from_fs,
+                         ps->to_fs};
     vcd_sink sink = {.ctx = &fwd, .changes = vcd_part_forward};
     w->st.sink = &sink;
     w->st.batch_n = 0;
@@ -162,20 +167,62 @@ static bool run_batches(fst_parts *ps, uint32_t threads, uint64_t batch, gp_stat
 {
     const fst_file *ff = ps->head->ff;
     const vcd_sink *sink = ps->head->st.sink;
-    for (uint32_t first = 0, stop; first < ff->blocks.len; first = stop) {
+    for (uint32_t first = ps->base, stop; first < ps->end; first = stop) {
         stop = batch_end(ff, first, batch);
-        if ((*st = sink->parts(sink->ctx, stop * ps->groups)) != GP_OK)
+        stop = stop < ps->end ? stop : ps->end;
+        uint32_t parts = (stop - ps->base) * ps->groups;
+        if ((*st = sink->parts(sink->ctx, parts)) != GP_OK)
             return false;
         if (!run_batch(ps, first, stop, threads)) {
             *st = sink->parts(sink->ctx, 0);
             return false;
         }
         int64_t complete_fs;
-        if (stop < ff->blocks.len &&
+        if (stop < ps->end &&
             fst_ticks_fs(ps->head, ff->blocks.data[stop].begin, &complete_fs) &&
-            (*st = sink->parts_done(sink->ctx, stop * ps->groups, complete_fs)) != GP_OK)
+            (*st = sink->parts_done(sink->ctx, parts, complete_fs)) != GP_OK)
             return false;
     }
+    return true;
+}
+
+/* A block's first and last times in fs (false: beyond 2^61 fs). */
+static bool block_span(const fst_reader *f, const fst_block *b, int64_t *begin, int64_t *end)
+{
+    return fst_ticks_fs(f, b->begin, begin) && fst_ticks_fs(f, b->end, end);
+}
+
+/* Narrows ps to the blocks whose times meet the span, when the sink agrees
+ * to read them alone; *end_fs becomes the last one's end.  False: the
+ * whole file is read. */
+static bool span_blocks(fst_parts *ps, const vcd_options *opt, int64_t *end_fs)
+{
+    const fst_reader *f = ps->head;
+    const fst_file *ff = f->ff;
+    uint32_t base = 0, end = (uint32_t)ff->blocks.len;
+    int64_t begin_fs, last_fs;
+    for (; base < end; base++)
+        if (!block_span(f, &ff->blocks.data[base], &begin_fs, &last_fs))
+            return false;
+        else if (last_fs >= opt->span_from_fs)
+            break;
+    for (uint32_t k = base; k < end; k++) /* end falls to the first block after the span */
+        if (!block_span(f, &ff->blocks.data[k], &begin_fs, &last_fs))
+            return false;
+        else if (begin_fs >= opt->span_to_fs)
+            end = k; /* and the loop ends */
+    uint64_t bytes = 0;
+    for (uint32_t k = base; k < end; k++)
+        bytes += ff->blocks.data[k].len * FST_TEXT_PER_BYTE;
+    if (!f->st.sink->span(f->st.sink->ctx, opt->span_from_fs, bytes))
+        return false;
+    ps->span = true;
+    ps->base = base;
+    ps->end = end;
+    ps->from_fs = opt->span_from_fs;
+    ps->to_fs = opt->span_to_fs;
+    if (end > base && end < ff->blocks.len)
+        block_span(f, &ff->blocks.data[end - 1], &begin_fs, end_fs);
     return true;
 }
 
@@ -185,17 +232,23 @@ gp_status fst_parts_read(fst_reader *f, const vcd_options *opt, bool *done)
     const fst_file *ff = f->ff;
     const vcd_sink *sink = f->st.sink;
     uint32_t threads = opt && opt->threads ? opt->threads : parts_online_cores();
+    bool span = opt && opt->span && sink->span;
     int64_t end_fs;
-    if (!sink->parts || !sink->part_changes || ff->n_activity > 0 || threads < 2 ||
+    if (!sink->parts || !sink->part_changes || ff->n_activity > 0 || (threads < 2 && !span) ||
         ff->blocks.len == 0 || !fst_ticks_fs(f, ff->end, &end_fs))
         return GP_OK; /* the reading in file order reports a time beyond 2^61 fs */
     uint64_t batch = sink->parts_done && opt ? opt->batch_bytes : 0;
-    fst_parts ps = {.head = f, .groups = groups_wanted(ff, threads, batch)};
+    fst_parts ps = {.head = f, .groups = groups_wanted(ff, threads, batch),
+                    .end = (uint32_t)ff->blocks.len, .from_fs = INT64_MIN, .to_fs = INT64_MAX};
+    if (span && !span_blocks(&ps, opt, &end_fs) && threads < 2)
+        return GP_OK;
     atomic_init(&ps.next, 0);
     atomic_init(&ps.failed, false);
     atomic_init(&ps.bytes_done, 0);
-    uint64_t parts = ff->blocks.len * (uint64_t)ps.groups;
-    if (parts < 2 || parts > UINT32_MAX / 2) /* numbered in 32 bits, by the sink too */
+    uint64_t parts = (ps.end - ps.base) * (uint64_t)ps.groups;
+    if (parts > UINT32_MAX / 2) /* numbered in 32 bits, by the sink too */
+        return ps.span ? sink->parts(sink->ctx, 0) : GP_OK;
+    if (parts < 2 && !ps.span)
         return GP_OK;
     gp_status st = GP_OK;
     if (!run_batches(&ps, threads, batch, &st))

@@ -742,6 +742,11 @@ static void test_fst_reads_alike(void)
             CHECK(check_windows(path, 3, one.ev, 3000, NULL) > 1);
             CHECK(check_windows_given(path, 3, one.ev, 3000, NULL, true) > 1);
         }
+        /* by spans: their blocks alone, or (dump on/off) the whole file */
+        static const bool all[4] = {true, true, true, true}, some[4] = {false, true, true, false};
+        CHECK_EQ_INT(check_spans(path, 3, all), dump_off ? 0 : 4);
+        CHECK_EQ_INT(check_spans(path, 1, all), dump_off ? 0 : 4);
+        CHECK_EQ_INT(check_spans(path, 3, some), dump_off ? 0 : 2);
         reading_free(&one);
         reading_free(&many);
     }
