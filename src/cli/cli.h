@@ -37,6 +37,11 @@ typedef struct cli_inputs {
     const char *sdcs[CLI_MAX_FILES];
     int n_sdcs;
     const char *top, *sdf, *spef, *activity, *scope;
+    /* --activity repeated (gatepower power: a section each and their
+     * combination); activity is the first. */
+    const char *activities[CLI_MAX_FILES];
+    int n_activities;
+    bool several_activities; /* the command takes more than one (power) */
     double output_load; /* --output-load: F on every output port (SDC's set_load wins) */
     bool list_unannotated; /* --list-unannotated: a note per net the activity misses */
     bool timing;   /* --timing: seconds per phase on stderr and in report.json */

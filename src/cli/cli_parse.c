@@ -139,7 +139,8 @@ const char cli_inputs_help[] =
     "                    0.1 ns slew and clocks propagate from their ports\n"
     "  --output-load CAP load outside the design on every output port, e.g. 10fF\n"
     "                    (default 0; SDC's set_load on a port wins)\n"
-    "  --activity FILE   switching activity, VCD (.vcd, .vcd.gz) or FST\n"
+    "  --activity FILE   switching activity, VCD (.vcd, .vcd.gz) or FST; power takes\n"
+    "                    it repeated (test benches: a section each, their combination)\n"
     "  --scope PATH      the design's instance in the dump, e.g. tb/dut (or tb.dut)\n"
     "  --list-unannotated  name every net driven by a cell, and every primary\n"
     "                    input, that the activity does not give (a warning names\n"
@@ -164,8 +165,8 @@ static int add_file(const char **list, int *n, const char *option, const char *v
 
 int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
 {
-    static const char *const single[] = {"--top", "--sdf", "--spef", "--activity", "--scope"};
-    const char **single_field[] = {&in->top, &in->sdf, &in->spef, &in->activity, &in->scope};
+    static const char *const single[] = {"--top", "--sdf", "--spef", "--scope"};
+    const char **single_field[] = {&in->top, &in->sdf, &in->spef, &in->scope};
     const char *option = argv[*i];
     if (strcmp(option, "--timing") == 0) {
         in->timing = true;
@@ -176,7 +177,8 @@ int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
         return 1;
     }
     bool known = strcmp(option, "--lib") == 0 || strcmp(option, "--netlist") == 0 ||
-                 strcmp(option, "--sdc") == 0 || strcmp(option, "--output-load") == 0;
+                 strcmp(option, "--sdc") == 0 || strcmp(option, "--output-load") == 0 ||
+                 strcmp(option, "--activity") == 0;
     for (size_t k = 0; k < sizeof single / sizeof single[0]; k++)
         known |= strcmp(option, single[k]) == 0;
     if (!known)
@@ -192,6 +194,11 @@ int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d)
         return add_file(in->netlists, &in->n_netlists, option, value, d);
     if (strcmp(option, "--sdc") == 0)
         return add_file(in->sdcs, &in->n_sdcs, option, value, d);
+    if (strcmp(option, "--activity") == 0) {
+        int taken = add_file(in->activities, &in->n_activities, option, value, d);
+        in->activity = in->activities[0];
+        return taken;
+    }
     if (strcmp(option, "--output-load") == 0) {
         if (cli_parse_capacitance(value, &in->output_load))
             return 1;
@@ -210,6 +217,12 @@ bool cli_inputs_complete(const cli_inputs *in, diag_ctx *d)
     if (in->n_libs == 0 || in->n_netlists == 0) {
         diag_error(d, 1012, DIAG_NOWHERE, "give the cell library and the netlist: --lib FILE "
                    "--netlist FILE (see --help)");
+        return false;
+    }
+    if (in->n_activities > 1 && !in->several_activities) {
+        diag_error(d, 1047, DIAG_NOWHERE, "--activity is given %d times: only gatepower power "
+                   "analyses several test benches (a section each and their combination)",
+                   in->n_activities);
         return false;
     }
     if (in->scope && !in->activity) {

@@ -85,10 +85,13 @@ bool cli_power_clock_from_sdc(cli_power_args *a, const cli_design *cd, diag_ctx 
 
 /* Prints the report (or the JSON) and writes the files asked for. */
 static int write_outputs(const cli_power_args *a, const char *design_name, const design *dg,
-                         const power_result *r, const cli_timing *timing, diag_ctx *d)
+                         const power_result *r, const cli_timing *timing,
+                         const report_activity *acts, int n_acts, diag_ctx *d)
 {
     report_options ro = report_defaults();
     ro.design_name = design_name;
+    ro.activities = acts;
+    ro.n_activities = n_acts;
     if (timing) {
         ro.timing = timing->phase;
         ro.n_timing = timing->n;
@@ -133,7 +136,8 @@ static int finish_run(const cli_power_args *a, const char *design_name, const de
 {
     if (st == GP_OK)
         st = power_result_check(dg, r, d);
-    int status = st == GP_OK ? write_outputs(a, design_name, dg, r, timing, d) : CLI_EXIT_INPUT;
+    int status = st == GP_OK ? write_outputs(a, design_name, dg, r, timing, NULL, 0, d)
+                             : CLI_EXIT_INPUT;
     if (timing)
         cli_timing_lap(timing, "writing");
     power_result_free(r);
@@ -265,16 +269,16 @@ static bool on_planned(void *ctx)
 /* The dump into the power stream's windows.  One of several ranks reads
  * the dump's start until the clock is fixed, then only its share's span,
  * with the nets' values at its start from the ranks before it. */
-static gp_status stream_activity(stream_run *run, const char *path, const events_options *opt,
-                                 const events_consumer *consumer)
+static gp_status stream_activity(stream_run *run, const design *dg, const char *path,
+                                 const events_options *opt, const events_consumer *consumer)
 {
     cli_design *cd = run->cd;
     if (ranks_count() == 1)
-        return events_stream(NULL, path, opt, consumer, &cd->activity, cd->activity_diag);
+        return events_stream(dg, path, opt, consumer, &cd->activity, cd->activity_diag);
     uint64_t plan_memory = consumer->memory < CLI_PLAN_MEMORY ? consumer->memory : CLI_PLAN_MEMORY;
     events_consumer plan = {.ctx = run, .memory = plan_memory, .window = on_plan_window,
                             .enough = on_planned};
-    gp_status st = events_stream(NULL, path, opt, &plan, &cd->activity, cd->activity_diag);
+    gp_status st = events_stream(dg, path, opt, &plan, &cd->activity, cd->activity_diag);
     if (!ranks_all_ok(st == GP_OK))
         return st; /* cli_ranks_gather says which rank failed */
     events_options share = *opt;
@@ -286,15 +290,11 @@ static gp_status stream_activity(stream_run *run, const char *path, const events
     return events_stream(cd->dg, path, &share, consumer, &cd->activity, cd->activity_diag);
 }
 
-/* The power analysis of the design, once it is read (cli_design_begin's
- * on_design): its clock, its check, the stream. */
-static gp_status stream_design(void *ctx, cli_design *cd)
+/* A power stream for the next activity, over the --devices given. */
+static gp_status new_power_stream(stream_run *run, const design *dg)
 {
-    stream_run *run = ctx;
-    if (!cli_power_clock_from_sdc(run->a, cd, run->d) ||
-        power_check_design(cd->dg, &run->a->opt, run->d) != GP_OK)
-        return GP_ERR_INPUT;
-    run->power = power_stream_new(cd->dg, &run->a->opt, run_engine, run->a);
+    run->shared = false;
+    run->power = power_stream_new(dg, &run->a->opt, run_engine, run->a);
     if (!run->power) {
         diag_error(run->d, 1028, DIAG_NOWHERE, "out of memory");
         return GP_ERR_NOMEM;
@@ -309,6 +309,41 @@ static gp_status stream_design(void *ctx, cli_design *cd)
     return GP_OK;
 }
 
+/* The power analysis of the design, once it is read (cli_design_begin's
+ * on_design): its clock, its check, the stream. */
+static gp_status stream_design(void *ctx, cli_design *cd)
+{
+    stream_run *run = ctx;
+    if (!cli_power_clock_from_sdc(run->a, cd, run->d) ||
+        power_check_design(cd->dg, &run->a->opt, run->d) != GP_OK)
+        return GP_ERR_INPUT;
+    return new_power_stream(run, cd->dg);
+}
+
+/* The result of the stream's activity, gathered from the ranks; the
+ * stream goes. */
+static gp_status stream_result(stream_run *run, gp_status st, power_result **r)
+{
+    *r = st == GP_OK ? power_stream_result(run->power) : NULL;
+    power_stream_free(run->power);
+    run->power = NULL;
+    return cli_ranks_gather(r, st, run->d);
+}
+
+/* An activity after the first, into *r: the design is read, and its
+ * stream is its own (its clock fixed on its own dump). */
+static gp_status stream_next(stream_run *run, const char *path, const events_options *first,
+                             const events_consumer *consumer, power_result **r)
+{
+    events_options opt = *first;
+    opt.design = NULL;
+    opt.stopped = NULL;
+    gp_status st = new_power_stream(run, run->cd->dg);
+    if (st == GP_OK)
+        st = stream_activity(run, run->cd->dg, path, &opt, consumer);
+    return stream_result(run, st, r);
+}
+
 /* Makes the contexts of the devices the engine runs on. */
 static void *start_device(void *arg)
 {
@@ -318,6 +353,47 @@ static void *start_device(void *arg)
     for (int k = 0; k < a->n_devices; k++)
         cuda_device_start(a->devices[k]);
     return NULL;
+}
+
+/* The outputs of several activities: the combination of their results
+ * (which it frees) with a table of them, and each one's files in
+ * --out DIR/activity-K. */
+static int finish_activities(const cli_power_args *a, const design *dg, gp_status st,
+                             power_result **results, const cli_inputs *in,
+                             cli_timing *timing, diag_ctx *d)
+{
+    int n = in->n_activities, status = CLI_EXIT_INPUT;
+    report_activity acts[CLI_MAX_FILES];
+    power_result *all = st == GP_OK ? power_result_copy(results[0]) : NULL;
+    if (st == GP_OK && !all)
+        diag_error(d, 1048, DIAG_NOWHERE, "out of memory combining the activities");
+    for (int k = 0; k < n; k++)
+        acts[k] = (report_activity){in->activities[k], results[k]};
+    for (int k = 1; all && k < n; k++) {
+        power_result *copy = power_result_copy(results[k]);
+        if (!copy || power_result_concat(all, copy, d) != GP_OK) {
+            power_result_free(all);
+            all = NULL;
+        }
+    }
+    if (all && power_result_check(dg, all, d) == GP_OK)
+        status = write_outputs(a, dg->name, dg, all, timing, acts, n, d);
+    for (int k = 0; status == 0 && a->out_dir && k < n; k++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/activity-%d", a->out_dir, k + 1);
+        report_options ro = report_defaults();
+        ro.design_name = dg->name;
+        ro.glitch = a->opt.glitch;
+        ro.hotspots = a->hotspots;
+        if (report_write_all(dir, dg, results[k], &ro, d) != GP_OK)
+            status = CLI_EXIT_INPUT;
+    }
+    if (timing)
+        cli_timing_lap(timing, "writing");
+    power_result_free(all);
+    for (int k = 0; k < n; k++)
+        power_result_free(results[k]);
+    return status;
 }
 
 int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
@@ -331,33 +407,38 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
                     pthread_create(&device_thread, NULL, start_device, a) == 0;
     cli_coverage cover = {.scope = in->scope, .d = d, .warn = true,
                           .list_all = in->list_unannotated, .refuse_most = true};
+    progress bar;
+    progress_init(&bar, stderr, !ctx->quiet);
+    events_options opt = {.scope = in->scope, .bar = &bar, .threads = (uint32_t)in->threads,
+                          .bound = cli_coverage_check, .bound_ctx = &cd->coverage,
+                          .design = cli_design_arrived,
+                          .stopped = cli_design_failed, .design_ctx = cd};
+    events_consumer consumer = {.ctx = &run, .memory = memory ? memory : cli_memory_default(a),
+                                .window = on_window, .restart = on_restart};
     gp_status st = cli_design_begin(in, &cover, stream_design, &run, cd, ctx);
-    if (st == GP_OK) {
-        progress bar;
-        progress_init(&bar, stderr, !ctx->quiet);
-        events_options opt = {.scope = in->scope, .bar = &bar, .threads = (uint32_t)in->threads,
-                              .bound = cli_coverage_check, .bound_ctx = &cd->coverage,
-                              .design = cli_design_arrived,
-                              .stopped = cli_design_failed, .design_ctx = cd};
-        events_consumer consumer = {.ctx = &run,
-                                    .memory = memory ? memory : cli_memory_default(a),
-                                    .window = on_window, .restart = on_restart};
-        st = stream_activity(&run, in->activity, &opt, &consumer);
-    }
+    if (st == GP_OK)
+        st = stream_activity(&run, NULL, in->activity, &opt, &consumer);
     st = cli_design_after_activity(cd, st);
     gp_status ready = cli_design_ready(cd);
     if (st == GP_OK)
         st = ready;
     if (starting)
         pthread_join(device_thread, NULL);
+    power_result *results[CLI_MAX_FILES] = {NULL};
+    st = stream_result(&run, st, &results[0]);
+    for (int k = 1; st == GP_OK && k < in->n_activities; k++)
+        st = stream_next(&run, in->activities[k], &opt, &consumer, &results[k]);
     cli_timing_lap_split(&cd->timing, "activity", "engine", run.engine_seconds);
     cd->timing.windows = cd->activity.windows;
     cd->timing.span_bytes = cd->activity.span_bytes;
-    power_result *r = st == GP_OK ? power_stream_result(run.power) : NULL;
-    power_stream_free(run.power);
-    st = cli_ranks_gather(&r, st, d);
-    if (ranks_rank() > 0) /* rank 0 writes */
+    cli_timing *timing = in->timing ? &cd->timing : NULL;
+    if (ranks_rank() > 0) { /* rank 0 writes */
+        for (int k = 0; k < in->n_activities; k++)
+            power_result_free(results[k]);
         return st == GP_OK ? 0 : CLI_EXIT_INPUT;
+    }
+    if (in->n_activities > 1)
+        return finish_activities(a, cd->dg, st, results, in, timing, d);
     const char *name = cd->dg ? cd->dg->name : NULL;
-    return finish_run(a, name, cd->dg, st, r, in->timing ? &cd->timing : NULL, d);
+    return finish_run(a, name, cd->dg, st, results[0], timing, d);
 }

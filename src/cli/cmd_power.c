@@ -81,7 +81,8 @@ static int parse_options(int argc, char **argv, power_args *a, diag_ctx *d)
 
 int cli_power(int argc, char **argv, const cli_context *ctx)
 {
-    power_args a = {.power = cli_power_defaults(), .d = ctx->diag};
+    power_args a = {.in = {.several_activities = true}, .power = cli_power_defaults(),
+                    .d = ctx->diag};
     int status = parse_options(argc, argv, &a, ctx->diag);
     if (status)
         return status < 0 ? 0 : status;

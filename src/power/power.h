@@ -162,6 +162,12 @@ power_result *power_stream_result(power_stream *s);
  * options), to t, and frees r. */
 gp_status power_result_append(power_result *t, power_result *r, diag_ctx *d);
 void power_stream_free(power_stream *s);
+/* A copy of r (NULL when out of memory). */
+power_result *power_result_copy(const power_result *r);
+/* Adds r, the result of another activity of the same design and options
+ * (another test bench), to t as if its cycles followed t's (error 8016
+ * when its period differs), and frees r. */
+gp_status power_result_concat(power_result *t, power_result *r, diag_ctx *d);
 
 /* Totals over groups (IO as include_io says), J. */
 double power_total_energy(const power_result *r, power_component c);

@@ -197,6 +197,40 @@ gp_status power_result_append(power_result *t, power_result *r, diag_ctx *d)
     return GP_OK;
 }
 
+power_result *power_result_copy(const power_result *r)
+{
+    power_result *c = mem_calloc(1, sizeof *c);
+    size_t insts = (size_t)r->n_insts, bins = (size_t)r->n_cycles * POWER_COMPONENTS;
+    if (c) {
+        *c = *r;
+        c->inst_group = mem_alloc(insts + 1);
+        c->inst_energy = mem_alloc((insts * POWER_COMPONENTS + 1) * sizeof(double));
+        c->bin_energy = mem_alloc((bins + 1) * sizeof(double));
+    }
+    if (!c || !c->inst_group || !c->inst_energy || !c->bin_energy) {
+        power_result_free(c);
+        return NULL;
+    }
+    memcpy(c->inst_group, r->inst_group, insts);
+    memcpy(c->inst_energy, r->inst_energy, insts * POWER_COMPONENTS * sizeof(double));
+    memcpy(c->bin_energy, r->bin_energy, bins * sizeof(double));
+    return c;
+}
+
+gp_status power_result_concat(power_result *t, power_result *r, diag_ctx *d)
+{
+    if (r->period_fs != t->period_fs) {
+        diag_error(d, 8016, DIAG_NOWHERE, "the activities' combination needs one clock: one "
+                   "has a period of %lld fs, another of %lld fs (give --period)",
+                   (long long)t->period_fs, (long long)r->period_fs);
+        power_result_free(r);
+        return GP_ERR_INPUT;
+    }
+    r->window_end_fs += t->window_end_fs - r->window_start_fs;
+    r->window_start_fs = t->window_end_fs;
+    return power_result_append(t, r, d);
+}
+
 /* Adds window result r, which follows the cycles of s->total, to it. */
 static gp_status stream_add(power_stream *s, power_result *r, diag_ctx *d)
 {

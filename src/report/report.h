@@ -33,6 +33,13 @@ typedef struct report_phase {
     bool beside; /* ran beside the phases after it, on threads of its own */
 } report_phase;
 
+/* One activity (test bench) of a run given several: its name and result.
+ * The report's result is then their combination (power_result_concat). */
+typedef struct report_activity {
+    const char *name;
+    const power_result *r;
+} report_activity;
+
 /* What the result itself does not record. */
 typedef struct report_options {
     const char *design_name; /* in titles; NULL: "design" */
@@ -40,6 +47,10 @@ typedef struct report_options {
     int hotspots;            /* instances in hotspots.txt; <= 0: REPORT_DEFAULT_HOTSPOTS */
     const report_phase *timing; /* report.json's "timing" object; NULL: none */
     int n_timing;
+    /* The activities the result combines (report.txt's table and
+     * report.json's "activities"); none: one activity. */
+    const report_activity *activities;
+    int n_activities;
 } report_options;
 
 /* design_name NULL, glitch on, REPORT_DEFAULT_HOTSPOTS hotspots. */

@@ -101,6 +101,26 @@ static void json_timing(json_writer *w, const report_options *o)
     json_end(w);
 }
 
+/* The activities a combined result adds up: each one's window and power. */
+static void json_activities(json_writer *w, const report_options *o)
+{
+    if (o->n_activities == 0)
+        return;
+    json_key(w, "activities");
+    json_begin_array(w);
+    for (int k = 0; k < o->n_activities; k++) {
+        const power_result *r = o->activities[k].r;
+        json_begin_object(w);
+        json_key(w, "activity");
+        json_string(w, o->activities[k].name);
+        json_window(w, r);
+        json_totals(w, r);
+        json_peak(w, r);
+        json_end(w);
+    }
+    json_end(w);
+}
+
 void report_write_json(FILE *out, const design *dg, const power_result *r,
                        const report_options *opt)
 {
@@ -124,6 +144,7 @@ void report_write_json(FILE *out, const design *dg, const power_result *r,
     json_totals(&w, r);
     json_groups(&w, r);
     json_peak(&w, r);
+    json_activities(&w, &o);
     json_end(&w);
     json_finish(&w);
 }

@@ -80,12 +80,35 @@ static void write_findings(FILE *out, const power_result *r, const report_option
             report_eng(a, peak, "W"), cycle, report_eng(b, report_cycle_start(r, cycle), "s"));
 }
 
+/* The activities a combined result adds up, a line each. */
+static void write_activities(FILE *out, const report_options *o)
+{
+    if (o->n_activities == 0)
+        return;
+    char a[REPORT_ENG_LEN], b[REPORT_ENG_LEN], c[REPORT_ENG_LEN], n[REPORT_COUNT_LEN];
+    fprintf(out, "Activities (the combination below takes their cycles one after the other)\n");
+    fprintf(out, "  %-30s %10s %12s %*s %*s\n", "activity", "cycles", "duration", VALUE_WIDTH,
+            "total", VALUE_WIDTH, "peak");
+    for (int k = 0; k < o->n_activities; k++) {
+        const power_result *r = o->activities[k].r;
+        double cols[REPORT_COLS];
+        report_total_columns(r, cols);
+        uint32_t cycle;
+        fprintf(out, "  %-30s %10s %12s %*s %*s\n", o->activities[k].name,
+                report_count(n, r->n_cycles), report_eng(a, r->duration, "s"), VALUE_WIDTH,
+                report_eng(b, cols[REPORT_COL_TOTAL], "W"), VALUE_WIDTH,
+                report_eng(c, report_peak(r, &cycle), "W"));
+    }
+    fputc('\n', out);
+}
+
 void report_write_text(FILE *out, const design *dg, const power_result *r,
                        const report_options *opt)
 {
     report_options o = report_resolve_options(opt);
     char a[REPORT_ENG_LEN], b[REPORT_ENG_LEN], c[REPORT_ENG_LEN];
     fprintf(out, "gatepower power report: %s\n\n", o.design_name);
+    write_activities(out, &o);
     char n[REPORT_COUNT_LEN];
     fprintf(out, "  instances        %s\n", report_count(n, dg->n_insts));
     fprintf(out, "  window           %s .. %s (%s)\n",

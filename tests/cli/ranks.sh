@@ -82,6 +82,17 @@ glitch=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^glitch/) g[i] =
   "$tmp/ranks/waveform.csv")
 [ "$glitch" = "- - g -" ] ||
   { echo "FAIL: edge: glitch by cycle '$glitch', not '- - g -' (only cycle 2's pair)"; fail=1; }
+# Two activities: the ranks share each one's cycles in turn.
+"$gp" --quiet power "${args[@]}" --activity "$tmp/act.vcd" --activity "$tmp/edge.vcd" \
+  --period 10ns --out "$tmp/whole" > /dev/null || fail=1
+rm -rf "$tmp/ranks"
+mpi 3 "$gp" --quiet power "${args[@]}" --activity "$tmp/act.vcd" --activity "$tmp/edge.vcd" \
+  --period 10ns --threads 1 --out "$tmp/ranks" > /dev/null 2> "$tmp/err" ||
+  { echo "FAIL: two activities -np 3: $(cat "$tmp/err")"; fail=1; }
+for sub in . activity-1 activity-2; do
+  same_csvs "$tmp/whole/$sub" "$tmp/ranks/$sub" ||
+    { echo "FAIL: two activities -np 3: $sub differs"; fail=1; }
+done
 # Other commands refuse to run as several ranks.
 mpi 2 "$gp" --quiet info "${args[@]}" > /dev/null 2> "$tmp/err" &&
   { echo "FAIL: info ran as 2 ranks"; fail=1; }
