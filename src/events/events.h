@@ -58,6 +58,25 @@ static inline uint8_t events_value(const events *ev, uint64_t k)
     return (uint8_t)(ev->word[k] & 3);
 }
 
+/* The first of events [lo, hi) of one net at or after time t (hi: none). */
+static inline uint64_t events_first_in(const events *ev, uint64_t lo, uint64_t hi, int64_t t)
+{
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (events_time(ev, mid) < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first of net n's events at or after time t (net_ev0[n + 1]: none). */
+static inline uint64_t events_first_at(const events *ev, uint32_t n, int64_t t)
+{
+    return events_first_in(ev, ev->net_ev0[n], ev->net_ev0[n + 1], t);
+}
+
 /* The earliest time of any net's first event; `none` when there is no
  * event. */
 int64_t events_first_time(const events *ev, int64_t none);

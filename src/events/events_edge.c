@@ -59,15 +59,8 @@ gp_status events_edge_none(collector *c)
 /* Net n's last event before `end` in ev, or EVENTS_NO_WORD. */
 static uint64_t last_before(const events *ev, uint32_t n, int64_t end)
 {
-    uint64_t lo = ev->net_ev0[n], hi = ev->net_ev0[n + 1];
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (events_time(ev, mid) < end)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo > ev->net_ev0[n] ? ev->word[lo - 1] : EVENTS_NO_WORD;
+    uint64_t at = events_first_at(ev, n, end);
+    return at > ev->net_ev0[n] ? ev->word[at - 1] : EVENTS_NO_WORD;
 }
 
 gp_status events_edge_of_store(collector *c, const events *ev)

@@ -508,15 +508,8 @@ static gp_status span_edge(collector *c)
  * `keep` (its value there), or its first when none is before. */
 static uint64_t carry_first(const events *ev, uint32_t n, int64_t keep)
 {
-    uint64_t lo = ev->net_ev0[n], hi = ev->net_ev0[n + 1];
-    while (lo < hi) { /* the first change at or after keep */
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (events_time(ev, mid) < keep)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo > ev->net_ev0[n] ? lo - 1 : lo;
+    uint64_t at = events_first_at(ev, n, keep);
+    return at > ev->net_ev0[n] ? at - 1 : at;
 }
 
 /* The carry: what the next window needs of the window `ev`. */

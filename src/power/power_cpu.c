@@ -110,19 +110,6 @@ typedef struct cpu_walk {
     double energy[POWER_COMPONENTS]; /* the task's own, added to out->inst at its end */
 } cpu_walk;
 
-/* The first of events [lo, hi) of one net at or after t. */
-static uint64_t first_at_or_after(const events *ev, uint64_t lo, uint64_t hi, int64_t t)
-{
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (events_time(ev, mid) < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 static void book(cpu_walk *w, power_component c, uint32_t bin, double e)
 {
     w->energy[c] += e;
@@ -270,7 +257,7 @@ static uint32_t start_pins(cpu_walk *w, int64_t start)
                        .last_t = -1, .next_t = INT64_MAX, .flags = m->pin_flags[w->pin0 + k]};
         if (net != DESIGN_NONE) {
             p->end = ev->net_ev0[net + 1];
-            p->next = first_at_or_after(ev, ev->net_ev0[net], p->end, start);
+            p->next = events_first_in(ev, ev->net_ev0[net], p->end, start);
             if (p->next > ev->net_ev0[net])
                 p->value = events_value(ev, p->next - 1);
             if (p->next < p->end)
@@ -478,8 +465,8 @@ static bool plan_windows(cpu_run *run, uint32_t task_events, double *task_work)
     if (!net_events)
         return false;
     for (uint32_t n = 0; n < dg->n_nets; n++) {
-        uint64_t a = first_at_or_after(ev, ev->net_ev0[n], ev->net_ev0[n + 1], plan->t0);
-        net_events[n] = first_at_or_after(ev, a, ev->net_ev0[n + 1], plan->t1) - a;
+        uint64_t a = events_first_in(ev, ev->net_ev0[n], ev->net_ev0[n + 1], plan->t0);
+        net_events[n] = events_first_in(ev, a, ev->net_ev0[n + 1], plan->t1) - a;
     }
     uint64_t longest = (uint64_t)(task_events / CPU_CYCLE_WORK);
     run->slab = longest < plan->n_cycles ? (uint32_t)longest : plan->n_cycles;
