@@ -347,8 +347,8 @@ typedef struct vcd_part_input {
     int fd;
     const char *text;
     uint64_t begin, end;
-    /* The times of the changes it gives (vcd_options' span); both 0:
-     * every time. */
+    /* The times of the changes it gives: [from_fs, to_fs) (vcd_options'
+     * span; INT64_MIN, INT64_MAX: every time). */
     int64_t from_fs, to_fs;
 } vcd_part_input;
 

@@ -47,7 +47,7 @@ typedef struct vcd_parts {
     _Atomic uint32_t next;      /* the next part to hand out */
     _Atomic uint64_t bytes_read;
     atomic_bool failed;
-    int64_t span_from_fs, span_to_fs; /* vcd_part_input's: the span read (0, 0: none) */
+    int64_t span_from_fs, span_to_fs; /* the changes' times kept (vcd_part_input's) */
 } vcd_parts;
 
 gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *c, size_t n)
@@ -131,9 +131,7 @@ static void vcd_part_setup(vcd_part_reader *pr, const vcd_part_input *in, const 
 bool vcd_part_read(vcd_part_reader *pr, uint32_t part, const vcd_part_input *in,
                    int64_t *last_ticks)
 {
-    bool every = in->from_fs == 0 && in->to_fs == 0;
-    vcd_part_sink fwd = {pr->head->st.sink, part, every ? INT64_MIN : in->from_fs,
-                         every ? INT64_MAX : in->to_fs};
+    vcd_part_sink fwd = {pr->head->st.sink, part, in->from_fs, in->to_fs};
     vcd_sink sink = {.ctx = &fwd, .changes = vcd_part_forward};
     vcd_part_setup(pr, in, &sink);
     gp_status st = vcd_text_refill(&pr->w);
@@ -366,42 +364,42 @@ static void vcd_line_before(int fd, uint64_t begin, uint64_t before, uint64_t *a
     }
 }
 
-/* Reads only the span's changes (vcd_options.span) when the sink agrees,
- * in one part at least; otherwise leaves *done false. */
-static gp_status vcd_parts_span(vcd_parts *ps, const vcd_options *opt, uint32_t threads,
-                                uint64_t begin, uint64_t size, bool *done)
+/* Reads only the span's changes (vcd_options.span), in one part at least,
+ * when the sink agrees (*st its status, *done as vcd_parts_read's); false
+ * when it does not: the whole body is read then. */
+static bool vcd_parts_span(vcd_parts *ps, const vcd_options *opt, uint32_t threads,
+                           uint64_t begin, uint64_t size, gp_status *st, bool *done)
 {
     const vcd_sink *sink = ps->head->st.sink;
     int64_t scale = ps->head->scale;
     uint64_t first = begin, from = begin, to = size;
     if (opt->span_from_fs != INT64_MIN &&
         !vcd_span_offset(ps->fd, begin, size, vcd_ticks_at(opt->span_from_fs, scale), &first))
-        return GP_OK;
+        return false;
     if (opt->span_to_fs != INT64_MAX &&
         !vcd_span_offset(ps->fd, first, size, vcd_ticks_at(opt->span_to_fs, scale), &to))
-        return GP_OK;
+        return false;
     /* A time command inside a line (after a change) is no part's start:
      * the span's first changes may follow one before `first`. */
     if (opt->span_from_fs != INT64_MIN)
         vcd_line_before(ps->fd, begin, first, &from);
+    if (!sink->span(sink->ctx, opt->span_from_fs, to - from))
+        return false;
     ps->span_from_fs = opt->span_from_fs;
     ps->span_to_fs = opt->span_to_fs;
-    if (!sink->span(sink->ctx, opt->span_from_fs, to - from))
-        return GP_OK;
-    gp_status st = GP_OK;
     if (from == to) { /* no change in the span */
         *done = true;
         int64_t end_fs = opt->span_from_fs > 0 ? opt->span_from_fs : 0;
-        return sink->finish ? sink->finish(sink->ctx, end_fs) : GP_OK;
+        *st = sink->finish ? sink->finish(sink->ctx, end_fs) : GP_OK;
+        return true;
     }
     size_t batch = sink->parts_done ? opt->batch_bytes : 0;
     uint32_t want = vcd_parts_wanted(opt, threads, to - from, batch);
     if (!vcd_parts_plan(ps, from, to, want ? want : 1))
-        return sink->parts(sink->ctx, 0); /* read in file order, which reports it */
-    if (!vcd_parts_run(ps, threads, batch, &st))
-        return st;
-    *done = true;
-    return vcd_parts_finish(ps);
+        *st = sink->parts(sink->ctx, 0); /* read in file order, which reports it */
+    else if (vcd_parts_run(ps, threads, batch, st))
+        *done = true, *st = vcd_parts_finish(ps);
+    return true;
 }
 
 gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, bool *done)
@@ -414,7 +412,8 @@ gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, 
         return GP_OK;
     if (infile_is_gzip(r->f))
         return vcd_stream_read(r, path, opt, threads, done);
-    vcd_parts ps = {.head = r, .fd = open(path, O_RDONLY | O_CLOEXEC)};
+    vcd_parts ps = {.head = r, .fd = open(path, O_RDONLY | O_CLOEXEC),
+                    .span_from_fs = INT64_MIN, .span_to_fs = INT64_MAX};
     atomic_init(&ps.next, 0);
     atomic_init(&ps.bytes_read, 0);
     atomic_init(&ps.failed, false);
@@ -426,10 +425,10 @@ gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, 
         uint64_t size = (uint64_t)sb.st_size;
         size_t batch = sink->parts_done && opt ? opt->batch_bytes : 0;
         uint32_t want = vcd_parts_wanted(opt, threads, size - begin, batch);
-        if (span)
-            st = vcd_parts_span(&ps, opt, threads, begin, size, done);
-        else if (want > 1 && vcd_parts_plan(&ps, begin, size, want) && ps.n > 1 &&
-                 vcd_parts_run(&ps, threads, batch, &st))
+        /* a span the sink refuses: the whole body, in parts as without one */
+        bool spanned = span && vcd_parts_span(&ps, opt, threads, begin, size, &st, done);
+        if (!spanned && want > 1 && vcd_parts_plan(&ps, begin, size, want) && ps.n > 1 &&
+            vcd_parts_run(&ps, threads, batch, &st))
             *done = true, st = vcd_parts_finish(&ps);
     }
     mem_free(ps.part);

@@ -62,7 +62,8 @@ static bool vcd_stream_pop(vcd_stream *s, vcd_piece *out)
 /* Reads a popped part (lock not held) and records how it went. */
 static void vcd_stream_read_piece(vcd_stream *s, vcd_part_reader *pr, vcd_piece *pc)
 {
-    vcd_part_input in = {.fd = -1, .text = pc->text, .begin = 0, .end = pc->len};
+    vcd_part_input in = {.fd = -1, .text = pc->text, .begin = 0, .end = pc->len,
+                         .from_fs = INT64_MIN, .to_fs = INT64_MAX};
     int64_t last = 0;
     bool ok = pr && vcd_part_read(pr, pc->part, &in, &last);
     mem_free(pc->text);
