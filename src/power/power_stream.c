@@ -23,8 +23,8 @@ struct power_stream {
     power_options opt; /* the user's, narrowed to the rank's share (power_stream_share) */
     power_engine_fn engine;
     void *engine_ctx;
-    /* power_stream_lanes': each window's cycles cut among n_lanes engine
-     * contexts (0: engine_ctx alone). */
+    /* The engine contexts each window's cycles are cut among: engine_ctx
+     * alone, or power_stream_lanes'. */
     void *const *lanes;
     uint32_t n_lanes;
     bool planned;
@@ -45,7 +45,7 @@ power_stream *power_stream_new(const design *dg, const power_options *opt, power
     power_stream *s = mem_calloc(1, sizeof *s);
     if (s)
         *s = (power_stream){.dg = dg, .opt = *opt, .engine = engine,
-                            .engine_ctx = engine_ctx};
+                            .engine_ctx = engine_ctx, .lanes = &s->engine_ctx, .n_lanes = 1};
     return s;
 }
 
@@ -101,11 +101,18 @@ static bool stream_can_plan(const power_stream *s, const events_window *w)
     return clock == DESIGN_NONE || power_clock_rises(w->ev, clock) >= POWER_STREAM_CLOCK_RISES;
 }
 
-/* Narrows the analysis to this rank's share of the cycles from s->t0 to
- * the end: of n cycles, rank r takes [ceil(n r / N), ceil(n (r + 1) / N)),
- * so rank 0 has one when there is one; the share that reaches the n-th
- * keeps the user's end (the dump's when none), and one that holds no
- * cycle is idle. */
+/* The first of n cycles that part k of `parts` takes: parts take
+ * [ceil(n k / parts), ceil(n (k + 1) / parts)), so part 0 has one when
+ * there is one (ranks' shares, lanes' runs). */
+static uint64_t share_first(uint64_t n, uint64_t k, uint64_t parts)
+{
+    return (n * k + parts - 1) / parts;
+}
+
+/* Narrows the analysis to this rank's share of the n cycles from s->t0
+ * to the end (share_first: rank 0 has one when there is one); the share
+ * that reaches the n-th keeps the user's end (the dump's when none), and
+ * one that holds no cycle is idle. */
 static gp_status stream_take_share(power_stream *s, diag_ctx *d)
 {
     int64_t end = s->opt.window_end_fs >= 0 ? s->opt.window_end_fs : s->share_last_fs;
@@ -117,7 +124,7 @@ static gp_status stream_take_share(power_stream *s, diag_ctx *d)
     }
     uint64_t n = end > s->t0 ? (uint64_t)((end - s->t0 + s->period - 1) / s->period) : 0;
     uint64_t r = (uint64_t)s->share_rank, count = (uint64_t)s->share_count;
-    uint64_t first = (n * r + count - 1) / count, next = (n * (r + 1) + count - 1) / count;
+    uint64_t first = share_first(n, r, count), next = share_first(n, r + 1, count);
     bool last = next == n && (first < n || r == 0);
     s->idle = !last && first == next;
     s->ends_dump = last;
@@ -263,14 +270,14 @@ typedef struct lane_job {
     gp_status st[POWER_MAX_LANES];
 } lane_job;
 
-/* Lane k of n takes the cycles [ceil(c k / n), ceil(c (k + 1) / n)) of
- * the c cycles, as a rank takes its share; none leaves it idle. */
+/* Lane k of n takes its share of the window's c cycles (share_first, as
+ * ranks take theirs); none leaves it idle. */
 static void lane_run(void *ctx, uint32_t k, uint32_t n)
 {
     lane_job *job = ctx;
     const power_stream *s = job->s;
     uint64_t c = (uint64_t)((job->end - job->start + s->period - 1) / s->period);
-    uint64_t first = (c * k + n - 1) / n, next = (c * (k + 1) + n - 1) / n;
+    uint64_t first = share_first(c, k, n), next = share_first(c, k + 1, n);
     int64_t start = job->start + (int64_t)first * s->period;
     int64_t end = next == c ? job->end : job->start + (int64_t)next * s->period;
     job->st[k] = GP_OK;
@@ -308,8 +315,7 @@ static gp_status stream_analyse(power_stream *s, const events *ev, int64_t end, 
     } else {
         power_options opt = stream_options(s, s->done, end);
         power_result *r = NULL;
-        void *ctx = s->n_lanes == 1 ? s->lanes[0] : s->engine_ctx;
-        st = s->engine(ctx, s->dg, ev, &opt, &r, d);
+        st = s->engine(s->lanes[0], s->dg, ev, &opt, &r, d);
         if (st == GP_OK)
             st = stream_add(s, r, d);
     }
