@@ -83,21 +83,28 @@ bool cli_power_clock_from_sdc(cli_power_args *a, const cli_design *cd, diag_ctx 
     return true;
 }
 
+/* The report's options from the command's. */
+static report_options report_options_of(const cli_power_args *a, const char *design_name)
+{
+    report_options ro = report_defaults();
+    ro.design_name = design_name;
+    ro.glitch = a->opt.glitch;
+    ro.hotspots = a->hotspots;
+    return ro;
+}
+
 /* Prints the report (or the JSON) and writes the files asked for. */
 static int write_outputs(const cli_power_args *a, const char *design_name, const design *dg,
                          const power_result *r, const cli_timing *timing,
                          const report_activity *acts, int n_acts, diag_ctx *d)
 {
-    report_options ro = report_defaults();
-    ro.design_name = design_name;
+    report_options ro = report_options_of(a, design_name);
     ro.activities = acts;
     ro.n_activities = n_acts;
     if (timing) {
         ro.timing = timing->phase;
         ro.n_timing = timing->n;
     }
-    ro.glitch = a->opt.glitch;
-    ro.hotspots = a->hotspots;
     bool json_on_stdout = a->json && strcmp(a->json, "-") == 0;
     if (!json_on_stdout)
         report_write_text(stdout, dg, r, &ro);
@@ -381,10 +388,7 @@ static int finish_activities(const cli_power_args *a, const design *dg, gp_statu
     for (int k = 0; status == 0 && a->out_dir && k < n; k++) {
         char dir[4096];
         snprintf(dir, sizeof dir, "%s/activity-%d", a->out_dir, k + 1);
-        report_options ro = report_defaults();
-        ro.design_name = dg->name;
-        ro.glitch = a->opt.glitch;
-        ro.hotspots = a->hotspots;
+        report_options ro = report_options_of(a, dg->name);
         if (report_write_all(dir, dg, results[k], &ro, d) != GP_OK)
             status = CLI_EXIT_INPUT;
     }
