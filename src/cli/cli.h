@@ -213,8 +213,6 @@ cli_power_args cli_power_defaults(void);
 void cli_power_share_host(cli_power_args *a);
 /* Like cli_parse_input, for the analysis and output options. */
 int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, diag_ctx *d);
-/* Runs the power analysis of `ev` and prints and writes its results; returns
- * the exit status. */
 /* Reports a clock given both ways, or not at all where no SDC may give it
  * (before any input is read); `command` names the command in the message. */
 bool cli_power_clock_given(const cli_power_args *a, const cli_inputs *in, const char *command,
@@ -226,18 +224,31 @@ bool cli_power_clock_from_sdc(cli_power_args *a, const cli_design *cd, diag_ctx 
 /* Reports --engine cuda where no device can run it (before any input is
  * read); false then. */
 bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d);
-int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
-                  const events *ev, cli_timing *timing, diag_ctx *d);
-/* cli_power_run on the CUDA engine over events on the device (dev), whose
- * plan reads host_ev (cuda_power_open_resident). */
-int cli_power_run_resident(const cli_power_args *a, const char *design_name, const design *dg,
-                           const events *host_ev, const cuda_events *dev, cli_timing *timing,
-                           diag_ctx *d);
+/* The power analysis of `ev` by the engine --engine names, into *r. */
+gp_status cli_power_analyze(const cli_power_args *a, const design *dg, const events *ev,
+                            power_result **r, cli_timing *timing, diag_ctx *d);
+/* cli_power_analyze on the CUDA engine over events on the device (dev),
+ * whose plan reads host_ev (cuda_power_open_resident). */
+gp_status cli_power_analyze_resident(const cli_power_args *a, const design *dg,
+                                     const events *host_ev, const cuda_events *dev,
+                                     power_result **r, cli_timing *timing, diag_ctx *d);
+/* After this rank's analysis of its share into r (NULL: none) with status
+ * st: the ranks' results gathered on rank 0 (cli_ranks_gather), which
+ * prints and writes them; r goes.  Returns the exit status. */
+int cli_power_finish(const cli_power_args *a, const char *design_name, const design *dg,
+                     gp_status st, power_result *r, cli_timing *timing, diag_ctx *d);
+/* One of several ranks (ranks.h) whose events are made, not read
+ * (resim --power): fixes the clock on `dump` as a power stream would (a
+ * --clock is measured there) and narrows a->opt to this rank's share of
+ * the cycles; [*from, *to) is the span its events must be exact on
+ * (power_stream_span; empty when the share holds no cycle). */
+gp_status cli_power_take_share(cli_power_args *a, const design *dg, const events *dump,
+                               int64_t *from, int64_t *to, diag_ctx *d);
 /* Reads the design's files into cd and, beside them, in->activity in
  * windows of at most `memory` bytes of events (0: the default,
  * cli_memory_default) into the power analysis of the design (its clock
  * from the SDC when a->opt has none), then prints and writes the results
- * as cli_power_run does; returns the exit status. */
+ * as cli_power_finish does; returns the exit status. */
 int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
                      cli_design *cd, const cli_context *ctx);
 /* After each rank of a run (ranks.h) analysed its share of the cycles

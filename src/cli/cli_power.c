@@ -151,29 +151,57 @@ static int finish_run(const cli_power_args *a, const char *design_name, const de
     return status;
 }
 
-int cli_power_run(const cli_power_args *a, const char *design_name, const design *dg,
-                  const events *ev, cli_timing *timing, diag_ctx *d)
+gp_status cli_power_analyze(const cli_power_args *a, const design *dg, const events *ev,
+                            power_result **r, cli_timing *timing, diag_ctx *d)
 {
-    power_result *r = NULL;
-    gp_status st = run_engine((void *)a, dg, ev, &a->opt, &r, d);
+    *r = NULL;
+    gp_status st = run_engine((void *)a, dg, ev, &a->opt, r, d);
     if (timing)
         cli_timing_lap(timing, "engine");
-    return finish_run(a, design_name, dg, st, r, timing, d);
+    return st;
 }
 
-int cli_power_run_resident(const cli_power_args *a, const char *design_name, const design *dg,
-                           const events *host_ev, const cuda_events *dev, cli_timing *timing,
-                           diag_ctx *d)
+gp_status cli_power_analyze_resident(const cli_power_args *a, const design *dg,
+                                     const events *host_ev, const cuda_events *dev,
+                                     power_result **r, cli_timing *timing, diag_ctx *d)
 {
-    power_result *r = NULL;
+    *r = NULL;
     cuda_power_session *s = NULL;
     gp_status st = cuda_power_open_resident(dg, host_ev, dev, &a->opt, &s, NULL, d);
     if (st == GP_OK)
-        st = cuda_power_run(s, &a->cuda, &r, NULL, d);
+        st = cuda_power_run(s, &a->cuda, r, NULL, d);
     cuda_power_close(s);
     if (timing)
         cli_timing_lap(timing, "engine");
+    return st;
+}
+
+int cli_power_finish(const cli_power_args *a, const char *design_name, const design *dg,
+                     gp_status st, power_result *r, cli_timing *timing, diag_ctx *d)
+{
+    st = cli_ranks_gather(&r, st, d);
+    if (ranks_rank() > 0) /* rank 0 writes */
+        return st == GP_OK ? 0 : CLI_EXIT_INPUT;
     return finish_run(a, design_name, dg, st, r, timing, d);
+}
+
+gp_status cli_power_take_share(cli_power_args *a, const design *dg, const events *dump,
+                               int64_t *from, int64_t *to, diag_ctx *d)
+{
+    power_stream *s = power_stream_new(dg, &a->opt, run_engine, a);
+    if (!s) {
+        diag_error(d, 1050, DIAG_NOWHERE, "out of memory sharing the cycles out");
+        return GP_ERR_NOMEM;
+    }
+    power_stream_share(s, ranks_rank(), ranks_count(), dump->end_fs);
+    events_window whole = {.ev = dump, .from = INT64_MIN, .complete_fs = INT64_MAX, .last = true};
+    gp_status st = power_stream_plan(s, &whole, d);
+    if (st == GP_OK) {
+        power_stream_span(s, from, to); /* empty for a share without cycles, */
+        power_stream_share_options(s, &a->opt); /* whose options stay unused */
+    }
+    power_stream_free(s);
+    return st;
 }
 
 void cli_power_share_host(cli_power_args *a)

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cuda/cuda_resim.h"
+#include "ranks/ranks.h"
 #include "report/report.h"
 #include "resim/resim.h"
 
@@ -34,6 +35,14 @@ static const char resim_help[] =
     "                    `gatepower power` does, with its options below\n"
     "\n"
     "%s"
+    "\n"
+    "ranks (MPI):\n"
+    "  mpirun -np N gatepower resim --power ...  shares the cycles out: each rank\n"
+    "                    re-simulates its range of whole cycles, from a warm-up long\n"
+    "                    enough for every net to settle (the design's path delays),\n"
+    "                    and analyses their power; rank 0 adds the results up in\n"
+    "                    rank order, equal to one process within 1e-9. --saif and\n"
+    "                    --vcd are written by one process\n"
     "\n"
     "example:\n"
     "  gatepower resim --lib osu018_stdcells.lib --netlist netlist.v --sdf netlist.sdf \\\n"
@@ -87,6 +96,12 @@ static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
     }
     if (a->want_power && !cli_power_clock_given(&a->power, &a->in, "gatepower resim --power", d))
         return CLI_EXIT_USAGE;
+    if (ranks_count() > 1 && (!a->want_power || a->saif || a->vcd)) {
+        diag_error(d, 1049, DIAG_NOWHERE, "under mpirun, gatepower resim shares out the cycles "
+                   "of its power analysis: give --power, without --saif or --vcd (the waveform "
+                   "of every net is written by one process: run it without mpirun)");
+        return CLI_EXIT_USAGE;
+    }
     if (a->power.devices_given) {
         diag_error(d, 1046, DIAG_NOWHERE, "gatepower resim runs on one GPU (--device N); "
                    "--devices is for gatepower power");
@@ -96,9 +111,8 @@ static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
     return !needs_engine || cli_power_engine_ready(&a->power, d) ? 0 : CLI_EXIT_INPUT;
 }
 
-/* Writes the files asked for from `full` (NULL when none is); the exit
- * status. */
-static int write_files(const resim_args *a, cli_design *cd, const events *full, diag_ctx *d)
+/* Writes the files asked for from `full` (NULL when none is). */
+static gp_status write_files(const resim_args *a, cli_design *cd, const events *full, diag_ctx *d)
 {
     report_saif_info info = {.design = cd->dg->name, .scope = a->in.scope, .program = "gatepower",
                             .version = GATEPOWER_VERSION};
@@ -107,72 +121,97 @@ static int write_files(const resim_args *a, cli_design *cd, const events *full, 
         st = report_write_events_saif(a->saif, cd->dg, full, &info, d);
     if (st == GP_OK && a->vcd)
         st = report_write_events_vcd(a->vcd, cd->dg, full, a->in.scope, d);
-    if (st != GP_OK)
-        return CLI_EXIT_INPUT;
-    if (a->in.timing)
+    if (st == GP_OK && a->in.timing)
         cli_timing_lap(&cd->timing, "resim outputs");
-    return 0;
+    return st;
 }
 
 static void print_stats(const resim_stats *s)
 {
-    fprintf(stderr, "resim: %u gate outputs from %u register outputs and %u inputs: "
+    fprintf(stderr, "resim");
+    if (ranks_count() > 1)
+        fprintf(stderr, " (rank 0's share of the cycles, of %d ranks)", ranks_count());
+    fprintf(stderr, ": %u gate outputs from %u register outputs and %u inputs: "
             "%llu events in, %llu out; %llu updates scheduled, %llu swallowed\n", s->gates,
             s->registers, s->inputs, (unsigned long long)s->events_in,
             (unsigned long long)s->events_out, (unsigned long long)s->wakeups,
             (unsigned long long)s->swallowed);
 }
 
-/* Re-simulation on the CPU, then the files and the power analysis of the
- * events; the exit status. */
-static int resim_on_host(const resim_args *a, cli_design *cd, const cli_context *ctx)
+/* Re-simulation on the CPU, then the files and, with --power, the
+ * analysis of the events into *r. */
+static gp_status resim_on_host(const resim_args *a, cli_design *cd, const cli_context *ctx,
+                               power_result **r)
 {
     events *full = NULL;
     resim_stats stats;
-    if (resim_run(cd->dg, cd->ev, &a->opt, &full, &stats, ctx->diag) != GP_OK)
-        return CLI_EXIT_INPUT;
+    gp_status st = resim_run(cd->dg, cd->ev, &a->opt, &full, &stats, ctx->diag);
+    if (st != GP_OK)
+        return st;
     cli_timing_lap(&cd->timing, "resim");
     if (!ctx->quiet)
         print_stats(&stats);
     cli_timing *timing = a->in.timing ? &cd->timing : NULL;
-    int status = write_files(a, cd, full, ctx->diag);
-    if (status == 0 && a->want_power)
-        status = cli_power_run(&a->power, cd->dg->name, cd->dg, full, timing, ctx->diag);
+    st = write_files(a, cd, full, ctx->diag);
+    if (st == GP_OK && a->want_power)
+        st = cli_power_analyze(&a->power, cd->dg, full, r, timing, ctx->diag);
     events_free(full);
-    return status;
+    return st;
 }
 
 /* Re-simulation on the GPU; the events come back for the files only, the
- * power analysis reads them where they are.  The exit status. */
-static int resim_on_device(const resim_args *a, cli_design *cd, const cli_context *ctx)
+ * power analysis (into *r) reads them where they are. */
+static gp_status resim_on_device(const resim_args *a, cli_design *cd, const cli_context *ctx,
+                                 power_result **r)
 {
     diag_ctx *d = ctx->diag;
     resim_plan plan;
     resim_stats stats;
     cuda_events *dev = NULL;
     events *full = NULL;
-    int status = CLI_EXIT_INPUT;
-    if (resim_plan_make(cd->dg, cd->ev, &a->opt, &plan, &stats, d) != GP_OK)
-        return status;
+    gp_status st = resim_plan_make(cd->dg, cd->ev, &a->opt, &plan, &stats, d);
+    if (st != GP_OK)
+        return st;
     cli_timing_lap(&cd->timing, "resim plan");
     cuda_resim_options co = cuda_resim_defaults();
     co.device = a->power.cuda.device;
-    if (cuda_resim_run(&plan, &co, &dev, &stats, NULL, d) == GP_OK) {
+    st = cuda_resim_run(&plan, &co, &dev, &stats, NULL, d);
+    if (st == GP_OK) {
         cli_timing_lap(&cd->timing, "resim");
         if (!ctx->quiet)
             print_stats(&stats);
-        bool files = a->saif || a->vcd;
-        status = files && cuda_events_download(dev, &full, d) != GP_OK ? CLI_EXIT_INPUT
-                                                                        : write_files(a, cd, full, d);
+        if (a->saif || a->vcd)
+            st = cuda_events_download(dev, &full, d);
+        if (st == GP_OK)
+            st = write_files(a, cd, full, d);
         cli_timing *timing = a->in.timing ? &cd->timing : NULL;
-        if (status == 0 && a->want_power)
-            status = cli_power_run_resident(&a->power, cd->dg->name, cd->dg, plan.fixed, dev,
-                                            timing, d);
+        if (st == GP_OK && a->want_power)
+            st = cli_power_analyze_resident(&a->power, cd->dg, plan.fixed, dev, r, timing, d);
     }
     events_free(full);
     cuda_events_free(dev);
     resim_plan_free(&plan);
-    return status;
+    return st;
+}
+
+/* The re-simulation and its power (into *r) once the design is read: of
+ * this rank's share of the cycles under mpirun, from a warm-up before it
+ * (resim_options.exact_from_fs), with the clock fixed on the dump. */
+static gp_status resim_and_power(resim_args *a, cli_design *cd, const cli_context *ctx,
+                                 power_result **r)
+{
+    diag_ctx *d = ctx->diag;
+    if (a->want_power && (!cli_power_clock_from_sdc(&a->power, cd, d) ||
+                          power_check_design(cd->dg, &a->power.opt, d) != GP_OK))
+        return GP_ERR_INPUT;
+    if (ranks_count() > 1) {
+        gp_status st = cli_power_take_share(&a->power, cd->dg, cd->ev, &a->opt.exact_from_fs,
+                                            &a->opt.until_fs, d);
+        if (st != GP_OK || a->opt.exact_from_fs == a->opt.until_fs)
+            return st; /* a share without cycles has nothing to make */
+    }
+    return a->power.engine == CLI_ENGINE_CUDA ? resim_on_device(a, cd, ctx, r)
+                                              : resim_on_host(a, cd, ctx, r);
 }
 
 int cli_resim(int argc, char **argv, const cli_context *ctx)
@@ -181,18 +220,22 @@ int cli_resim(int argc, char **argv, const cli_context *ctx)
     int status = parse_options(argc, argv, &a, ctx->diag);
     if (status)
         return status < 0 ? 0 : status;
+    cli_power_share_host(&a.power);
     a.opt.threads = (uint32_t)a.power.threads;
     a.in.threads = a.power.threads;
     cli_design cd;
-    status = CLI_EXIT_INPUT;
     gp_status st = cli_read_design(&a.in, false, false, &cd, ctx);
     a.opt.net_bound = cd.coverage.net_bound;
-    if (st == GP_OK &&
-        (!a.want_power || (cli_power_clock_from_sdc(&a.power, &cd, ctx->diag) &&
-                           power_check_design(cd.dg, &a.power.opt, ctx->diag) == GP_OK)))
-        status = a.power.engine == CLI_ENGINE_CUDA ? resim_on_device(&a, &cd, ctx)
-                                                   : resim_on_host(&a, &cd, ctx);
-    if (a.in.timing)
+    power_result *r = NULL;
+    if (st == GP_OK)
+        st = resim_and_power(&a, &cd, ctx, &r);
+    cli_timing *timing = a.in.timing ? &cd.timing : NULL;
+    if (a.want_power)
+        status = cli_power_finish(&a.power, cd.dg ? cd.dg->name : NULL, cd.dg, st, r, timing,
+                                  ctx->diag);
+    else
+        status = st == GP_OK ? 0 : CLI_EXIT_INPUT;
+    if (a.in.timing && ranks_rank() == 0)
         cli_timing_print(&cd.timing, stderr);
     cli_design_free(&cd);
     return status;

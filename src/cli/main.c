@@ -137,8 +137,8 @@ int main(int argc, char **argv)
             printf("gatepower %s\n", GATEPOWER_VERSION);
             printf("SDC: %s\n", sdc_available() ? "read by an embedded Tcl interpreter"
                                                  : "not in this build (no tcl-dev)");
-            printf("MPI: %s\n", ranks_built() ? "yes: under mpirun, power shares its cycles out "
-                                                "among the ranks"
+            printf("MPI: %s\n", ranks_built() ? "yes: under mpirun, power and resim --power "
+                                                "share their cycles out among the ranks"
                                               : "not in this build (no libopenmpi-dev)");
             print_cuda_devices(stdout);
             status = 0;
@@ -181,9 +181,9 @@ int main(int argc, char **argv)
                    argv[i]);
         goto done;
     }
-    if (ranks_count() > 1 && cmd->run != cli_power) {
-        diag_error(d, 1041, DIAG_NOWHERE, "gatepower %s runs as one process: only power shares "
-                   "its cycles out among the ranks of mpirun", cmd->name);
+    if (ranks_count() > 1 && cmd->run != cli_power && cmd->run != cli_resim) {
+        diag_error(d, 1041, DIAG_NOWHERE, "gatepower %s runs as one process: power and resim "
+                   "--power share their cycles out among the ranks of mpirun", cmd->name);
         goto done;
     }
     status = cmd->run(argc - i, argv + i, &ctx);

@@ -155,6 +155,10 @@ bool power_stream_planned(const power_stream *s);
  * (INT64_MAX for the share that reaches the analysis' end); an empty span
  * for a share without cycles. */
 void power_stream_span(const power_stream *s, int64_t *from, int64_t *to);
+/* Once planned: the options of one engine run over all of the share's
+ * cycles (the clock and the dump's start fixed), for events that hold
+ * them whole; false for a share without cycles. */
+bool power_stream_share_options(const power_stream *s, power_options *opt);
 /* The result of every window, once the last is analysed; the caller owns
  * it.  NULL before, and for a share without cycles. */
 power_result *power_stream_result(power_stream *s);

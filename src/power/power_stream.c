@@ -343,6 +343,14 @@ void power_stream_span(const power_stream *s, int64_t *from, int64_t *to)
         *from = *to = s->t0;
 }
 
+bool power_stream_share_options(const power_stream *s, power_options *opt)
+{
+    if (s->idle)
+        return false;
+    *opt = stream_options(s, s->t0, s->opt.window_end_fs);
+    return true;
+}
+
 gp_status power_stream_window(power_stream *s, const events_window *w, int64_t *keep_from,
                               diag_ctx *d)
 {

@@ -33,6 +33,14 @@ typedef struct resim_options {
      * a register output the dump holds at x throughout has no events, and
      * is x, not missing.  NULL: a net is in the dump when it has events. */
     const uint8_t *net_bound;
+    /* A part of the dump (a rank's share of the cycles): the events must
+     * be the whole dump's from exact_from_fs on, and are needed only
+     * before until_fs.  The gates start X a warm-up before exact_from_fs,
+     * long enough for every net to settle to the whole run's waveform
+     * (docs/model.md), with the fixed nets' values there; the fixed nets'
+     * events from until_fs on are left out.  INT64_MIN and INT64_MAX (the
+     * defaults): the whole dump. */
+    int64_t exact_from_fs, until_fs;
 } resim_options;
 
 typedef struct resim_stats {
@@ -43,6 +51,8 @@ typedef struct resim_stats {
     uint64_t events_out;       /* events of the result */
     uint64_t wakeups;          /* scheduled output updates */
     uint64_t swallowed;        /* updates that found the output unchanged (filtered pulses) */
+    int64_t start_fs;          /* where the gates started X: the dump's first time, or the
+                                  warm-up's start before exact_from_fs */
 } resim_stats;
 
 resim_options resim_defaults(void);
@@ -87,7 +97,8 @@ typedef struct resim_plan {
      * resim_run's simulation reads (none cut at the dump's end); the gate
      * outputs have none.  Its end_fs is the dump's. */
     events *fixed;
-    int64_t t0;               /* every gate output starts X at t0 */
+    int64_t t0;               /* every gate output starts X at t0: the dump's first time,
+                                 or resim_options.exact_from_fs's warm-up start */
     uint32_t n_gates, n_levels;
     uint32_t *level_gate0;    /* [n_levels + 1]: level l's gates */
     resim_plan_gate *gates;   /* level by level, within a level by fan-in, then by

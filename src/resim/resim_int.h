@@ -138,10 +138,24 @@ typedef struct resim_source {
  * events_in. */
 gp_status resim_classify_nets(const design *dg, const events *dump, const resim_options *opt,
                               resim_source *src, resim_stats *stats, diag_ctx *d);
-/* Net n's events before the gates run, and them as event words. */
+/* The part of the fixed nets' waveforms a re-simulation takes: t0 is the
+ * dump's first time (the events after it are moved by their shift); when
+ * `start` comes after t0 (a warm-up before resim_options.exact_from_fs),
+ * every event at or before it becomes one event there, the value there,
+ * and the gates start X there; events at or after `until` are left out. */
+typedef struct resim_span {
+    int64_t t0, start, until;
+} resim_span;
+
+/* The span of re-simulating dump under opt: the whole dump, or from the
+ * warm-up start before opt->exact_from_fs (stats->start_fs says where). */
+gp_status resim_span_of(const design *dg, const events *dump, const resim_options *opt,
+                        resim_span *span, resim_stats *stats, diag_ctx *d);
+/* Net n's events before the gates run, in the span, and them as event
+ * words. */
 uint64_t resim_source_events(const events *dump, uint32_t n, const resim_source *src,
-                             int64_t t0);
-void resim_source_words(const events *dump, uint32_t n, const resim_source *src, int64_t t0,
+                             resim_span span);
+void resim_source_words(const events *dump, uint32_t n, const resim_source *src, resim_span span,
                         uint64_t *word);
 
 /* Input k of instance inst as it reaches output library pin out_pin:

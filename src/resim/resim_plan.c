@@ -13,7 +13,7 @@
 typedef struct fixed_job {
     const events *dump;
     const resim_source *src;
-    int64_t t0;
+    resim_span span;
     events *fixed;
 } fixed_job;
 
@@ -22,14 +22,14 @@ static void fill_part(void *ctx, uint32_t part, uint32_t parts)
     const fixed_job *f = ctx;
     uint32_t end = (uint32_t)parts_begin(f->fixed->n_nets, part + 1, parts);
     for (uint32_t n = (uint32_t)parts_begin(f->fixed->n_nets, part, parts); n < end; n++)
-        resim_source_words(f->dump, n, &f->src[n], f->t0, f->fixed->word + f->fixed->net_ev0[n]);
+        resim_source_words(f->dump, n, &f->src[n], f->span, f->fixed->word + f->fixed->net_ev0[n]);
 }
 
-/* The fixed nets' waveforms, in an event store, none cut at the end:
- * the sources of resim_run's, each net's events counted, then filled on
- * `workers` threads. */
+/* The fixed nets' waveforms in the span, in an event store, none cut at
+ * the dump's end: the sources of resim_run's, each net's events counted,
+ * then filled on `workers` threads. */
 static gp_status fixed_nets(const design *dg, const events *dump, const resim_options *opt,
-                            int64_t t0, uint32_t workers, events **fixed, resim_stats *stats,
+                            resim_span span, uint32_t workers, events **fixed, resim_stats *stats,
                             diag_ctx *d)
 {
     resim_source *src = mem_alloc((dg->n_nets ? dg->n_nets : 1) * sizeof *src);
@@ -41,7 +41,7 @@ static gp_status fixed_nets(const design *dg, const events *dump, const resim_op
     uint64_t at = 0;
     for (uint32_t n = 0; st == GP_OK && n < dg->n_nets; n++) {
         ev->net_ev0[n] = at;
-        at += resim_source_events(dump, n, &src[n], t0);
+        at += resim_source_events(dump, n, &src[n], span);
     }
     if (st == GP_OK) {
         ev->net_ev0[dg->n_nets] = ev->n_events = at;
@@ -51,7 +51,7 @@ static gp_status fixed_nets(const design *dg, const events *dump, const resim_op
             st = resim_no_memory(d);
     }
     if (st == GP_OK) {
-        fixed_job job = {dump, src, t0, ev};
+        fixed_job job = {dump, src, span, ev};
         parts_run(fill_part, &job, parts_for(dg->n_nets, workers));
         *fixed = ev;
     } else {
@@ -187,8 +187,11 @@ gp_status resim_plan_make(const design *dg, const events *dump, const resim_opti
     gp_status st = resim_check_design(dg, d);
     if (st != GP_OK)
         return st;
-    plan->t0 = events_first_time(dump, 0);
-    st = fixed_nets(dg, dump, opt, plan->t0, resim_workers(opt->threads), &plan->fixed, stats, d);
+    resim_span span;
+    st = resim_span_of(dg, dump, opt, &span, stats, d);
+    plan->t0 = span.start;
+    if (st == GP_OK)
+        st = fixed_nets(dg, dump, opt, span, resim_workers(opt->threads), &plan->fixed, stats, d);
     uint32_t n_jobs = 0;
     resim_job *jobs = st == GP_OK ? resim_list_jobs(dg, &n_jobs) : NULL;
     if (st == GP_OK)

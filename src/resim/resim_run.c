@@ -13,7 +13,8 @@
 
 resim_options resim_defaults(void)
 {
-    return (resim_options){.shift_registers = true, .threads = 0};
+    return (resim_options){.shift_registers = true, .threads = 0, .exact_from_fs = INT64_MIN,
+                           .until_fs = INT64_MAX};
 }
 
 int64_t resim_whole_fs(double fs)
@@ -116,7 +117,8 @@ static bool starts_x(const events *dump, uint32_t n, const resim_source *src, in
     return (src->shift[0] || src->shift[1]) && events_time(dump, dump->net_ev0[n]) > t0;
 }
 
-uint64_t resim_source_events(const events *dump, uint32_t n, const resim_source *src, int64_t t0)
+/* Net n's events before the gates run, all of them. */
+static uint64_t source_count(const events *dump, uint32_t n, const resim_source *src, int64_t t0)
 {
     if (src->kind == RESIM_FROM_GATE)
         return 0;
@@ -126,8 +128,8 @@ uint64_t resim_source_events(const events *dump, uint32_t n, const resim_source 
 }
 
 /* Event i of net n's waveform before the gates run (i below
- * resim_source_events), as a word; x: whether it starts with X at t0,
- * *last as moved_time's (the events taken in order). */
+ * source_count), as a word; x: whether it starts with X at t0, *last as
+ * moved_time's (the events taken in order). */
 static uint64_t source_word(const events *dump, uint32_t n, const resim_source *src, int64_t t0,
                             bool x, uint64_t i, int64_t *last)
 {
@@ -139,28 +141,95 @@ static uint64_t source_word(const events *dump, uint32_t n, const resim_source *
     return events_pack(moved_time(dump, k, src->shift, t0, last), events_value(dump, k));
 }
 
-void resim_source_words(const events *dump, uint32_t n, const resim_source *src, int64_t t0,
+/* A walk over net n's events before the gates run, cut to a span. */
+typedef struct source_walk {
+    const events *dump;
+    const resim_source *src;
+    resim_span span;
+    uint32_t net;
+    bool x, cut;        /* cut: the span starts after t0 */
+    uint64_t i, count;
+    int64_t last;
+    uint64_t held;      /* the value at span.start, as an event there */
+    bool holding;
+    uint64_t after;     /* the event after the held one, given next */
+    bool has_after;
+} source_walk;
+
+static source_walk walk_begin(const events *dump, uint32_t n, const resim_source *src,
+                              resim_span span)
+{
+    return (source_walk){.dump = dump, .src = src, .span = span, .net = n,
+                         .x = src->kind == RESIM_FROM_DUMP && starts_x(dump, n, src, span.t0),
+                         .cut = span.start > span.t0,
+                         .count = source_count(dump, n, src, span.t0), .last = INT64_MIN};
+}
+
+/* The walk's next event kept in the span; false after the last. */
+static bool walk_next(source_walk *w, uint64_t *word)
+{
+    if (w->has_after) {
+        w->has_after = false;
+        *word = w->after;
+        return true;
+    }
+    while (w->i < w->count) {
+        uint64_t e = source_word(w->dump, w->net, w->src, w->span.t0, w->x, w->i++, &w->last);
+        int64_t t = (int64_t)(e >> 2);
+        if (t >= w->span.until) {
+            w->i = w->count;
+            break;
+        }
+        if (w->cut && t <= w->span.start) {
+            w->held = events_pack(w->span.start, (uint8_t)(e & 3));
+            w->holding = true;
+            continue;
+        }
+        if (!w->holding) {
+            *word = e;
+            return true;
+        }
+        w->after = e;
+        w->has_after = true;
+        break;
+    }
+    if (!w->holding)
+        return false;
+    w->holding = false;
+    *word = w->held;
+    return true;
+}
+
+uint64_t resim_source_events(const events *dump, uint32_t n, const resim_source *src,
+                             resim_span span)
+{
+    if (span.start <= span.t0 && span.until == INT64_MAX)
+        return source_count(dump, n, src, span.t0);
+    source_walk w = walk_begin(dump, n, src, span);
+    uint64_t count = 0, word;
+    while (walk_next(&w, &word))
+        count++;
+    return count;
+}
+
+void resim_source_words(const events *dump, uint32_t n, const resim_source *src, resim_span span,
                         uint64_t *word)
 {
-    uint64_t count = resim_source_events(dump, n, src, t0);
-    bool x = starts_x(dump, n, src, t0);
-    int64_t last = INT64_MIN;
-    for (uint64_t i = 0; i < count; i++)
-        word[i] = source_word(dump, n, src, t0, x, i, &last);
+    source_walk w = walk_begin(dump, n, src, span);
+    while (walk_next(&w, word))
+        word++;
 }
 
 /* Net n's waveform into the store (resim_source_words' events). */
-static bool store_net(const events *dump, uint32_t n, const resim_source *src, int64_t t0,
+static bool store_net(const events *dump, uint32_t n, const resim_source *src, resim_span span,
                       resim_store *s, resim_net_wave *w)
 {
-    uint64_t count = resim_source_events(dump, n, src, t0);
-    bool x = starts_x(dump, n, src, t0), ok = true;
-    int64_t last = INT64_MIN;
+    source_walk walk = walk_begin(dump, n, src, span);
+    uint64_t word;
+    bool ok = true;
     resim_store_begin(s);
-    for (uint64_t i = 0; ok && i < count; i++) {
-        uint64_t word = source_word(dump, n, src, t0, x, i, &last);
+    while (ok && walk_next(&walk, &word))
         ok = resim_store_push(s, (int64_t)(word >> 2), (uint8_t)(word & 3));
-    }
     return ok && resim_store_end(s, &w[n]);
 }
 
@@ -230,13 +299,13 @@ gp_status resim_classify_nets(const design *dg, const events *dump, const resim_
 /* Fills w[] and store s with the waveforms of the nets that no
  * combinational gate drives. */
 static gp_status load_dump(const design *dg, const events *dump, const resim_options *opt,
-                           int64_t t0, resim_store *s, resim_net_wave *w, resim_stats *stats,
+                           resim_span span, resim_store *s, resim_net_wave *w, resim_stats *stats,
                            diag_ctx *d)
 {
     resim_source *src = mem_alloc((dg->n_nets ? dg->n_nets : 1) * sizeof *src);
     gp_status st = src ? resim_classify_nets(dg, dump, opt, src, stats, d) : resim_no_memory(d);
     for (uint32_t n = 0; st == GP_OK && n < dg->n_nets; n++)
-        if (src[n].kind != RESIM_FROM_GATE && !store_net(dump, n, &src[n], t0, s, w))
+        if (src[n].kind != RESIM_FROM_GATE && !store_net(dump, n, &src[n], span, s, w))
             st = resim_no_memory(d);
     mem_free(src);
     return st;
@@ -307,15 +376,19 @@ gp_status resim_run(const design *dg, const events *dump, const resim_options *o
     gp_status st = resim_check_design(dg, d);
     if (st != GP_OK)
         return st;
-    int64_t t0 = events_first_time(dump, 0);
+    resim_span span;
+    st = resim_span_of(dg, dump, opt, &span, stats, d);
+    if (st != GP_OK)
+        return st;
     uint32_t n_workers = resim_workers(opt->threads);
     resim_net_wave *w = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w);
     resim_store *stores = mem_calloc(n_workers, sizeof *stores);
     st = w && stores ? GP_OK : resim_no_memory(d);
     if (st == GP_OK)
-        st = load_dump(dg, dump, opt, t0, &stores[0], w, stats, d);
+        st = load_dump(dg, dump, opt, span, &stores[0], w, stats, d);
     if (st == GP_OK)
-        st = resim_run_levels(dg, t0, stores, n_workers, w, stats) ? GP_OK : resim_no_memory(d);
+        st = resim_run_levels(dg, span.start, stores, n_workers, w, stats) ? GP_OK
+                                                                           : resim_no_memory(d);
     if (st == GP_OK)
         st = pack(dg, w, dump->end_fs, n_workers, full, d);
     if (st == GP_OK)

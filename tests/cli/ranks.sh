@@ -5,8 +5,9 @@
 # equals the one-process run's within 1e-9 relative.  A hand-made dump puts
 # two pulses at the edge between two ranks' cycles: one pair just inside
 # the second rank's first cycle is booked as glitch there, one split by the
-# edge is not, as the one-process run books them.  Skipped without mpirun
-# or a build without MPI.
+# edge is not, as the one-process run books them.  resim --power with 2 and
+# 4 ranks equals one process's.  Skipped without mpirun or a build without
+# MPI.
 set -u
 gp=$1
 source "$(dirname "$0")/lib/flop.sh"
@@ -93,7 +94,27 @@ for sub in . activity-1 activity-2; do
   same_csvs "$tmp/whole/$sub" "$tmp/ranks/$sub" ||
     { echo "FAIL: two activities -np 3: $sub differs"; fail=1; }
 done
-# Other commands refuse to run as several ranks.
+# resim --power: each rank re-simulates its share of the cycles from a
+# warm-up before it (the NLDM delays of the cells); the power equals one
+# process's.
+for run in "--period 10ns" "--clock clk" "--period 10ns --window 1234ns:20us"; do
+  "$gp" --quiet resim "${args[@]}" --activity "$tmp/act.vcd" --power $run \
+    --out "$tmp/whole" > /dev/null 2>&1 || fail=1
+  for np in 2 4; do
+    rm -rf "$tmp/ranks"
+    mpi $np "$gp" resim "${args[@]}" --activity "$tmp/act.vcd" --power $run --threads 1 \
+      --out "$tmp/ranks" > "$tmp/out" 2> "$tmp/err" ||
+      { echo "FAIL: resim $run -np $np: $(cat "$tmp/err")"; fail=1; continue; }
+    same_csvs "$tmp/whole" "$tmp/ranks" ||
+      { echo "FAIL: resim $run -np $np: the ranks' results differ"; fail=1; }
+    grep -q "^resim (rank 0's share of the cycles, of $np ranks)" "$tmp/err" ||
+      { echo "FAIL: resim $run -np $np: no statistics from rank 0"; fail=1; }
+  done
+done
+# resim's files of every net are one process's; info refuses ranks.
+mpi 2 "$gp" --quiet resim "${args[@]}" --activity "$tmp/act.vcd" --saif "$tmp/r.saif" \
+  > /dev/null 2> "$tmp/err" && { echo "FAIL: resim --saif ran as 2 ranks"; fail=1; }
+grep -q "error 1049" "$tmp/err" || { echo "FAIL: resim --saif -np 2: $(cat "$tmp/err")"; fail=1; }
 mpi 2 "$gp" --quiet info "${args[@]}" > /dev/null 2> "$tmp/err" &&
   { echo "FAIL: info ran as 2 ranks"; fail=1; }
 grep -q "error 1041" "$tmp/err" || { echo "FAIL: info -np 2: $(cat "$tmp/err")"; fail=1; }
@@ -102,5 +123,5 @@ mpi 2 "$gp" --quiet power "${args[@]}" --activity "$tmp/act.vcd" --period 10ns -
   --devices 0 > /dev/null 2> "$tmp/err" && { echo "FAIL: --devices ran as 2 ranks"; fail=1; }
 grep -q "error 1044: --devices: .*under mpirun" "$tmp/err" ||
   { echo "FAIL: --devices -np 2: $(cat "$tmp/err")"; fail=1; }
-[ $fail = 0 ] && echo "ok: 1, 2 and 4 ranks give the one-process results"
+[ $fail = 0 ] && echo "ok: 1, 2 and 4 ranks give the one-process results (power, resim --power)"
 exit $fail

@@ -68,6 +68,7 @@ typedef struct sim_case {
     gp_status status;
     diag_ctx *d;
     uint8_t *net_bound; /* the nets the dump gives */
+    int spans_cut;      /* check_spans' spans that started after the dump's start */
 } sim_case;
 
 static bool same_events(const events *a, const events *b)
@@ -177,6 +178,71 @@ static void check_cuda(const sim_case *sc)
 }
 #endif
 
+/* Net n's events in ev from t to until, after its value just before t
+ * (X before its first event), the same in a and b. */
+static bool same_from(const events *a, const events *b, uint32_t n, int64_t t, int64_t until)
+{
+    uint64_t ka = events_first_at(a, n, t), kb = events_first_at(b, n, t);
+    uint8_t va = ka > a->net_ev0[n] ? events_value(a, ka - 1) : EVENTS_X;
+    uint8_t vb = kb > b->net_ev0[n] ? events_value(b, kb - 1) : EVENTS_X;
+    if (va != vb)
+        return false;
+    for (; ka < a->net_ev0[n + 1] && events_time(a, ka) < until; ka++, kb++)
+        if (kb == b->net_ev0[n + 1] || a->word[ka] != b->word[kb])
+            return false;
+    return kb == b->net_ev0[n + 1] || events_time(b, kb) >= until;
+}
+
+/* A re-simulation of [from, until) of sc's dump (a rank's share) and,
+ * under RESIM_TEST_CUDA, the GPU's of its plan; the number of spans
+ * whose gates started after the dump's start (a warm-up, not the whole
+ * dump) is added to *cut. */
+static void check_span(const sim_case *sc, int64_t from, int64_t until, int *cut)
+{
+    resim_options opt = resim_defaults();
+    opt.net_bound = sc->net_bound;
+    opt.exact_from_fs = from;
+    opt.until_fs = until;
+    events *part = NULL;
+    resim_stats stats;
+    CHECK_EQ_INT(resim_run(sc->dg, sc->dump, &opt, &part, &stats, sc->d), GP_OK);
+    *cut += stats.start_fs > events_first_time(sc->dump, 0);
+    CHECK(stats.start_fs < from);
+    for (uint32_t n = 0; part && n < sc->dg->n_nets; n++)
+        CHECK(same_from(sc->full, part, n, from, until));
+#ifdef RESIM_TEST_CUDA
+    resim_plan plan;
+    diag_ctx *quiet = diag_new(NULL);
+    CHECK_EQ_INT(resim_plan_make(sc->dg, sc->dump, &opt, &plan, &stats, quiet), GP_OK);
+    CHECK_EQ_INT(plan.t0, stats.start_fs);
+    cuda_events *dev = NULL;
+    events *full = NULL;
+    CHECK_EQ_INT(cuda_resim_run(&plan, &cuda_variants[0], &dev, &stats, NULL, sc->d), GP_OK);
+    if (dev)
+        CHECK_EQ_INT(cuda_events_download(dev, &full, sc->d), GP_OK);
+    CHECK(same_events(full, part));
+    events_free(full);
+    cuda_events_free(dev);
+    resim_plan_free(&plan);
+    diag_free(quiet);
+#endif
+    events_free(part);
+}
+
+/* Spans of sc's dump starting at each eighth of it, to the next eighth or
+ * to the end: the events of each from its start on are the whole run's;
+ * returns how many started after the dump's start. */
+static int check_spans(const sim_case *sc)
+{
+    int64_t t0 = events_first_time(sc->dump, 0), length = sc->dump->end_fs - t0;
+    int cut = 0;
+    for (int k = 1; k < 8; k++) {
+        int64_t from = t0 + length * k / 8;
+        check_span(sc, from, k % 2 ? from + length / 8 : INT64_MAX, &cut);
+    }
+    return cut;
+}
+
 /* events_options.bound: which nets the dump gives, kept for resim. */
 static gp_status keep_bound(void *ctx, const uint8_t *net_bound, const events_stats *stats)
 {
@@ -217,6 +283,7 @@ static bool sim(sim_case *sc, const char *sdf, const char *tag, const char *netl
     if (sc->status == GP_OK) {
         check_threads(sc);
         check_plan(sc);
+        sc->spans_cut = check_spans(sc);
     }
 #ifdef RESIM_TEST_CUDA
     check_cuda(sc);
@@ -712,6 +779,7 @@ static void test_random_design_threads(void)
         CHECK_EQ_INT(sc.stats.gates, RANDOM_GATES);
         CHECK_EQ_INT(sc.stats.registers, RANDOM_REGS);
         CHECK(sc.stats.wakeups > 1000);
+        CHECK(sc.spans_cut > 0);
     }
     sim_free(&sc);
 }
@@ -769,6 +837,7 @@ static void test_random_design_uneven_wires(void)
     if (sim(&sc, sdf, "uneven", netlist, vars, body)) {
         CHECK_EQ_INT(sc.status, GP_OK);
         CHECK_EQ_INT(sc.stats.gates, RANDOM_GATES);
+        CHECK(sc.spans_cut > 0);
         if (sc.full) {
             CHECK(out_of_order_arrivals(&sc) >= 200);
             CHECK(time_ordered(&sc));
