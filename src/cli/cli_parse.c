@@ -258,7 +258,9 @@ const char cli_power_help[] =
     "  --cuda-target-events N  events per GPU thread aimed at (default 8)\n"
     "  --cuda-min-windows N    each gate's cycles in at least N windows (default 64)\n"
     "  --cuda-lane-tasks N     windows a GPU walk thread takes at a time (default 8)\n"
-    "  --deterministic   GPU sums in fixed point: bitwise the same run to run\n"
+    "  --deterministic   sums in fixed point: bitwise the same run to run; with\n"
+    "                    --engine cpu or ref, also for any --threads, --memory and\n"
+    "                    number of MPI ranks\n"
     "  --device N        the CUDA device (default 0)\n"
     "  --devices all|N,M,...  the GPUs of this host to cut each window's cycles among,\n"
     "                    one process (under mpirun each rank takes one: --device)\n"
@@ -332,6 +334,7 @@ int cli_parse_power_option(cli_power_args *a, int argc, char **argv, int *i, dia
     }
     if (strcmp(option, "--deterministic") == 0) {
         a->cuda.deterministic = true;
+        a->opt.exact = true;
         return 1;
     }
     if (!value)

@@ -10,11 +10,15 @@
 #include "util/mem.h"
 
 /* A rank's result as sent: the struct itself (its pointers mean nothing
- * to the receiver, which sets its own), then its two arrays. */
+ * to the receiver, which sets its own; inst_exact says whether exact sums
+ * follow), then its arrays. */
 typedef struct share_head {
     power_result r;
     bool present; /* false: the share held no cycle */
 } share_head;
+
+/* The bytes of one exact sum (power_result.inst_exact). */
+#define EXACT_BYTES (2 * sizeof(uint64_t))
 
 static gp_status send_result(const power_result *r, diag_ctx *d)
 {
@@ -28,6 +32,10 @@ static gp_status send_result(const power_result *r, diag_ctx *d)
     if (st == GP_OK && r)
         st = ranks_send(0, r->bin_energy,
                         (size_t)r->n_cycles * POWER_COMPONENTS * sizeof(double), d);
+    if (st == GP_OK && r && r->inst_exact)
+        st = ranks_send(0, r->inst_exact, (size_t)r->n_insts * POWER_COMPONENTS * EXACT_BYTES, d);
+    if (st == GP_OK && r && r->inst_exact)
+        st = ranks_send(0, r->bin_exact, (size_t)r->n_cycles * POWER_COMPONENTS * EXACT_BYTES, d);
     return st;
 }
 
@@ -43,14 +51,18 @@ static gp_status recv_result(int from, const power_result *like, power_result **
         return st;
     size_t inst_values = (size_t)h.r.n_insts * POWER_COMPONENTS;
     size_t bin_values = (size_t)h.r.n_cycles * POWER_COMPONENTS;
+    bool exact = h.r.inst_exact != NULL;
     power_result *r = mem_calloc(1, sizeof *r);
     if (r) {
         *r = h.r;
         r->inst_energy = mem_calloc(inst_values + 1, sizeof(double));
         r->bin_energy = mem_calloc(bin_values + 1, sizeof(double));
         r->inst_group = mem_calloc((size_t)r->n_insts + 1, 1);
+        r->inst_exact = exact ? mem_calloc(inst_values + 1, EXACT_BYTES) : NULL;
+        r->bin_exact = exact ? mem_calloc(bin_values + 1, EXACT_BYTES) : NULL;
     }
-    if (!r || !r->inst_energy || !r->bin_energy || !r->inst_group) {
+    if (!r || !r->inst_energy || !r->bin_energy || !r->inst_group ||
+        (exact && (!r->inst_exact || !r->bin_exact))) {
         power_result_free(r);
         diag_error(d, 1042, DIAG_NOWHERE, "out of memory receiving rank %d's result", from);
         return GP_ERR_NOMEM;
@@ -60,6 +72,10 @@ static gp_status recv_result(int from, const power_result *like, power_result **
     st = ranks_recv(from, r->inst_energy, inst_values * sizeof(double), d);
     if (st == GP_OK)
         st = ranks_recv(from, r->bin_energy, bin_values * sizeof(double), d);
+    if (st == GP_OK && exact)
+        st = ranks_recv(from, r->inst_exact, inst_values * EXACT_BYTES, d);
+    if (st == GP_OK && exact)
+        st = ranks_recv(from, r->bin_exact, bin_values * EXACT_BYTES, d);
     if (st != GP_OK)
         power_result_free(r);
     else

@@ -238,7 +238,7 @@ __global__ void levels_kernel(const __grid_constant__ cuda_dev_plan p,
         double watts;
         if (o.fixed) {
             fixed += (unsigned __int128)o.fixed_levels[2 * i + 1] << 64 | o.fixed_levels[2 * i];
-            watts = cuda_fixed_value((unsigned long long)fixed, (unsigned long long)(fixed >> 64));
+            watts = power_exact_value((unsigned long long)fixed, (unsigned long long)(fixed >> 64));
         } else {
             watts = sum += o.levels[i];
         }

@@ -28,13 +28,6 @@ struct cuda_dev_plan {
  * low word of sum i, fixed[2 i + 1] the high word).  levels: the walks'
  * leakage of whole cycles, in watts, as a difference array over the cycles
  * (the walk launch turns it into bin energies). */
-/* A 128-bit fixed-point sum (low, high words; 2^-120 units) as a double:
- * the same conversion on the host (results) and the device (levels). */
-__host__ __device__ inline double cuda_fixed_value(unsigned long long lo, unsigned long long hi)
-{
-    return ((double)(int64_t)hi * 0x1p64 + (double)lo) * 0x1p-120;
-}
-
 struct cuda_dev_out {
     double *bins, *inst;                 /* [n_cycles * 5], [n_insts * 5] */
     double *levels;                      /* [n_cycles + 1] */

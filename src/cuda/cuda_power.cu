@@ -13,6 +13,7 @@
 #include "cuda/cuda_kernels.h"
 #include "cuda/cuda_upload.h"
 #include "power/power_model.h"
+#include "power/power_rules.h"
 #include "util/mem.h"
 #include "util/progress.h"
 
@@ -419,7 +420,7 @@ static cudaError_t launch(cuda_power_session *s, const cuda_power_options *o, ui
 static void fixed_to_double(const unsigned long long *w, double *out, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        out[i] = cuda_fixed_value(w[2 * i], w[2 * i + 1]);
+        out[i] = power_exact_value(w[2 * i], w[2 * i + 1]);
 }
 
 static cudaError_t download(cuda_power_session *s, double *dst, const double *src,

@@ -95,9 +95,8 @@ __device__ __forceinline__ int32_t related_pin(const Cands &cands, const Last &l
 
 /* ---- sums ------------------------------------------------------------------------- */
 
-/* Adds e to 128-bit fixed-point sum w (w[0] low word, w[1] high word) in
- * units of 2^-120 J: |e| below 128 J converts exactly up to the last unit;
- * integer additions do not depend on their order. */
+/* Adds e to 128-bit fixed-point sum w (w[0] low word, w[1] high word),
+ * power_rules.h's power_exact_words, with atomics. */
 __device__ __forceinline__ void fixed_add_words(unsigned long long *w, unsigned long long lo,
                                                 unsigned long long hi)
 {
@@ -109,13 +108,8 @@ __device__ __forceinline__ void fixed_add(unsigned long long *w, double e)
 {
     if (e == 0.0)
         return;
-    double x = fabs(e) * 0x1p120;
-    unsigned long long hi = (unsigned long long)(x * 0x1p-64);
-    unsigned long long lo = (unsigned long long)(x - (double)hi * 0x1p64);
-    if (e < 0) {
-        lo = ~lo + 1;
-        hi = ~hi + (lo == 0);
-    }
+    uint64_t lo, hi;
+    power_exact_words(e, &lo, &hi);
     fixed_add_words(w, lo, hi);
 }
 

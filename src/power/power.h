@@ -64,6 +64,10 @@ typedef struct power_options {
     /* The dump's first time stamp (where initial values live) when the
      * events are a window of the dump (events_stream); -1: the events'. */
     int64_t dump_start_fs;
+    /* --deterministic: the ref and cpu engines also keep exact sums
+     * (power_result.inst_exact), so that a result does not depend, bit for
+     * bit, on how its cycles were cut (threads, windows, ranks). */
+    bool exact;
 } power_options;
 
 /* The defaults: the whole dump, glitch analysis on, IO apart; no period. */
@@ -84,6 +88,14 @@ typedef struct power_result {
     double io_switching;     /* J, the IO group's switching, whatever include_io says */
     bool include_io;
     uint64_t events_used;    /* pin events inside the window that were costed */
+    /* With power_options.exact (ref and cpu engines): every energy also
+     * added into exact sums, 128-bit fixed point (power_rules.h, two words
+     * a sum: inst_exact[2 k], [2 k + 1] for inst_energy[k], bin_exact for
+     * bin_energy, io_exact for io_switching), which the doubles are then
+     * converted from, the groups summed from the instances; adding results
+     * adds these.  NULL otherwise. */
+    uint64_t *inst_exact, *bin_exact;
+    uint64_t io_exact[2];
 } power_result;
 
 /* What the options ask of the design alone, checked before the activity is

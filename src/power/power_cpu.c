@@ -48,10 +48,12 @@
 #define CPU_CACHE_LINE 64
 
 /* What one shard books: bins [bin0, bin0 + n_bins) and instances
- * [inst0, inst0 + n_insts), POWER_COMPONENTS energies each. */
+ * [inst0, inst0 + n_insts), POWER_COMPONENTS energies each, and with
+ * power_options.exact their exact sums (two words each; NULL otherwise). */
 typedef struct cpu_shard_out {
     uint32_t bin0, n_bins, inst0, n_insts;
     double *bins, *inst;
+    uint64_t *bins_exact, *inst_exact;
     uint64_t events_used;
 } cpu_shard_out;
 
@@ -62,6 +64,7 @@ typedef struct cpu_run {
     power_model m;
     uint32_t max_memo;        /* the most memo doubles of an instance */
     power_result *r;
+    bool exact;               /* power_options.exact: shards keep exact sums */
     /* Within a full slab, gate g's tasks are task0[g] .. task0[g + 1]; within
      * the last slab, task0[n_insts + 1 + g] .. (the offsets from the slab's
      * first task, the full slabs coming first). */
@@ -108,12 +111,23 @@ typedef struct cpu_walk {
     uint32_t bin;
     int64_t bin_start, bin_end;
     double energy[POWER_COMPONENTS]; /* the task's own, added to out->inst at its end */
+    uint64_t exact[POWER_COMPONENTS][2]; /* its exact sums, with out->bins_exact */
 } cpu_walk;
+
+/* Adds e to the task's exact sum of component c and to bin `bin`'s. */
+static void book_exact(cpu_walk *w, power_component c, uint32_t bin, double e)
+{
+    power_exact_add(w->exact[c], e);
+    power_exact_add(&w->out->bins_exact[((size_t)(bin - w->out->bin0) * POWER_COMPONENTS + c) * 2],
+                    e);
+}
 
 static void book(cpu_walk *w, power_component c, uint32_t bin, double e)
 {
     w->energy[c] += e;
     w->out->bins[(size_t)(bin - w->out->bin0) * POWER_COMPONENTS + c] += e;
+    if (w->out->bins_exact)
+        book_exact(w, c, bin, e);
 }
 
 /* ---- one task: the reference's walk over one window ------------------------ */
@@ -232,6 +246,8 @@ static void leak_until(cpu_walk *w, int64_t t, uint32_t s)
         double e = power_leak_energy(watts, a, end);
         bin[POWER_LEAKAGE] += e;
         sum += e;
+        if (w->out->bins_exact)
+            book_exact(w, POWER_LEAKAGE, w->bin, e);
         a = end;
         if (a == w->bin_end) {
             w->bin++;
@@ -289,6 +305,7 @@ static void walk_task(cpu_walk *w, uint32_t inst, uint32_t c0, uint32_t c1)
         power_memo_fill(m, inst, w->memo);
     w->memo_inst = inst;
     memset(w->energy, 0, sizeof w->energy);
+    memset(w->exact, 0, sizeof w->exact);
     uint32_t s = start_pins(w, w->leak_from);
     for (;;) {
         int64_t t = INT64_MAX;
@@ -310,9 +327,11 @@ static void walk_task(cpu_walk *w, uint32_t inst, uint32_t c0, uint32_t c1)
     leak_until(w, w->end, s);
     for (uint32_t k = 0; k < w->n_pins; k++)
         flush_pending(w, &w->pin[k]);
-    double *inst_energy = w->out->inst + (size_t)(inst - w->out->inst0) * POWER_COMPONENTS;
+    size_t at = (size_t)(inst - w->out->inst0) * POWER_COMPONENTS;
     for (int c = 0; c < POWER_COMPONENTS; c++)
-        inst_energy[c] += w->energy[c];
+        w->out->inst[at + c] += w->energy[c];
+    for (int c = 0; w->out->inst_exact && c < POWER_COMPONENTS; c++)
+        power_exact_add_words(&w->out->inst_exact[(at + c) * 2], w->exact[c][0], w->exact[c][1]);
 }
 
 /* ---- tasks and shards -------------------------------------------------------- */
@@ -381,6 +400,8 @@ static void shard_free(cpu_shard_out *o)
         return;
     mem_free(o->bins);
     mem_free(o->inst);
+    mem_free(o->bins_exact);
+    mem_free(o->inst_exact);
     mem_free(o);
 }
 
@@ -403,7 +424,11 @@ static cpu_shard_out *shard_new(const cpu_run *run, uint64_t first, uint64_t end
     *o = (cpu_shard_out){.bin0 = c_lo, .n_bins = c_hi - c_lo, .inst0 = g0, .n_insts = g1 - g0 + 1};
     o->bins = mem_calloc((size_t)o->n_bins * POWER_COMPONENTS, sizeof *o->bins);
     o->inst = mem_calloc((size_t)o->n_insts * POWER_COMPONENTS, sizeof *o->inst);
-    if (!o->bins || !o->inst) {
+    if (run->exact) {
+        o->bins_exact = mem_calloc((size_t)o->n_bins * POWER_COMPONENTS * 2 + 1, sizeof(uint64_t));
+        o->inst_exact = mem_calloc((size_t)o->n_insts * POWER_COMPONENTS * 2 + 1, sizeof(uint64_t));
+    }
+    if (!o->bins || !o->inst || (run->exact && (!o->bins_exact || !o->inst_exact))) {
         shard_free(o);
         return NULL;
     }
@@ -436,6 +461,14 @@ static void shard_add(power_result *r, const cpu_shard_out *o)
     for (size_t i = 0; i < (size_t)o->n_insts * POWER_COMPONENTS; i++)
         inst[i] += o->inst[i];
     r->events_used += o->events_used;
+    if (!o->bins_exact)
+        return;
+    uint64_t *bin_exact = r->bin_exact + (size_t)o->bin0 * POWER_COMPONENTS * 2;
+    for (size_t i = 0; i < (size_t)o->n_bins * POWER_COMPONENTS; i++)
+        power_exact_add_words(&bin_exact[2 * i], o->bins_exact[2 * i], o->bins_exact[2 * i + 1]);
+    uint64_t *inst_exact = r->inst_exact + (size_t)o->inst0 * POWER_COMPONENTS * 2;
+    for (size_t i = 0; i < (size_t)o->n_insts * POWER_COMPONENTS; i++)
+        power_exact_add_words(&inst_exact[2 * i], o->inst_exact[2 * i], o->inst_exact[2 * i + 1]);
 }
 
 /* Files finished shard j and adds every finished shard, in shard order, from
@@ -607,9 +640,10 @@ gp_status power_analyze_cpu_tasks(const design *dg, const events *ev, const powe
     gp_status st = power_plan_make(dg, ev, opt, &plan, d);
     if (st != GP_OK)
         return st;
-    cpu_run run = {.dg = dg, .ev = ev, .plan = &plan};
+    cpu_run run = {.dg = dg, .ev = ev, .plan = &plan, .exact = opt->exact};
     run.r = power_result_new(dg, &plan, d); /* it reports its own failure */
-    bool ok = run.r && power_model_build(&run.m, dg, &plan);
+    bool ok = run.r && (!run.exact || power_result_keep_exact(run.r, d)) &&
+              power_model_build(&run.m, dg, &plan);
     for (uint32_t c = 0; ok && c < run.m.n_cells; c++)
         run.max_memo = run.m.cells[c].memo_size > run.max_memo ? run.m.cells[c].memo_size
                                                                  : run.max_memo;
@@ -617,6 +651,7 @@ gp_status power_analyze_cpu_tasks(const design *dg, const events *ev, const powe
     if (ok) {
         power_result_sum_groups(run.r);
         power_book_input_nets(dg, ev, &plan, run.r);
+        power_result_settle(run.r);
     }
     if (run.r && !ok)
         diag_error(d, 8101, DIAG_NOWHERE, "out of memory in the CPU power engine: use fewer "

@@ -52,6 +52,14 @@ power_result *power_result_new(const design *dg, power_plan *plan, diag_ctx *d);
 /* Adds every instance's energies into its group's totals, in instance
  * order (engines that fill inst_energy directly call it once at the end). */
 void power_result_sum_groups(power_result *r);
+/* Makes r keep exact sums too (power_options.exact): power_book adds
+ * into them, as an engine must; false when out of memory (reported). */
+bool power_result_keep_exact(power_result *r, diag_ctx *d);
+/* Sets the doubles of r that keep exact sums from them (each whose
+ * magnitude is within the sums' range, 128 J: a larger or non-finite one,
+ * from an input out of range, stays as it is for power_result_check),
+ * then the groups from the instances and the IO group's switching. */
+void power_result_settle(power_result *r);
 /* Books the switching of the nets driven from outside the design (IO group). */
 void power_book_input_nets(const design *dg, const events *ev, const power_plan *plan,
                            power_result *r);

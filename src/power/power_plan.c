@@ -2,6 +2,7 @@
  * groups, checked and worked out once before any engine runs; and the
  * result's bookkeeping every engine shares. */
 #include "power/power_int.h"
+#include "power/power_rules.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -471,17 +472,55 @@ void power_result_sum_groups(power_result *r)
                 r->inst_energy[(size_t)i * POWER_COMPONENTS + c];
 }
 
+bool power_result_keep_exact(power_result *r, diag_ctx *d)
+{
+    r->inst_exact = mem_calloc(((size_t)r->n_insts * POWER_COMPONENTS + 1) * 2, sizeof(uint64_t));
+    r->bin_exact = mem_calloc(((size_t)r->n_cycles * POWER_COMPONENTS + 1) * 2, sizeof(uint64_t));
+    if (r->inst_exact && r->bin_exact)
+        return true;
+    no_memory(d);
+    return false;
+}
+
+/* A double of a result, from its exact sum w where that is in range. */
+static void settle_one(double *value, const uint64_t *w)
+{
+    if (fabs(*value) < 0x1p7)
+        *value = power_exact_value(w[0], w[1]);
+}
+
+void power_result_settle(power_result *r)
+{
+    if (!r->inst_exact)
+        return;
+    for (size_t k = 0; k < (size_t)r->n_insts * POWER_COMPONENTS; k++)
+        settle_one(&r->inst_energy[k], &r->inst_exact[2 * k]);
+    for (size_t k = 0; k < (size_t)r->n_cycles * POWER_COMPONENTS; k++)
+        settle_one(&r->bin_energy[k], &r->bin_exact[2 * k]);
+    settle_one(&r->io_switching, r->io_exact);
+    memset(r->group_energy, 0, sizeof r->group_energy);
+    power_result_sum_groups(r);
+    r->group_energy[POWER_GROUP_IO][POWER_SWITCHING] += r->io_switching;
+}
+
 void power_book(power_result *r, const power_plan *plan, uint32_t inst, power_component c,
                 uint32_t bin, double e)
 {
     power_group g = inst == DESIGN_NONE ? POWER_GROUP_IO : (power_group)r->inst_group[inst];
+    size_t k = (size_t)inst * POWER_COMPONENTS + c, b = (size_t)bin * POWER_COMPONENTS + c;
+    bool in_bins = g != POWER_GROUP_IO || plan->include_io;
     r->group_energy[g][c] += e;
     if (inst != DESIGN_NONE)
-        r->inst_energy[(size_t)inst * POWER_COMPONENTS + c] += e;
+        r->inst_energy[k] += e;
     else
         r->io_switching += e;
-    if (g != POWER_GROUP_IO || plan->include_io)
-        r->bin_energy[(size_t)bin * POWER_COMPONENTS + c] += e;
+    if (in_bins)
+        r->bin_energy[b] += e;
+    if (!r->inst_exact)
+        return;
+    power_exact_add(inst != DESIGN_NONE ? &r->inst_exact[2 * k] : r->io_exact, e);
+    if (in_bins)
+        power_exact_add(&r->bin_exact[2 * b], e);
 }
 
 static const char *const component_names[POWER_COMPONENTS] = {
@@ -527,6 +566,8 @@ void power_result_free(power_result *r)
     mem_free(r->inst_group);
     mem_free(r->inst_energy);
     mem_free(r->bin_energy);
+    mem_free(r->inst_exact);
+    mem_free(r->bin_exact);
     mem_free(r);
 }
 

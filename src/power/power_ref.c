@@ -376,6 +376,10 @@ gp_status power_analyze_ref(const design *dg, const events *ev, const power_opti
     if (st != GP_OK)
         return st;
     power_result *r = power_result_new(dg, &plan, d);
+    if (r && opt->exact && !power_result_keep_exact(r, d)) {
+        power_result_free(r);
+        r = NULL;
+    }
     uint32_t max_pins = 0;
     for (uint32_t i = 0; i < dg->n_insts; i++)
         max_pins = dg->inst_cell[i]->n_pins > max_pins ? dg->inst_cell[i]->n_pins : max_pins;
@@ -383,8 +387,10 @@ gp_status power_analyze_ref(const design *dg, const events *ev, const power_opti
     bool ok = r && walk_alloc(&w, max_pins);
     for (uint32_t i = 0; ok && i < dg->n_insts && !w.out_of_memory; i++)
         walk_gate(&w, i);
-    if (ok && !w.out_of_memory)
+    if (ok && !w.out_of_memory) {
         power_book_input_nets(dg, ev, &plan, r);
+        power_result_settle(r);
+    }
     walk_free(&w, max_pins);
     power_plan_free(&plan);
     if (!ok || w.out_of_memory) {

@@ -67,6 +67,48 @@ GP_HOSTDEV double power_leak_energy(double watts, int64_t t0, int64_t t1)
     return watts * (double)(t1 - t0) * GP_S_PER_FS;
 }
 
+/* ---- exact sums (--deterministic) ---------------------------------------------------- */
+
+/* An energy e (J) as a 128-bit fixed-point number in units of 2^-120 J, two's
+ * complement in two 64-bit words: |e| below 128 J converts exactly to the
+ * last unit (a double's 53 bits lie above it), so integer sums of them do
+ * not depend on their order. */
+GP_HOSTDEV void power_exact_words(double e, uint64_t *lo, uint64_t *hi)
+{
+    double x = fabs(e) * 0x1p120;
+    uint64_t h = (uint64_t)(x * 0x1p-64);
+    uint64_t l = (uint64_t)(x - (double)h * 0x1p64);
+    if (e < 0) {
+        l = ~l + 1;
+        h = ~h + (l == 0);
+    }
+    *lo = l;
+    *hi = h;
+}
+
+/* The value (J) of a fixed-point sum, low word lo, high word hi. */
+GP_HOSTDEV double power_exact_value(uint64_t lo, uint64_t hi)
+{
+    return ((double)(int64_t)hi * 0x1p64 + (double)lo) * 0x1p-120;
+}
+
+/* Adds the fixed-point number (lo, hi) to sum w (w[0] its low word, w[1]
+ * its high word), without atomics. */
+GP_HOSTDEV void power_exact_add_words(uint64_t *w, uint64_t lo, uint64_t hi)
+{
+    uint64_t low = w[0] + lo;
+    w[1] += hi + (low < lo);
+    w[0] = low;
+}
+
+/* Adds e (|e| below 128 J) to sum w. */
+GP_HOSTDEV void power_exact_add(uint64_t *w, double e)
+{
+    uint64_t lo, hi;
+    power_exact_words(e, &lo, &hi);
+    power_exact_add_words(w, lo, hi);
+}
+
 /* Whether `when` (an offset in m->tt, or -1: holds always) holds in state s
  * of cell c (bits at and above its variables ignored). */
 GP_HOSTDEV bool power_when_holds(const power_model *m, const power_model_cell *c, int32_t when,

@@ -7,6 +7,7 @@
  * start, events.h), so each window's result is the one-window run's over
  * its cycles, and their sum equals that run within rounding. */
 #include "power/power_int.h"
+#include "power/power_rules.h"
 
 #include <string.h>
 
@@ -165,6 +166,31 @@ static int64_t stream_end(const power_stream *s, const events_window *w)
     return s->t0 + (limit - s->t0) / s->period * s->period;
 }
 
+/* Adds r's exact sums to t's (the bins of r's cycles after t's, which
+ * become `cycles`), when both keep them; t keeps none when r does not.
+ * False when out of memory. */
+static bool append_exact(power_result *t, const power_result *r, uint64_t cycles)
+{
+    if (!t->inst_exact || !r->inst_exact) {
+        mem_free(t->inst_exact);
+        mem_free(t->bin_exact);
+        t->inst_exact = t->bin_exact = NULL;
+        return true;
+    }
+    size_t words = ((size_t)cycles * POWER_COMPONENTS + 1) * 2;
+    uint64_t *bins = mem_realloc(t->bin_exact, words * sizeof *bins);
+    if (!bins)
+        return false;
+    memcpy(bins + (size_t)t->n_cycles * POWER_COMPONENTS * 2, r->bin_exact,
+           (size_t)r->n_cycles * POWER_COMPONENTS * 2 * sizeof *bins);
+    t->bin_exact = bins;
+    for (size_t k = 0; k < (size_t)t->n_insts * POWER_COMPONENTS; k++)
+        power_exact_add_words(&t->inst_exact[2 * k], r->inst_exact[2 * k],
+                              r->inst_exact[2 * k + 1]);
+    power_exact_add_words(t->io_exact, r->io_exact[0], r->io_exact[1]);
+    return true;
+}
+
 gp_status power_result_append(power_result *t, power_result *r, diag_ctx *d)
 {
     if (r->window_start_fs != t->window_end_fs || r->period_fs != t->period_fs ||
@@ -182,14 +208,16 @@ gp_status power_result_append(power_result *t, power_result *r, diag_ctx *d)
         return GP_ERR_INPUT;
     }
     double *bins = mem_realloc(t->bin_energy, cycles * POWER_COMPONENTS * sizeof *bins);
-    if (!bins) {
+    if (bins) {
+        memcpy(bins + (size_t)t->n_cycles * POWER_COMPONENTS, r->bin_energy,
+               (size_t)r->n_cycles * POWER_COMPONENTS * sizeof *bins);
+        t->bin_energy = bins;
+    }
+    if (!bins || !append_exact(t, r, cycles)) {
         power_result_free(r);
         diag_error(d, 8012, DIAG_NOWHERE, "out of memory adding up the power of the windows");
         return GP_ERR_NOMEM;
     }
-    memcpy(bins + (size_t)t->n_cycles * POWER_COMPONENTS, r->bin_energy,
-           (size_t)r->n_cycles * POWER_COMPONENTS * sizeof *bins);
-    t->bin_energy = bins;
     t->n_cycles = (uint32_t)cycles;
     for (size_t k = 0; k < (size_t)t->n_insts * POWER_COMPONENTS; k++)
         t->inst_energy[k] += r->inst_energy[k];
@@ -200,6 +228,7 @@ gp_status power_result_append(power_result *t, power_result *r, diag_ctx *d)
     t->events_used += r->events_used;
     t->window_end_fs = r->window_end_fs;
     t->duration = (double)(t->window_end_fs - t->window_start_fs) * GP_S_PER_FS;
+    power_result_settle(t);
     power_result_free(r);
     return GP_OK;
 }
@@ -214,9 +243,19 @@ power_result *power_result_copy(const power_result *r)
         c->inst_energy = mem_alloc((insts * POWER_COMPONENTS + 1) * sizeof(double));
         c->bin_energy = mem_alloc((bins + 1) * sizeof(double));
     }
-    if (!c || !c->inst_group || !c->inst_energy || !c->bin_energy) {
+    size_t sum_bytes = 2 * sizeof(uint64_t); /* an exact sum */
+    if (c && r->inst_exact) {
+        c->inst_exact = mem_alloc((insts * POWER_COMPONENTS + 1) * sum_bytes);
+        c->bin_exact = mem_alloc((bins + 1) * sum_bytes);
+    }
+    if (!c || !c->inst_group || !c->inst_energy || !c->bin_energy ||
+        (r->inst_exact && (!c->inst_exact || !c->bin_exact))) {
         power_result_free(c);
         return NULL;
+    }
+    if (r->inst_exact) {
+        memcpy(c->inst_exact, r->inst_exact, insts * POWER_COMPONENTS * sum_bytes);
+        memcpy(c->bin_exact, r->bin_exact, bins * sum_bytes);
     }
     memcpy(c->inst_group, r->inst_group, insts);
     memcpy(c->inst_energy, r->inst_energy, insts * POWER_COMPONENTS * sizeof(double));

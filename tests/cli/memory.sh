@@ -3,8 +3,8 @@
 # windows of whole cycles: with a bound that cuts the dump into many of
 # them (in file order; on threads, where the dump's two parts are two
 # windows; given and measured periods, a --window), every number of every CSV equals the one-window run's within
-# 1e-9 relative; --timing says how many windows there were; a bad size is
-# refused with what to give.
+# 1e-9 relative, and with --deterministic bit for bit; --timing says how
+# many windows there were; a bad size is refused with what to give.
 set -u
 gp=$1
 source "$(dirname "$0")/lib/flop.sh"
@@ -24,6 +24,22 @@ for clock in "--period 10ns" "--clock clk" "--period 10ns --window 1234ns:200us"
     same_csvs "$tmp/whole" "$tmp/windows" ||
       { echo "FAIL: $clock --threads $threads: the windows' results differ"; fail=1; }
   done
+done
+# With --deterministic (exact sums) the windows' files are the one-window
+# run's bit for bit, with the cpu and the ref engine.
+for engine in cpu ref; do
+  "$gp" --quiet power "${args[@]}" --period 10ns --engine $engine --deterministic \
+    --out "$tmp/whole" > /dev/null || fail=1
+  "$gp" --quiet power "${args[@]}" --period 10ns --engine $engine --deterministic --memory 16K \
+    --threads 1 --out "$tmp/windows" > /dev/null || fail=1
+  for f in waveform.csv instances.csv cells.csv report.json; do
+    cmp -s "$tmp/whole/$f" "$tmp/windows/$f" ||
+      { echo "FAIL: --deterministic --engine $engine: $f differs in windows"; fail=1; }
+  done
+  "$gp" --quiet power "${args[@]}" --period 10ns --engine $engine --out "$tmp/plain" \
+    > /dev/null || fail=1
+  same_csvs "$tmp/plain" "$tmp/windows" ||
+    { echo "FAIL: --deterministic --engine $engine: not the float64 sums' results"; fail=1; }
 done
 for bad in 0 12Q -5 1.5G; do
   "$gp" --quiet power "${args[@]}" --period 10ns --memory "$bad" > /dev/null 2> "$tmp/err"

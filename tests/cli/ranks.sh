@@ -5,7 +5,8 @@
 # equals the one-process run's within 1e-9 relative.  A hand-made dump puts
 # two pulses at the edge between two ranks' cycles: one pair just inside
 # the second rank's first cycle is booked as glitch there, one split by the
-# edge is not, as the one-process run books them.  resim --power with 2 and
+# edge is not, as the one-process run books them.  With --deterministic the
+# files are one process's bit for bit.  resim --power with 2 and
 # 4 ranks equals one process's.  Skipped without mpirun or a build without
 # MPI.
 set -u
@@ -39,6 +40,20 @@ for run in "--period 10ns" "--clock clk" "--period 10ns --window 1234ns:20us" \
     spans=$(grep -c "the share's .* MB of the dump" "$tmp/out" "$tmp/err" | awk -F: '{ s += $2 } END { print s }')
     want=$([ $np -gt 1 ] && [ "${run#*--memory}" = "$run" ] && echo 1 || echo 0)
     [ "$spans" = "$want" ] || { echo "FAIL: $run -np $np: span read $spans times, not $want"; fail=1; }
+  done
+done
+# With --deterministic (exact sums) the ranks' files are one process's bit
+# for bit.
+"$gp" --quiet power "${args[@]}" --activity "$tmp/act.vcd" --period 10ns --deterministic \
+  --out "$tmp/whole" > /dev/null || fail=1
+for np in 2 4; do
+  rm -rf "$tmp/ranks"
+  mpi $np "$gp" --quiet power "${args[@]}" --activity "$tmp/act.vcd" --period 10ns \
+    --deterministic --threads 1 --out "$tmp/ranks" > /dev/null 2> "$tmp/err" ||
+    { echo "FAIL: --deterministic -np $np: $(cat "$tmp/err")"; fail=1; }
+  for f in waveform.csv instances.csv cells.csv report.json; do
+    cmp -s "$tmp/whole/$f" "$tmp/ranks/$f" ||
+      { echo "FAIL: --deterministic -np $np: $f differs"; fail=1; }
   done
 done
 # A reading on threads that falls back to file order after windows were

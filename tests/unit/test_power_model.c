@@ -1,12 +1,14 @@
 /* test_power_model.c: the power model (power_model.h) built from a small
  * library and netlist, checked against what the library text says (groups,
  * `when` truth tables, SIPL selections, memo offsets, pin flags, delays,
- * start values), and for a cell of 34 pins. */
+ * start values), and for a cell of 34 pins; the exact sums of
+ * --deterministic against hand-made words. */
 #include <math.h>
 
 #include "check.h"
 #include "scratch.h"
 #include "power/power_model.h"
+#include "power/power_rules.h"
 
 #define T1(name, v) name " (t1) { values (\"" v "\") ; } "
 
@@ -173,6 +175,36 @@ static void test_many_pins(void)
     diag_free(d);
 }
 
+/* The fixed point of power_rules.h by hand: 1 J is 2^120 units (high word
+ * 2^56), -1 J its two's complement; a carry out of the low word; and a sum
+ * whose doubles depend on their order is exact in either. */
+static void test_exact_sums(void)
+{
+    uint64_t lo, hi;
+    power_exact_words(1.0, &lo, &hi);
+    CHECK(lo == 0 && hi == (uint64_t)1 << 56);
+    power_exact_words(-1.0, &lo, &hi);
+    CHECK(lo == 0 && hi == ~((uint64_t)1 << 56) + 1);
+    CHECK(power_exact_value(lo, hi) == -1.0);
+    uint64_t w[2] = {0, 0};
+    power_exact_add(w, 0x1p-57); /* 2^63 units: twice carries into the high word */
+    power_exact_add(w, 0x1p-57);
+    CHECK(w[0] == 0 && w[1] == 1);
+    CHECK(power_exact_value(w[0], w[1]) == 0x1p-56);
+    CHECK(power_exact_value(0, 0) == 0.0);
+    const double e[3] = {1e-3, 1e-19, -1e-3};
+    CHECK((e[0] + e[1]) + e[2] != (e[0] + e[2]) + e[1]); /* doubles: the order shows */
+    uint64_t a[2] = {0, 0}, b[2] = {0, 0};
+    for (int k = 0; k < 3; k++)
+        power_exact_add(a, e[k]);
+    for (int k = 2; k >= 0; k--)
+        power_exact_add(b, e[k]);
+    CHECK(a[0] == b[0] && a[1] == b[1]);
+    CHECK(power_exact_value(a[0], a[1]) == 1e-19);
+    power_exact_words(1.234e-15, &lo, &hi);
+    CHECK(power_exact_value(lo, hi) == 1.234e-15);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -183,6 +215,7 @@ int main(void)
     diag_ctx *d = diag_new(stderr);
     libs = lib_set_new();
     CHECK_EQ_INT(lib_read(libs, path, d), GP_OK);
+    RUN(test_exact_sums);
     if (lib_library_count(libs) == 1) {
         RUN(test_model);
         RUN(test_many_pins);
