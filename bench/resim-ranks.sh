@@ -59,6 +59,7 @@ run() {
   local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
   echo "$name $wall rc=$rc" >>"$out/times.txt"
   say "$name: ${wall} s rc=$rc $(grep '^resim' "$out/$name.err" | head -1)"
+  say "$name: $(grep '^timing:' "$out/$name.err" | head -1)"
 }
 
 : >"$out/times.txt"
