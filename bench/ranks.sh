@@ -46,20 +46,12 @@ inputs=(--lib "$case_dir/cells.lib" --netlist "$case_dir/netlist.v" --activity "
 
 # name np engine [option...]: one timed run; appends "name wall ..." to
 # times.txt
+source "$(dirname "$0")/lib/timed.sh"
 run() {
-  local name=$1 np=$2 engine=$3 t0 t1
-  local cmd=("$gp" --quiet power "${inputs[@]}" --engine "$engine" "${@:4}"
-             --json "$out/$name.json")
-  [ "$np" -gt 0 ] && cmd=(mpirun --oversubscribe --bind-to none -np "$np" "${cmd[@]}")
-  t0=$(date +%s%N)
-  "${cmd[@]}" >"$out/$name.stdout" 2>"$out/$name.err"
-  local rc=$?
-  t1=$(date +%s%N)
-  local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-  local timing; timing=$(grep '^timing:' "$out/$name.err" | head -1)
-  echo "$name $wall rc=$rc $timing" >>"$out/times.txt"
-  say "$name: rc=$rc wall $wall s; $timing"
-  [ $rc = 0 ] || tail -3 "$out/$name.err"
+  timed "$1" "$2" "$gp" --quiet power "${inputs[@]}" --engine "$3" "${@:4}" --json "$out/$1.json"
+  echo "$1 $wall rc=$rc $timing" >>"$out/times.txt"
+  say "$1: rc=$rc wall $wall s; $timing"
+  [ $rc = 0 ] || tail -3 "$out/$1.err"
 }
 : >"$out/times.txt"
 for _ in $(seq "$repeat"); do

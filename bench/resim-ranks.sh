@@ -47,19 +47,13 @@ inputs=(--lib "$case_dir/cells.lib" --netlist "$case_dir/netlist.v" --sdf "$case
 
 # name np engine [option...]: one timed run into $out/name (--out) and
 # name.json; appends "name wall rc" to times.txt
+source "$(dirname "$0")/lib/timed.sh"
 run() {
-  local name=$1 np=$2 engine=$3 t0 t1
-  local cmd=("$gp" resim "${inputs[@]}" --power --engine "$engine" "${@:4}"
-             --json "$out/$name.json" --out "$out/$name")
-  [ "$np" -gt 0 ] && cmd=(mpirun --oversubscribe --bind-to none -np "$np" "${cmd[@]}")
-  t0=$(date +%s%N)
-  "${cmd[@]}" >"$out/$name.stdout" 2>"$out/$name.err"
-  local rc=$?
-  t1=$(date +%s%N)
-  local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-  echo "$name $wall rc=$rc" >>"$out/times.txt"
-  say "$name: ${wall} s rc=$rc $(grep '^resim' "$out/$name.err" | head -1)"
-  say "$name: $(grep '^timing:' "$out/$name.err" | head -1)"
+  timed "$1" "$2" "$gp" resim "${inputs[@]}" --power --engine "$3" "${@:4}" \
+    --json "$out/$1.json" --out "$out/$1"
+  echo "$1 $wall rc=$rc" >>"$out/times.txt"
+  say "$1: ${wall} s rc=$rc $(grep '^resim' "$out/$1.err" | head -1)"
+  say "$1: $timing"
 }
 
 : >"$out/times.txt"
