@@ -6,13 +6,13 @@
 # --sdf: its register-only dump and SDF), then times resim --power with
 # the cpu engine in one process and with -np 2, 4, 8 (each rank taking
 # 16/N cores), --deterministic in one process and -np 4 (whose files must
-# be the same bit for bit), and the cuda engine in one process and -np 2
-# sharing the GPU.  Every report.json must equal its engine's one-process
+# be the same bit for bit), the cuda engine in one process and -np 2
+# sharing the GPU, and both engines in windows of --memory MEMORY (2G).  Every report.json must equal its engine's one-process
 # run within 1e-9 relative (timing aside).  The table last.
 #
 #   GATES=1000000 CYCLES=200 bash bench/resim-ranks.sh
 #
-# Knobs: GATES (1000000), CYCLES (200), NPS ("2 4 8"), CASE_DIR
+# Knobs: GATES (1000000), CYCLES (200), NPS ("2 4 8"), MEMORY (2G), CASE_DIR
 # (/tmp/gp-resim-ranks), BUILD (build-ranks).  Logs in $OUT.
 set -u
 start=$SECONDS
@@ -63,6 +63,8 @@ run det1 0 cpu --deterministic
 run det-np4 4 cpu --deterministic
 run cuda1 0 cuda
 run cuda-np2 2 cuda
+run cuda-mem 0 cuda --memory "${MEMORY:-2G}"
+run cpu-mem 0 cpu --memory "${MEMORY:-2G}"
 
 # The report without its timing, for comparing runs.
 strip() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); r.pop("timing",None); json.dump(r,open(sys.argv[2],"w"))' "$1" "$2"; }

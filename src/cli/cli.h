@@ -64,12 +64,13 @@ typedef struct cli_timing {
     report_phase phase[CLI_MAX_PHASES];
     int n;
     double mark; /* when the phase now running began */
-    uint32_t windows; /* the activity's windows, when read in more than one */
+    uint32_t windows; /* the activity's (or resim's) windows, when more than one */
     uint64_t span_bytes; /* events_stats.span_bytes */
 } cli_timing;
 
 void cli_timing_start(cli_timing *t);
-/* Ends the phase now running as `name` and starts the next. */
+/* Ends the phase now running as `name` (added to an earlier phase of that
+ * name: a phase done again, window by window) and starts the next. */
 void cli_timing_lap(cli_timing *t, const char *name);
 /* Ends the phase now running as two: `part`, part_seconds of it spent
  * in turns with the rest, and `name`, the rest. */
@@ -266,6 +267,8 @@ uint64_t cli_memory_default(const cli_power_args *a);
 /* A size in bytes with an optional K, M, G or T (powers of 1024), e.g.
  * 512M or 8G; false when malformed or 0. */
 bool cli_parse_size(const char *text, uint64_t *bytes);
+/* --memory SIZE's value into *bytes; false after reporting a bad one. */
+bool cli_parse_memory(const char *value, uint64_t *bytes, diag_ctx *d);
 
 /* How a command's arguments read: the design inputs, its own options and,
  * for commands that analyse power, the power options. */

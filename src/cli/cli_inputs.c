@@ -153,7 +153,12 @@ void cli_timing_start(cli_timing *t)
 void cli_timing_lap(cli_timing *t, const char *name)
 {
     double now = progress_now_seconds();
-    if (t->n < CLI_MAX_PHASES)
+    int k = 0;
+    while (k < t->n && (t->phase[k].beside || strcmp(t->phase[k].name, name) != 0))
+        k++;
+    if (k < t->n) /* a phase done again (a window of several) adds up */
+        t->phase[k].seconds += now - t->mark;
+    else if (t->n < CLI_MAX_PHASES)
         t->phase[t->n++] = (report_phase){name, now - t->mark, false};
     t->mark = now;
 }

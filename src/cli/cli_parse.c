@@ -90,6 +90,15 @@ bool cli_parse_size(const char *text, uint64_t *bytes)
     return true;
 }
 
+bool cli_parse_memory(const char *value, uint64_t *bytes, diag_ctx *d)
+{
+    if (cli_parse_size(value, bytes))
+        return true;
+    diag_error(d, 1029, DIAG_NOWHERE, "bad value '%s' for --memory: give a size in bytes, "
+               "with K, M, G or T for powers of 1024, e.g. 512M or 8G", value);
+    return false;
+}
+
 bool cli_parse_count(const char *text, int max, int *out)
 {
     char *end;

@@ -52,12 +52,7 @@ static int parse_power_own(void *args, int argc, char **argv, int *i)
     power_args *a = args;
     if (strcmp(argv[*i], "--memory") != 0 || *i + 1 >= argc)
         return 0;
-    const char *value = argv[++*i];
-    if (cli_parse_size(value, &a->memory))
-        return 1;
-    diag_error(a->d, 1029, DIAG_NOWHERE, "bad value '%s' for --memory: give a size in bytes, "
-               "with K, M, G or T for powers of 1024, e.g. 512M or 8G", value);
-    return -1;
+    return cli_parse_memory(argv[++*i], &a->memory, a->d) ? 1 : -1;
 }
 
 /* Parses power's options; returns 0 to go on, -1 after --help, else the

@@ -36,6 +36,13 @@ static const char resim_help[] =
     "\n"
     "%s"
     "\n"
+    "memory:\n"
+    "  --memory SIZE     with --power, the re-simulated events held at once, about\n"
+    "                    (e.g. 512M, 8G; default: every cycle at once): the cycles\n"
+    "                    are re-simulated and analysed in windows of whole cycles,\n"
+    "                    each from a warm-up before it, with the same results (on\n"
+    "                    the GPU too: a design whose events exceed its memory)\n"
+    "\n"
     "ranks (MPI):\n"
     "  mpirun -np N gatepower resim --power ...  shares the cycles out: each rank\n"
     "                    re-simulates its range of whole cycles, from a warm-up long\n"
@@ -54,6 +61,8 @@ typedef struct resim_args {
     cli_power_args power;
     const char *saif, *vcd;
     bool want_power;
+    uint64_t memory; /* --memory: the events a window holds, about; 0: one window */
+    diag_ctx *d;
 } resim_args;
 
 /* Takes one of resim's own options at argv[*i]; 1 taken, 0 not one. */
@@ -75,6 +84,8 @@ static int parse_resim_option(void *args, int argc, char **argv, int *i)
         a->saif = value;
     else if (strcmp(option, "--vcd") == 0)
         a->vcd = value;
+    else if (strcmp(option, "--memory") == 0)
+        return cli_parse_memory(argv[++*i], &a->memory, a->d) ? 1 : -1;
     else
         return 0;
     ++*i;
@@ -102,6 +113,12 @@ static int parse_options(int argc, char **argv, resim_args *a, diag_ctx *d)
                    "of every net is written by one process: run it without mpirun)");
         return CLI_EXIT_USAGE;
     }
+    if (a->memory && (!a->want_power || a->saif || a->vcd)) {
+        diag_error(d, 1051, DIAG_NOWHERE, "gatepower resim --memory re-simulates and analyses "
+                   "the cycles in windows: give --power, without --saif or --vcd (they need "
+                   "every net's whole waveform: run without --memory)");
+        return CLI_EXIT_USAGE;
+    }
     if (a->power.devices_given) {
         diag_error(d, 1046, DIAG_NOWHERE, "gatepower resim runs on one GPU (--device N); "
                    "--devices is for gatepower power");
@@ -126,11 +143,15 @@ static gp_status write_files(const resim_args *a, cli_design *cd, const events *
     return st;
 }
 
-static void print_stats(const resim_stats *s)
+/* The statistics of the windows (a warm-up re-simulated twice counts
+ * twice). */
+static void print_stats(const resim_stats *s, uint32_t windows)
 {
     fprintf(stderr, "resim");
     if (ranks_count() > 1)
         fprintf(stderr, " (rank 0's share of the cycles, of %d ranks)", ranks_count());
+    if (windows > 1)
+        fprintf(stderr, " (in %u windows)", windows);
     fprintf(stderr, ": %u gate outputs from %u register outputs and %u inputs: "
             "%llu events in, %llu out; %llu updates scheduled, %llu swallowed\n", s->gates,
             s->registers, s->inputs, (unsigned long long)s->events_in,
@@ -141,16 +162,13 @@ static void print_stats(const resim_stats *s)
 /* Re-simulation on the CPU, then the files and, with --power, the
  * analysis of the events into *r. */
 static gp_status resim_on_host(const resim_args *a, cli_design *cd, const cli_context *ctx,
-                               power_result **r)
+                               power_result **r, resim_stats *stats)
 {
     events *full = NULL;
-    resim_stats stats;
-    gp_status st = resim_run(cd->dg, cd->ev, &a->opt, &full, &stats, ctx->diag);
+    gp_status st = resim_run(cd->dg, cd->ev, &a->opt, &full, stats, ctx->diag);
     if (st != GP_OK)
         return st;
     cli_timing_lap(&cd->timing, "resim");
-    if (!ctx->quiet)
-        print_stats(&stats);
     cli_timing *timing = a->in.timing ? &cd->timing : NULL;
     st = write_files(a, cd, full, ctx->diag);
     if (st == GP_OK && a->want_power)
@@ -162,24 +180,21 @@ static gp_status resim_on_host(const resim_args *a, cli_design *cd, const cli_co
 /* Re-simulation on the GPU; the events come back for the files only, the
  * power analysis (into *r) reads them where they are. */
 static gp_status resim_on_device(const resim_args *a, cli_design *cd, const cli_context *ctx,
-                                 power_result **r)
+                                 power_result **r, resim_stats *stats)
 {
     diag_ctx *d = ctx->diag;
     resim_plan plan;
-    resim_stats stats;
     cuda_events *dev = NULL;
     events *full = NULL;
-    gp_status st = resim_plan_make(cd->dg, cd->ev, &a->opt, &plan, &stats, d);
+    gp_status st = resim_plan_make(cd->dg, cd->ev, &a->opt, &plan, stats, d);
     if (st != GP_OK)
         return st;
     cli_timing_lap(&cd->timing, "resim plan");
     cuda_resim_options co = cuda_resim_defaults();
     co.device = a->power.cuda.device;
-    st = cuda_resim_run(&plan, &co, &dev, &stats, NULL, d);
+    st = cuda_resim_run(&plan, &co, &dev, stats, NULL, d);
     if (st == GP_OK) {
         cli_timing_lap(&cd->timing, "resim");
-        if (!ctx->quiet)
-            print_stats(&stats);
         if (a->saif || a->vcd)
             st = cuda_events_download(dev, &full, d);
         if (st == GP_OK)
@@ -194,9 +209,86 @@ static gp_status resim_on_device(const resim_args *a, cli_design *cd, const cli_
     return st;
 }
 
+/* Bytes a re-simulated event takes while its window is analysed, about
+ * (its word in the result, its place while simulated), and the cycles of
+ * the first window of several, whose events per cycle size the others. */
+#define RESIM_EVENT_BYTES 16
+#define RESIM_PROBE_CYCLES 16
+
+/* The re-simulation (and its power, into *r) of [exact_from, until), or of
+ * the whole dump; stats gets its statistics. */
+static gp_status resim_part(const resim_args *a, cli_design *cd, const cli_context *ctx,
+                            power_result **r, resim_stats *stats)
+{
+    return a->power.engine == CLI_ENGINE_CUDA ? resim_on_device(a, cd, ctx, r, stats)
+                                              : resim_on_host(a, cd, ctx, r, stats);
+}
+
+/* Adds window k's statistics to the windows' (the dump's counts once). */
+static void add_stats(resim_stats *all, const resim_stats *s, uint32_t k)
+{
+    if (k == 0) {
+        *all = *s;
+        return;
+    }
+    all->events_out += s->events_out;
+    all->wakeups += s->wakeups;
+    all->swallowed += s->swallowed;
+}
+
+/* The cycles of the window after one of `cycles` that made `events`: about
+ * --memory bytes of them. */
+static uint64_t next_window_cycles(const resim_args *a, uint64_t cycles, uint64_t events)
+{
+    double per_cycle = (double)(events ? events : 1) / (double)cycles;
+    double fit = (double)a->memory / RESIM_EVENT_BYTES / per_cycle;
+    return fit < 1.0 ? 1 : fit > 1e15 ? (uint64_t)1e15 : (uint64_t)fit;
+}
+
+/* The share's cycles (a->power.opt's window, the clock fixed; its events
+ * exact on [from, to)) re-simulated and analysed in windows of whole
+ * cycles, each from its own warm-up, their results appended into *r: one
+ * window, or with --memory windows of about that many bytes of events. */
+static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_context *ctx,
+                               int64_t from, int64_t to, power_result **r, uint32_t *windows)
+{
+    const power_options *share = &a->power.opt;
+    int64_t period = share->period_fs, start = share->window_start_fs;
+    int64_t end = share->window_end_fs >= 0 ? share->window_end_fs : cd->ev->end_fs;
+    uint64_t cycles = a->memory ? RESIM_PROBE_CYCLES : UINT64_MAX;
+    resim_stats all = {0};
+    gp_status st = GP_OK;
+    int64_t t = start, w_end;
+    do { /* once at least: a window outside the dump is refused as one run refuses it */
+        int64_t left = end > t ? (end - t + period - 1) / period : 0;
+        bool last = cycles >= (uint64_t)left;
+        w_end = last ? end : t + (int64_t)cycles * period;
+        resim_args w = *a;
+        w.opt.exact_from_fs = t == start ? from : t;
+        w.opt.until_fs = last ? to : w_end;
+        w.power.opt.window_start_fs = t;
+        w.power.opt.window_end_fs = last ? share->window_end_fs : w_end;
+        power_result *part = NULL;
+        resim_stats s;
+        st = resim_part(&w, cd, ctx, &part, &s);
+        if (st == GP_OK && *r)
+            st = power_result_append(*r, part, ctx->diag);
+        else if (st == GP_OK)
+            *r = part;
+        add_stats(&all, &s, *windows);
+        cycles = next_window_cycles(a, cycles, s.events_out);
+        t = w_end;
+        ++*windows;
+    } while (st == GP_OK && t < end);
+    if (st == GP_OK && !ctx->quiet)
+        print_stats(&all, *windows);
+    return st;
+}
+
 /* The re-simulation and its power (into *r) once the design is read: of
- * this rank's share of the cycles under mpirun, from a warm-up before it
- * (resim_options.exact_from_fs), with the clock fixed on the dump. */
+ * the whole dump as it is, or, under mpirun or with --memory, with the
+ * clock fixed on the dump, of this rank's share of the cycles in windows,
+ * each from a warm-up before it (resim_options.exact_from_fs). */
 static gp_status resim_and_power(resim_args *a, cli_design *cd, const cli_context *ctx,
                                  power_result **r)
 {
@@ -204,19 +296,26 @@ static gp_status resim_and_power(resim_args *a, cli_design *cd, const cli_contex
     if (a->want_power && (!cli_power_clock_from_sdc(&a->power, cd, d) ||
                           power_check_design(cd->dg, &a->power.opt, d) != GP_OK))
         return GP_ERR_INPUT;
-    if (ranks_count() > 1) {
-        gp_status st = cli_power_take_share(&a->power, cd->dg, cd->ev, &a->opt.exact_from_fs,
-                                            &a->opt.until_fs, d);
-        if (st != GP_OK || a->opt.exact_from_fs == a->opt.until_fs)
-            return st; /* a share without cycles has nothing to make */
+    if (ranks_count() == 1 && !a->memory) {
+        resim_stats stats;
+        gp_status st = resim_part(a, cd, ctx, r, &stats);
+        if (st == GP_OK && !ctx->quiet)
+            print_stats(&stats, 1);
+        return st;
     }
-    return a->power.engine == CLI_ENGINE_CUDA ? resim_on_device(a, cd, ctx, r)
-                                              : resim_on_host(a, cd, ctx, r);
+    int64_t from, to;
+    uint32_t windows = 0;
+    gp_status st = cli_power_take_share(&a->power, cd->dg, cd->ev, &from, &to, d);
+    if (st != GP_OK || from == to)
+        return st; /* a share without cycles has nothing to make */
+    st = resim_windows(a, cd, ctx, from, to, r, &windows);
+    cd->timing.windows = windows;
+    return st;
 }
 
 int cli_resim(int argc, char **argv, const cli_context *ctx)
 {
-    resim_args a = {.opt = resim_defaults(), .power = cli_power_defaults()};
+    resim_args a = {.opt = resim_defaults(), .power = cli_power_defaults(), .d = ctx->diag};
     int status = parse_options(argc, argv, &a, ctx->diag);
     if (status)
         return status < 0 ? 0 : status;

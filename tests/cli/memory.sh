@@ -4,7 +4,8 @@
 # them (in file order; on threads, where the dump's two parts are two
 # windows; given and measured periods, a --window), every number of every CSV equals the one-window run's within
 # 1e-9 relative, and with --deterministic bit for bit; --timing says how
-# many windows there were; a bad size is refused with what to give.
+# many windows there were; a bad size is refused with what to give.  The
+# same for resim --power --memory (windows of re-simulated cycles).
 set -u
 gp=$1
 source "$(dirname "$0")/lib/flop.sh"
@@ -41,6 +42,29 @@ for engine in cpu ref; do
   same_csvs "$tmp/plain" "$tmp/windows" ||
     { echo "FAIL: --deterministic --engine $engine: not the float64 sums' results"; fail=1; }
 done
+# resim --power --memory re-simulates and analyses the cycles in windows,
+# each from a warm-up before it: one window's results, and with
+# --deterministic its files bit for bit; --saif needs every cycle at once.
+resim=(--quiet resim "${args[@]}" --power)
+for clock in "--period 10ns" "--clock clk --window 1234ns:200us"; do
+  "$gp" "${resim[@]}" $clock --out "$tmp/whole" > /dev/null 2>&1 || fail=1
+  "$gp" "${resim[@]}" $clock --memory 256K --timing --out "$tmp/windows" > /dev/null 2> "$tmp/err" ||
+    { echo "FAIL: resim $clock --memory: $(cat "$tmp/err")"; fail=1; }
+  windows=$(sed -n 's/.*activity in \([0-9]*\) windows.*/\1/p' "$tmp/err")
+  [ "${windows:-0}" -gt 10 ] || { echo "FAIL: resim $clock: ${windows:-no} windows"; fail=1; }
+  same_csvs "$tmp/whole" "$tmp/windows" ||
+    { echo "FAIL: resim $clock --memory: the windows' results differ"; fail=1; }
+done
+"$gp" "${resim[@]}" --period 10ns --deterministic --out "$tmp/whole" > /dev/null 2>&1 || fail=1
+"$gp" "${resim[@]}" --period 10ns --deterministic --memory 256K --out "$tmp/windows" \
+  > /dev/null 2>&1 || fail=1
+for f in waveform.csv instances.csv cells.csv report.json; do
+  cmp -s "$tmp/whole/$f" "$tmp/windows/$f" ||
+    { echo "FAIL: resim --deterministic --memory: $f differs"; fail=1; }
+done
+"$gp" --quiet resim "${args[@]}" --memory 1M --saif "$tmp/r.saif" > /dev/null 2> "$tmp/err" &&
+  { echo "FAIL: resim --memory --saif ran"; fail=1; }
+grep -q "error 1051" "$tmp/err" || { echo "FAIL: resim --memory --saif: $(cat "$tmp/err")"; fail=1; }
 for bad in 0 12Q -5 1.5G; do
   "$gp" --quiet power "${args[@]}" --period 10ns --memory "$bad" > /dev/null 2> "$tmp/err"
   status=$?
