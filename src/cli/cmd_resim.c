@@ -276,7 +276,8 @@ static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_co
         else if (st == GP_OK)
             *r = part;
         add_stats(&all, &s, *windows);
-        cycles = next_window_cycles(a, cycles, s.events_out);
+        if (a->memory)
+            cycles = next_window_cycles(a, cycles, s.events_out);
         t = w_end;
         ++*windows;
     } while (st == GP_OK && t < end);
