@@ -330,8 +330,8 @@ static void walk_task(cpu_walk *w, uint32_t inst, uint32_t c0, uint32_t c1)
     size_t at = (size_t)(inst - w->out->inst0) * POWER_COMPONENTS;
     for (int c = 0; c < POWER_COMPONENTS; c++)
         w->out->inst[at + c] += w->energy[c];
-    for (int c = 0; w->out->inst_exact && c < POWER_COMPONENTS; c++)
-        power_exact_add_words(&w->out->inst_exact[(at + c) * 2], w->exact[c][0], w->exact[c][1]);
+    if (w->out->inst_exact)
+        power_exact_add_sums(&w->out->inst_exact[at * 2], &w->exact[0][0], POWER_COMPONENTS);
 }
 
 /* ---- tasks and shards -------------------------------------------------------- */
@@ -463,12 +463,10 @@ static void shard_add(power_result *r, const cpu_shard_out *o)
     r->events_used += o->events_used;
     if (!o->bins_exact)
         return;
-    uint64_t *bin_exact = r->bin_exact + (size_t)o->bin0 * POWER_COMPONENTS * 2;
-    for (size_t i = 0; i < (size_t)o->n_bins * POWER_COMPONENTS; i++)
-        power_exact_add_words(&bin_exact[2 * i], o->bins_exact[2 * i], o->bins_exact[2 * i + 1]);
-    uint64_t *inst_exact = r->inst_exact + (size_t)o->inst0 * POWER_COMPONENTS * 2;
-    for (size_t i = 0; i < (size_t)o->n_insts * POWER_COMPONENTS; i++)
-        power_exact_add_words(&inst_exact[2 * i], o->inst_exact[2 * i], o->inst_exact[2 * i + 1]);
+    power_exact_add_sums(r->bin_exact + (size_t)o->bin0 * POWER_COMPONENTS * 2, o->bins_exact,
+                         (size_t)o->n_bins * POWER_COMPONENTS);
+    power_exact_add_sums(r->inst_exact + (size_t)o->inst0 * POWER_COMPONENTS * 2, o->inst_exact,
+                         (size_t)o->n_insts * POWER_COMPONENTS);
 }
 
 /* Files finished shard j and adds every finished shard, in shard order, from

@@ -101,6 +101,13 @@ GP_HOSTDEV void power_exact_add_words(uint64_t *w, uint64_t lo, uint64_t hi)
     w[0] = low;
 }
 
+/* Adds the n sums at a to the n sums at w (two words each). */
+GP_HOSTDEV void power_exact_add_sums(uint64_t *w, const uint64_t *a, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        power_exact_add_words(&w[2 * k], a[2 * k], a[2 * k + 1]);
+}
+
 /* Adds e (|e| below 128 J) to sum w. */
 GP_HOSTDEV void power_exact_add(uint64_t *w, double e)
 {

@@ -184,10 +184,8 @@ static bool append_exact(power_result *t, const power_result *r, uint64_t cycles
     memcpy(bins + (size_t)t->n_cycles * POWER_COMPONENTS * 2, r->bin_exact,
            (size_t)r->n_cycles * POWER_COMPONENTS * 2 * sizeof *bins);
     t->bin_exact = bins;
-    for (size_t k = 0; k < (size_t)t->n_insts * POWER_COMPONENTS; k++)
-        power_exact_add_words(&t->inst_exact[2 * k], r->inst_exact[2 * k],
-                              r->inst_exact[2 * k + 1]);
-    power_exact_add_words(t->io_exact, r->io_exact[0], r->io_exact[1]);
+    power_exact_add_sums(t->inst_exact, r->inst_exact, (size_t)t->n_insts * POWER_COMPONENTS);
+    power_exact_add_sums(t->io_exact, r->io_exact, 1);
     return true;
 }
 
