@@ -256,6 +256,9 @@ static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_co
     int64_t period = share->period_fs, start = share->window_start_fs;
     int64_t end = share->window_end_fs >= 0 ? share->window_end_fs : cd->ev->end_fs;
     uint64_t cycles = a->memory ? RESIM_PROBE_CYCLES : UINT64_MAX;
+    /* Windows share one warm-up; a share of one window works it out if
+     * it needs one. */
+    int64_t warmup = a->memory ? resim_warmup_fs(cd->dg) : -1;
     resim_stats all = {0};
     gp_status st = GP_OK;
     int64_t t = start, w_end;
@@ -266,6 +269,7 @@ static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_co
         resim_args w = *a;
         w.opt.exact_from_fs = t == start ? from : t;
         w.opt.until_fs = last ? to : w_end;
+        w.opt.warmup_fs = warmup;
         w.power.opt.window_start_fs = t;
         w.power.opt.window_end_fs = last ? share->window_end_fs : w_end;
         power_result *part = NULL;

@@ -41,6 +41,9 @@ typedef struct resim_options {
      * events from until_fs on are left out.  INT64_MIN and INT64_MAX (the
      * defaults): the whole dump. */
     int64_t exact_from_fs, until_fs;
+    /* The warm-up, resim_warmup_fs(dg), for a run of several parts that
+     * works it out once; -1 (the default): each part works it out. */
+    int64_t warmup_fs;
 } resim_options;
 
 typedef struct resim_stats {
@@ -56,6 +59,11 @@ typedef struct resim_stats {
 } resim_stats;
 
 resim_options resim_defaults(void);
+
+/* How long before resim_options.exact_from_fs a part of the dump starts
+ * (fs): the largest settling bound of any net (docs/model.md, "A part of
+ * the dump"); -1 when out of memory. */
+int64_t resim_warmup_fs(const design *dg);
 
 /* Re-simulates `dg` from `dump` (events of the primary inputs and register
  * outputs, e.g. read by events_read from a zero-delay VCD) into `*full`, an

@@ -14,7 +14,7 @@
 resim_options resim_defaults(void)
 {
     return (resim_options){.shift_registers = true, .threads = 0, .exact_from_fs = INT64_MIN,
-                           .until_fs = INT64_MAX};
+                           .until_fs = INT64_MAX, .warmup_fs = -1};
 }
 
 int64_t resim_whole_fs(double fs)

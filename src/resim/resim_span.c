@@ -46,9 +46,7 @@ static int64_t gate_bound(const design *dg, const resim_job *job, const int64_t 
     return add_capped(inputs, 2 * delay);
 }
 
-/* The warm-up: every net's settling bound, in level order; -1 when out of
- * memory. */
-static int64_t warmup_fs(const design *dg)
+int64_t resim_warmup_fs(const design *dg)
 {
     uint32_t n_jobs = 0;
     resim_job *jobs = resim_list_jobs(dg, &n_jobs);
@@ -72,7 +70,7 @@ gp_status resim_span_of(const design *dg, const events *dump, const resim_option
     stats->start_fs = t0;
     if (opt->exact_from_fs <= t0)
         return GP_OK;
-    int64_t warmup = warmup_fs(dg);
+    int64_t warmup = opt->warmup_fs >= 0 ? opt->warmup_fs : resim_warmup_fs(dg);
     if (warmup < 0)
         return resim_no_memory(d);
     /* Strictly before: the gates' first events, at the start, are no
