@@ -733,6 +733,35 @@ static void test_svg_downsampling(void)
     free_result(r);
 }
 
+/* A table longer than the batches that the rows are formatted in on
+ * threads: every row in order, each with its own cycle's numbers. */
+static void test_long_table_in_order(void)
+{
+    enum { CYCLES = 100003 };
+    power_result *r = make_result(false);
+    mem_free(r->bin_energy);
+    r->n_cycles = CYCLES;
+    r->bin_energy = mem_calloc((size_t)CYCLES * POWER_COMPONENTS, sizeof(double));
+    for (int b = 0; b < CYCLES; b++)
+        r->bin_energy[b * POWER_COMPONENTS + POWER_INTERNAL] = (b + 0.25) * U;
+    char out_dir[256];
+    snprintf(out_dir, sizeof out_dir, "%s/long", dir);
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(report_write_all(out_dir, dg, r, NULL, d), GP_OK);
+    char *text = slurp_output(out_dir, "waveform.csv"), buf[512], *f[16];
+    const char *cursor = text;
+    next_line(&cursor);
+    int wrong = 0, b = 0;
+    for (const char *line; text && (line = next_line(&cursor)); b++)
+        wrong += csv_split(line, buf, sizeof buf, f, 16) != 8 || atoi(f[0]) != b ||
+                 strtod(f[2], NULL) != (b + 0.25) * U / period;
+    CHECK_EQ_INT(wrong, 0);
+    CHECK_EQ_INT(b, CYCLES);
+    free(text);
+    diag_free(d);
+    free_result(r);
+}
+
 /* The output directory's path goes through a regular file. */
 static void test_out_dir_under_a_file(void)
 {
@@ -799,6 +828,7 @@ int main(void)
     RUN(test_text_with_io);
     RUN(test_write_all);
     RUN(test_svg_downsampling);
+    RUN(test_long_table_in_order);
     RUN(test_out_dir_under_a_file);
     RUN(test_unwritable_files);
     design_free(dg);
