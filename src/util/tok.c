@@ -756,11 +756,55 @@ static bool tok_is_decimal(const char *s, size_t len)
     return i == len;
 }
 
+/* A decimal (tok_is_decimal's form) whose digits make an integer m of at
+ * most 2^53 and whose value is m * 10^e with |e| <= 22: both are exact
+ * doubles, so one multiplication or division rounds as strtod does
+ * (Clinger's fast path).  False for any other text. */
+static bool tok_exact_decimal(const char *s, size_t len, double *out)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    size_t i = 0;
+    bool negative = s[0] == '-';
+    if (s[0] == '+' || s[0] == '-')
+        i++;
+    uint64_t m = 0;
+    int e = 0, digits = 0;
+    for (bool point = false; i < len && s[i] != 'e' && s[i] != 'E'; i++) {
+        if (s[i] == '.') {
+            point = true;
+            continue;
+        }
+        if (m == 0 && s[i] == '0') {
+            e -= point;
+            continue;
+        }
+        if (++digits > 16)
+            return false;
+        m = m * 10 + (uint64_t)(s[i] - '0');
+        e -= point;
+    }
+    if (i < len) {
+        int64_t x;
+        if (!tok_parse_i64(s + i + 1, len - i - 1, &x) || x > 22 || x < -22 - 16)
+            return false;
+        e += (int)x;
+    }
+    if (m > (UINT64_C(1) << 53) || e > 22 || e < -22)
+        return m == 0 ? (*out = negative ? -0.0 : 0.0, true) : false;
+    double v = e < 0 ? (double)m / pow10[-e] : (double)m * pow10[e];
+    *out = negative ? -v : v;
+    return true;
+}
+
 bool tok_parse_double(const char *s, size_t len, double *out)
 {
     char buf[TOK_NUMBER_MAX + 1];
     if (len > TOK_NUMBER_MAX || !tok_is_decimal(s, len))
         return false;
+    if (tok_exact_decimal(s, len, out))
+        return true;
     memcpy(buf, s, len);
     buf[len] = '\0';
     errno = 0;

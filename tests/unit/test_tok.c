@@ -530,6 +530,49 @@ static void test_numbers(void)
     }
 }
 
+/* The value of text by strtod, which tok_parse_double must equal bit for
+ * bit (its fast path for short decimals among them). */
+static bool same_as_strtod(const char *text)
+{
+    double v = -1234.5, want = strtod(text, NULL);
+    return tok_parse_double(text, strlen(text), &v) && memcmp(&v, &want, sizeof v) == 0;
+}
+
+static void test_numbers_round_as_strtod(void)
+{
+    static const char *const edges[] = {
+        "9007199254740992", "9007199254740993", "-9007199254740993e-3", "1e22", "1e23",
+        "9007199254740991e22", "1e-22", "3e-23", "-0", "-0.0e5", "0.1", "0.30000000000000004",
+        "123.456e-20", "000000000000000000000012.5", "1234567890123456", "12345678901234567",
+        "0.000000000000000000000000001", "5e-324", "2.2250738585072011e-308"};
+    for (size_t i = 0; i < COUNT(edges); i++) {
+        CHECK(same_as_strtod(edges[i]));
+        if (!same_as_strtod(edges[i]))
+            fprintf(stderr, "  '%s'\n", edges[i]);
+    }
+    uint64_t x = 88172645463325252u;
+    int wrong = 0;
+    for (int k = 0; k < 200000; k++) {
+        char text[64];
+        int at = 0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if (x & 1)
+            text[at++] = '-';
+        int digits = 1 + (int)((x >> 8) % 19), point = (int)((x >> 16) % (uint64_t)(digits + 2));
+        for (int d = 0; d < digits; d++) {
+            if (d == point)
+                text[at++] = '.';
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            text[at++] = (char)('0' + x % 10);
+        }
+        if ((x >> 24) & 1)
+            at += snprintf(text + at, sizeof text - (size_t)at, "e%d", (int)((x >> 32) % 60) - 30);
+        text[at] = '\0';
+        wrong += !same_as_strtod(text);
+    }
+    CHECK_EQ_INT(wrong, 0);
+}
+
 /* --- throughput (printed, not asserted) ----------------------------------- */
 
 /* Lexes to the end; the number of tokens, or -1 on an error. */
@@ -612,6 +655,7 @@ int main(void)
     RUN(test_errors);
     RUN(test_io_error_from_a_truncated_gzip);
     RUN(test_numbers);
+    RUN(test_numbers_round_as_strtod);
     RUN(test_throughput);
     CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes);
     CHECK_EQ_INT(rmdir(tmpdir), 0);
