@@ -65,15 +65,65 @@ static gp_status read_constraints(const cli_inputs *in, cli_design *cd, diag_ctx
     return st;
 }
 
-gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_design *out,
-                                const cli_context *ctx)
+/* The SDF file read on a thread of its own while the libraries, netlist
+ * and design are: its entries need no design, and their messages wait in
+ * a held context to come after the design's. */
+typedef struct sdf_reading {
+    const char *path;
+    diag_ctx *held;
+    design_sdf *sdf;
+    gp_status status;
+    pthread_t thread;
+    bool started;
+} sdf_reading;
+
+static void *read_sdf(void *arg)
+{
+    sdf_reading *r = arg;
+    r->status = design_sdf_read(r->path, &r->sdf, r->held);
+    return NULL;
+}
+
+/* Starts the reading; where no thread or context can be had, the SDF is
+ * read when it is needed (sdf_annotate). */
+static void sdf_start(sdf_reading *r, const char *path, diag_ctx *d)
+{
+    *r = (sdf_reading){.path = path};
+    if (!path || !(r->held = diag_new_held(d)))
+        return;
+    r->started = pthread_create(&r->thread, NULL, read_sdf, r) == 0;
+    if (!r->started) {
+        diag_free(r->held);
+        r->held = NULL;
+    }
+}
+
+/* Waits for the reading; with `keep` its messages follow the design's
+ * and its entries annotate dg, else they are dropped. */
+static gp_status sdf_annotate(sdf_reading *r, design *dg, bool keep, design_sdf_stats *stats,
+                              diag_ctx *d)
+{
+    if (r->started)
+        pthread_join(r->thread, NULL);
+    gp_status st = r->status;
+    if (keep && r->started)
+        diag_release(r->held);
+    else if (keep && r->path)
+        st = design_sdf_read(r->path, &r->sdf, d);
+    if (keep && st == GP_OK && r->sdf)
+        st = design_sdf_apply(dg, r->sdf, stats, d);
+    design_sdf_free(r->sdf);
+    diag_free(r->held);
+    *r = (sdf_reading){0};
+    return st;
+}
+
+/* The libraries, netlist, SPEF and SDC, and the design's timing (on a
+ * thread of its own when `timing_beside` asks and one can start). */
+static gp_status read_design(const cli_inputs *in, bool timing_beside, cli_design *out,
+                             const cli_context *ctx)
 {
     diag_ctx *d = ctx->diag;
-    out->libs = lib_set_new();
-    if (!out->libs) {
-        diag_error(d, 1014, DIAG_NOWHERE, "out of memory");
-        return GP_ERR_NOMEM;
-    }
     gp_status st = GP_OK;
     cli_timing *t = &out->timing;
     cli_timing_start(t);
@@ -93,13 +143,30 @@ gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_
     }
     if (st == GP_OK)
         st = read_constraints(in, out, d);
-    if (st != GP_OK || (beside_activity && !in->sdf && start_timing(out, d)))
+    if (st != GP_OK || (timing_beside && start_timing(out, d)))
         return st;
     st = design_compute_timing(out->dg, &out->constraints.opt, d);
     cli_timing_lap(t, "design");
-    if (st == GP_OK && in->sdf) {
-        st = design_read_sdf(out->dg, in->sdf, &out->sdf, d);
-        cli_timing_lap(t, "sdf");
+    return st;
+}
+
+gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_design *out,
+                                const cli_context *ctx)
+{
+    diag_ctx *d = ctx->diag;
+    out->libs = lib_set_new();
+    if (!out->libs) {
+        diag_error(d, 1014, DIAG_NOWHERE, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    sdf_reading sdf;
+    sdf_start(&sdf, in->sdf, d);
+    /* The SDF's delays replace the design's own: its timing comes first. */
+    gp_status st = read_design(in, beside_activity && !in->sdf, out, ctx);
+    if (in->sdf) {
+        gp_status annotated = sdf_annotate(&sdf, out->dg, st == GP_OK, &out->sdf, d);
+        st = st == GP_OK ? annotated : st;
+        cli_timing_lap(&out->timing, "sdf");
     }
     return st;
 }

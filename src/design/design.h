@@ -145,8 +145,18 @@ typedef struct design_sdf_stats {
 
 /* Annotates SDF delays (IOPATH, INTERCONNECT, PORT, DEVICE) onto the arcs and
  * input pins; entries naming no instance, pin or arc are warned about (capped)
- * and counted. */
+ * and counted.  design_sdf_read then design_sdf_apply. */
 gp_status design_read_sdf(design *dg, const char *path, design_sdf_stats *stats, diag_ctx *d);
+
+/* An SDF file's delay entries, read without a design so that the reading
+ * can run while the netlist is read (free with design_sdf_free). */
+typedef struct design_sdf design_sdf;
+gp_status design_sdf_read(const char *path, design_sdf **out, diag_ctx *d);
+/* Annotates dg with them, as design_read_sdf does (the names are matched
+ * on every core, the delays set in the file's order). */
+gp_status design_sdf_apply(design *dg, const design_sdf *sdf, design_sdf_stats *stats,
+                           diag_ctx *d);
+void design_sdf_free(design_sdf *sdf);
 
 typedef struct design_spef_stats {
     uint64_t nets, nets_matched;

@@ -3,6 +3,43 @@
 #define GP_DESIGN_DESIGN_INT_H
 
 #include "design/design.h"
+#include "sdf/sdf.h"
+#include "util/vec.h"
+
+/* --- an SDF file's entries (design_sdf_record.c), applied by design_sdf.c --- */
+
+enum { DESIGN_SDF_IOPATH, DESIGN_SDF_WIRE, DESIGN_SDF_DEVICE }; /* entry kinds */
+enum {                                                          /* entry flags */
+    DESIGN_SDF_INCREMENT = 1, DESIGN_SDF_HAS_RISE = 2, DESIGN_SDF_HAS_FALL = 4,
+    DESIGN_SDF_CONDELSE = 8, DESIGN_SDF_HAS_COND = 16, DESIGN_SDF_HAS_OUT = 32
+};
+#define DESIGN_SDF_NO_CELL UINT32_MAX
+
+/* A CELL: its CELLTYPE and INSTANCE, offsets into design_sdf.text. */
+typedef struct design_sdf_cell {
+    uint64_t celltype, instance;
+} design_sdf_cell;
+
+/* One delay entry; its names follow each other from `text`, NUL-ended:
+ * IOPATH in.inst, in.pin, out.inst, out.pin [, cond]; a wire (INTERCONNECT
+ * or PORT) to.inst, to.pin; DEVICE [out.inst, out.pin]. */
+typedef struct design_sdf_entry {
+    double rise, fall;        /* fs, as the file gives them */
+    uint64_t text;
+    uint32_t cell;            /* design_sdf.cells[cell]; DESIGN_SDF_NO_CELL: none yet */
+    int line, col;
+    uint8_t kind, flags, edge; /* edge: an sdf_edge */
+} design_sdf_entry;
+
+VEC_DECLARE(design_sdf_cells, design_sdf_cell)
+VEC_DECLARE(design_sdf_entries, design_sdf_entry)
+
+struct design_sdf {
+    char *path;               /* for the entries' messages */
+    vec_char text;
+    design_sdf_cells cells;
+    design_sdf_entries entries;
+};
 
 /* Builds pin_inst, the net -> pins CSR, net drivers and arc slots from the
  * instance pins (design_index.c). */

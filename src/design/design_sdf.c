@@ -17,67 +17,45 @@
 #include "sdf/sdf.h"
 #include "util/mem.h"
 #include "util/units.h"
-#include "util/vec.h"
+#include "util/parts.h"
 
 typedef struct annotator {
     design *dg;
     diag_ctx *d;
     design_sdf_stats *stats;
-    char *cell_inst;        /* the current CELL's INSTANCE ("" top, "*" every instance) */
-    char *celltype;
+    const char *cell_inst;  /* the current CELL's INSTANCE ("" top, "*" every instance) */
+    const char *celltype;
     uint8_t *cond_set;      /* per arc slot: set by a COND entry */
-    vec_char path;          /* scratch for joined names */
-    bool out_of_memory;     /* a scratch allocation failed: stop at the next callback */
     double least_delay;     /* the most negative delay met (taken as 0) */
     double bad_delay;       /* a delay beyond the fs range met, or 0 */
 } annotator;
 
-static gp_status no_memory(annotator *an)
+static gp_status no_memory(diag_ctx *d)
 {
-    diag_error(an->d, 7010, DIAG_NOWHERE, "out of memory while annotating SDF delays");
+    diag_error(d, 7010, DIAG_NOWHERE, "out of memory while annotating SDF delays");
     return GP_ERR_NOMEM;
 }
 
-static char *copy_string(const char *s)
+/* The flat path of the instance holding a pin of an entry: the CELL's
+ * INSTANCE, then the pin's own path, into *path; NULL when out of memory. */
+static const char *joined_path(const char *cell_inst, const char *inst, vec_char *path)
 {
-    size_t len = strlen(s) + 1;
-    char *c = mem_alloc(len);
-    return c ? memcpy(c, s, len) : NULL;
-}
-
-static gp_status on_cell(void *ctx, const char *celltype, const char *instance, diag_loc loc)
-{
-    annotator *an = ctx;
-    (void)loc;
-    mem_free(an->cell_inst);
-    mem_free(an->celltype);
-    an->cell_inst = copy_string(instance);
-    an->celltype = copy_string(celltype);
-    return an->cell_inst && an->celltype ? GP_OK : no_memory(an);
-}
-
-/* The flat path of the instance holding `pin` under the current CELL. */
-static const char *joined_path(annotator *an, const char *inst)
-{
-    size_t a = strlen(an->cell_inst), b = strlen(inst);
-    if (!vec_char_reserve(&an->path, a + b + 2)) {
-        an->out_of_memory = true;
+    size_t a = strlen(cell_inst), b = strlen(inst);
+    if (!vec_char_reserve(path, a + b + 2))
         return NULL;
-    }
-    char *path = an->path.data;
-    memcpy(path, an->cell_inst, a);
+    memcpy(path->data, cell_inst, a);
     size_t len = a;
     if (a && b)
-        path[len++] = '/';
-    memcpy(path + len, inst, b + 1);
-    return path;
+        path->data[len++] = '/';
+    memcpy(path->data + len, inst, b + 1);
+    return path->data;
 }
 
-/* Calls fn(an, instance, arg) for each instance the entry names: the one at
- * the joined path, or under INSTANCE * every instance of the CELLTYPE.
- * Returns how many instances matched. */
+/* Calls fn(an, instance, entry) for each instance the entry names: `inst`,
+ * the one at its joined path (DESIGN_NONE: none), or under INSTANCE *
+ * every instance of the CELLTYPE.  Returns how many instances matched. */
 typedef bool (*instance_fn)(annotator *an, uint32_t inst, const void *entry);
-static uint32_t for_each_instance(annotator *an, const char *pin_inst, instance_fn fn,
+static uint32_t for_each_instance(annotator *an, uint32_t inst, instance_fn fn,
                                   const void *entry)
 {
     uint32_t matched = 0;
@@ -87,8 +65,6 @@ static uint32_t for_each_instance(annotator *an, const char *pin_inst, instance_
                 matched++;
         return matched;
     }
-    const char *path = joined_path(an, pin_inst);
-    uint32_t inst = path ? design_find_inst(an->dg, path) : DESIGN_NONE;
     return inst != DESIGN_NONE && fn(an, inst, entry) ? 1 : 0;
 }
 
@@ -184,8 +160,7 @@ static void report_unmatched(annotator *an, diag_loc loc, const char *what, cons
               "is the SDF for this netlist?", what, inst, *inst ? "/" : "", pin, an->celltype);
 }
 
-/* After an entry: the error of a delay it set beyond the fs range, or of a
- * lack of memory. */
+/* After an entry: the error of a delay it set beyond the fs range. */
 static gp_status entry_done(annotator *an, diag_loc loc)
 {
     if (an->bad_delay != 0) {
@@ -194,18 +169,16 @@ static gp_status entry_done(annotator *an, diag_loc loc)
                    an->bad_delay / GP_FS_PER_S, GP_FS_LIMIT / GP_FS_PER_S);
         return GP_ERR_INPUT;
     }
-    return an->out_of_memory ? no_memory(an) : GP_OK;
+    return GP_OK;
 }
 
-static gp_status on_iopath(void *ctx, const sdf_iopath *e, diag_loc loc)
+static void on_iopath(annotator *an, const sdf_iopath *e, uint32_t inst, diag_loc loc)
 {
-    annotator *an = ctx;
     an->stats->iopaths++;
-    if (for_each_instance(an, e->in.inst, annotate_iopath, e))
+    if (for_each_instance(an, inst, annotate_iopath, e))
         an->stats->iopaths_matched++;
     else
         report_unmatched(an, loc, "IOPATH to", e->out.inst, e->out.pin);
-    return entry_done(an, loc);
 }
 
 /* Sets the wire delay into pin `pin` of `inst` (an input pin). */
@@ -238,21 +211,14 @@ static bool is_top_port(annotator *an, const sdf_pin *pin)
     return false;
 }
 
-static gp_status on_interconnect(void *ctx, const sdf_interconnect *e, diag_loc loc)
+/* INTERCONNECT, and PORT as the wire into its port. */
+static void on_wire(annotator *an, const sdf_interconnect *e, uint32_t inst, diag_loc loc)
 {
-    annotator *an = ctx;
     an->stats->interconnects++;
-    if (is_top_port(an, &e->to) || for_each_instance(an, e->to.inst, annotate_wire, e))
+    if (is_top_port(an, &e->to) || for_each_instance(an, inst, annotate_wire, e))
         an->stats->interconnects_matched++;
     else
         report_unmatched(an, loc, "INTERCONNECT to", e->to.inst, e->to.pin);
-    return entry_done(an, loc);
-}
-
-static gp_status on_port(void *ctx, const sdf_port_delay *e, diag_loc loc)
-{
-    sdf_interconnect as_wire = {.to = e->port, .increment = e->increment, .delay = e->delay};
-    return on_interconnect(ctx, &as_wire, loc);
 }
 
 static bool annotate_device(annotator *an, uint32_t inst, const void *entry)
@@ -268,36 +234,144 @@ static bool annotate_device(annotator *an, uint32_t inst, const void *entry)
     return true;
 }
 
-static gp_status on_device(void *ctx, const sdf_device *e, diag_loc loc)
+static void on_device(annotator *an, const sdf_device *e, uint32_t inst, diag_loc loc)
 {
-    annotator *an = ctx;
-    if (!for_each_instance(an, e->has_out ? e->out.inst : "", annotate_device, e))
+    if (!for_each_instance(an, inst, annotate_device, e))
         report_unmatched(an, loc, "DEVICE", e->has_out ? e->out.inst : "", e->has_out ? e->out.pin : "");
+}
+
+/* --- the recorded entries, applied ---------------------------------------------- */
+
+/* Entry e's names (design_sdf_entry says which, up to five); "" for the
+ * rest. */
+static void entry_names(const design_sdf *sdf, const design_sdf_entry *e, const char *names[5])
+{
+    int n = e->kind == DESIGN_SDF_IOPATH ? 4 + !!(e->flags & DESIGN_SDF_HAS_COND)
+            : e->kind == DESIGN_SDF_WIRE ? 2
+                                         : 2 * !!(e->flags & DESIGN_SDF_HAS_OUT);
+    const char *s = sdf->text.data + e->text;
+    for (int k = 0; k < 5; k++) {
+        names[k] = k < n ? s : "";
+        s += k < n ? strlen(s) + 1 : 0;
+    }
+}
+
+static const char *cell_text(const design_sdf *sdf, const design_sdf_entry *e, bool instance)
+{
+    if (e->cell == DESIGN_SDF_NO_CELL)
+        return "";
+    const design_sdf_cell *c = &sdf->cells.data[e->cell];
+    return sdf->text.data + (instance ? c->instance : c->celltype);
+}
+
+/* The path, relative to its CELL, of the instance entry e names. */
+static const char *entry_inst_path(const design_sdf *sdf, const design_sdf_entry *e)
+{
+    const char *names[5];
+    entry_names(sdf, e, names);
+    return names[0]; /* IOPATH in.inst, a wire's to.inst, DEVICE out.inst or "" */
+}
+
+/* The instances the entries name, looked up on threads (a parts_fn over
+ * entries): DESIGN_NONE where none, or under INSTANCE * (for_each_instance
+ * goes through the cell type's). */
+typedef struct lookup_job {
+    const design *dg;
+    const design_sdf *sdf;
+    uint32_t *inst;
+    bool *failed;           /* per part: out of memory */
+} lookup_job;
+
+static void lookup_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    const lookup_job *j = ctx;
+    size_t n = j->sdf->entries.len;
+    vec_char path = {0};
+    for (size_t k = parts_begin(n, part, parts); k < parts_begin(n, part + 1, parts); k++) {
+        const design_sdf_entry *e = &j->sdf->entries.data[k];
+        const char *cell_inst = cell_text(j->sdf, e, true);
+        const char *joined = strcmp(cell_inst, "*") == 0
+                                 ? NULL
+                                 : joined_path(cell_inst, entry_inst_path(j->sdf, e), &path);
+        if (!joined && strcmp(cell_inst, "*") != 0)
+            j->failed[part] = true;
+        j->inst[k] = joined ? design_find_inst(j->dg, joined) : DESIGN_NONE;
+    }
+    vec_char_free(&path);
+}
+
+static gp_status look_up_instances(const design *dg, const design_sdf *sdf, uint32_t *inst,
+                                   diag_ctx *d)
+{
+    uint32_t parts = parts_for(sdf->entries.len, UINT32_MAX);
+    bool *failed = mem_calloc(parts, sizeof *failed);
+    if (!failed)
+        return no_memory(d);
+    lookup_job job = {dg, sdf, inst, failed};
+    parts_run(lookup_part, &job, parts);
+    bool any = false;
+    for (uint32_t p = 0; p < parts; p++)
+        any |= failed[p];
+    mem_free(failed);
+    return any ? no_memory(d) : GP_OK;
+}
+
+/* Entry e on instance inst (for_each_instance's), as its visitor saw it. */
+static gp_status apply_entry(annotator *an, const design_sdf *sdf, const design_sdf_entry *e,
+                             uint32_t inst)
+{
+    const char *names[5];
+    entry_names(sdf, e, names);
+    an->cell_inst = cell_text(sdf, e, true);
+    an->celltype = cell_text(sdf, e, false);
+    diag_loc loc = {sdf->path, e->line, e->col};
+    sdf_delay delay = {e->rise, e->fall, e->flags & DESIGN_SDF_HAS_RISE,
+                       e->flags & DESIGN_SDF_HAS_FALL};
+    bool increment = e->flags & DESIGN_SDF_INCREMENT;
+    if (e->kind == DESIGN_SDF_IOPATH) {
+        sdf_iopath io = {{names[0], names[1]}, (sdf_edge)e->edge, {names[2], names[3]},
+                         e->flags & DESIGN_SDF_HAS_COND ? names[4] : NULL, NULL,
+                         e->flags & DESIGN_SDF_CONDELSE, increment, delay};
+        on_iopath(an, &io, inst, loc);
+    } else if (e->kind == DESIGN_SDF_WIRE) {
+        sdf_interconnect wire = {.to = {names[0], names[1]}, .increment = increment,
+                                 .delay = delay};
+        on_wire(an, &wire, inst, loc);
+    } else {
+        bool has_out = e->flags & DESIGN_SDF_HAS_OUT;
+        sdf_device dev = {has_out, {has_out ? names[0] : "", has_out ? names[1] : ""},
+                          increment, delay};
+        on_device(an, &dev, inst, loc);
+    }
     return entry_done(an, loc);
 }
 
-gp_status design_read_sdf(design *dg, const char *path, design_sdf_stats *stats, diag_ctx *d)
+gp_status design_sdf_apply(design *dg, const design_sdf *sdf, design_sdf_stats *stats,
+                           diag_ctx *d)
 {
     memset(stats, 0, sizeof *stats);
     annotator an = {.dg = dg, .d = d, .stats = stats};
     an.cond_set = mem_calloc(dg->n_arcs ? dg->n_arcs : 1, 1);
-    an.cell_inst = copy_string("");
-    an.celltype = copy_string("");
-    gp_status st;
-    if (!an.cond_set || !an.cell_inst || !an.celltype) {
-        st = no_memory(&an);
-    } else {
-        sdf_visitor v = {.ctx = &an, .cell = on_cell, .iopath = on_iopath,
-                         .interconnect = on_interconnect, .port = on_port, .device = on_device};
-        st = sdf_read(path, &v, NULL, d);
-    }
+    uint32_t *inst = mem_alloc((sdf->entries.len ? sdf->entries.len : 1) * sizeof *inst);
+    gp_status st = an.cond_set && inst ? look_up_instances(dg, sdf, inst, d) : no_memory(d);
+    for (size_t k = 0; st == GP_OK && k < sdf->entries.len; k++)
+        st = apply_entry(&an, sdf, &sdf->entries.data[k], inst[k]);
     if (st == GP_OK && stats->delays_negative > 0)
         diag_warn(d, 7014, DIAG_NOWHERE, "%s: %llu SDF delays are negative (the least %g s): "
-                  "taken as 0, as simulators take them", path,
+                  "taken as 0, as simulators take them", sdf->path,
                   (unsigned long long)stats->delays_negative, an.least_delay / GP_FS_PER_S);
     mem_free(an.cond_set);
-    mem_free(an.cell_inst);
-    mem_free(an.celltype);
-    vec_char_free(&an.path);
+    mem_free(inst);
+    return st;
+}
+
+gp_status design_read_sdf(design *dg, const char *path, design_sdf_stats *stats, diag_ctx *d)
+{
+    design_sdf *sdf;
+    memset(stats, 0, sizeof *stats);
+    gp_status st = design_sdf_read(path, &sdf, d);
+    if (st == GP_OK)
+        st = design_sdf_apply(dg, sdf, stats, d);
+    design_sdf_free(sdf);
     return st;
 }

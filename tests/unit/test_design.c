@@ -158,6 +158,37 @@ static void test_sdf_annotation(void)
     diag_free(d);
 }
 
+/* Every kind of entry, in the file's order: an IOPATH on every INV
+ * (INSTANCE *), an INCREMENT on one of them that leaves the fall alone,
+ * a DEVICE on every arc of the NAND2, and a PORT into u3's input. */
+static void test_sdf_every_kind_in_order(void)
+{
+    static const char sdf[] =
+        "(DELAYFILE (SDFVERSION \"3.0\") (DESIGN \"top\") (DIVIDER /) (TIMESCALE 1ns)\n"
+        " (CELL (CELLTYPE \"INV\") (INSTANCE *) (DELAY (ABSOLUTE (IOPATH A Y (0.3) (0.3)))))\n"
+        " (CELL (CELLTYPE \"INV\") (INSTANCE u1) (DELAY (INCREMENT (IOPATH A Y (0.05) ()))))\n"
+        " (CELL (CELLTYPE \"NAND2\") (INSTANCE u2) (DELAY (ABSOLUTE (DEVICE (0.7) (0.8)))))\n"
+        " (CELL (CELLTYPE \"top\") (INSTANCE) (DELAY (ABSOLUTE (PORT u3/A (0.004)))))\n"
+        ")\n";
+    char path[256];
+    diag_ctx *d = diag_new(NULL);
+    design_sdf_stats st;
+    CHECK_EQ_INT(design_read_sdf(dg, scratch_write(dir, "kinds.sdf", sdf, path, sizeof path), &st, d), GP_OK);
+    CHECK_EQ_INT(st.iopaths, 2);
+    CHECK_EQ_INT(st.iopaths_matched, 2);
+    CHECK_EQ_INT(st.interconnects_matched, 1);
+    CHECK_EQ_INT(st.unmatched, 0);
+    CHECK_NEAR_REL(dg->arc_delay[DESIGN_RISE][arc_of("u1")], 0.35 * NS, 1e-12);
+    CHECK_NEAR_REL(dg->arc_delay[DESIGN_FALL][arc_of("u1")], 0.3 * NS, 1e-12);
+    CHECK_NEAR_REL(dg->arc_delay[DESIGN_RISE][arc_of("u3")], 0.3 * NS, 1e-12);
+    for (uint32_t a = arc_of("u2"); a < arc_of("u2") + 2; a++) {
+        CHECK_NEAR_REL(dg->arc_delay[DESIGN_RISE][a], 0.7 * NS, 1e-12);
+        CHECK_NEAR_REL(dg->arc_delay[DESIGN_FALL][a], 0.8 * NS, 1e-12);
+    }
+    CHECK_NEAR_REL(dg->pin_wire_delay[DESIGN_FALL][pin_of("u3", "A")], 0.004 * NS, 1e-12);
+    diag_free(d);
+}
+
 /* Negative delays are taken as 0 with one warning counting them (OpenSTA
  * writes small negative ones; simulators clamp them); a delay beyond the
  * 2^63 fs that times hold is an error at its line. */
@@ -360,6 +391,7 @@ int main(void)
     RUN(test_loads_slews_delays);
     RUN(test_sdf_annotation);
     RUN(test_sdf_delay_range);
+    RUN(test_sdf_every_kind_in_order);
     RUN(test_spef_wire_cap);
     RUN(test_events);
     RUN(test_events_from_cell_pins);
