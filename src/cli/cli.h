@@ -77,7 +77,7 @@ void cli_timing_lap(cli_timing *t, const char *name);
 void cli_timing_lap_split(cli_timing *t, const char *name, const char *part, double part_seconds);
 /* Records `name`, which took `seconds` beside the phases that follow
  * (not in the total). */
-void cli_timing_beside(cli_timing *t, const char *name, double seconds);
+void cli_timing_beside(cli_timing *t, const char *name, double seconds, const char *beside);
 /* "timing: libraries 0.12 s, netlist 1.30 s, ...; total 3.1 s; peak memory
  * 2.1 GB" (the process's peak resident memory). */
 void cli_timing_print(const cli_timing *t, FILE *out);

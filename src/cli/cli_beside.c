@@ -83,7 +83,8 @@ gp_status cli_design_after_activity(cli_design *cd, gp_status st)
     if (!cd->arrived && cd->activity_diag) /* the activity stopped before it asked */
         cli_design_arrived(cd, &dg);
     for (int k = 0; k < cd->timing.n; k++)
-        cd->timing.phase[k].beside = true;
+        if (!cd->timing.phase[k].beside)
+            cd->timing.phase[k].beside = "the activity";
     cd->timing.mark = cd->activity_start;
     return cd->arrival_status != GP_OK ? cd->arrival_status : st;
 }

@@ -43,7 +43,7 @@ gp_status cli_design_ready(cli_design *cd)
         return cd->timing_status;
     pthread_join(cd->timing_thread, NULL);
     cd->timing_pending = false;
-    cli_timing_beside(&cd->timing, "design", cd->timing_seconds);
+    cli_timing_beside(&cd->timing, "design", cd->timing_seconds, "the activity");
     return cd->timing_status;
 }
 
@@ -73,6 +73,7 @@ typedef struct sdf_reading {
     diag_ctx *held;
     design_sdf *sdf;
     gp_status status;
+    double seconds;           /* the reading's own */
     pthread_t thread;
     bool started;
 } sdf_reading;
@@ -80,7 +81,9 @@ typedef struct sdf_reading {
 static void *read_sdf(void *arg)
 {
     sdf_reading *r = arg;
+    double start = progress_now_seconds();
     r->status = design_sdf_read(r->path, &r->sdf, r->held);
+    r->seconds = progress_now_seconds() - start;
     return NULL;
 }
 
@@ -98,13 +101,16 @@ static void sdf_start(sdf_reading *r, const char *path, diag_ctx *d)
     }
 }
 
-/* Waits for the reading; with `keep` its messages follow the design's
- * and its entries annotate dg, else they are dropped. */
+/* Waits for the reading (its seconds a phase beside the netlist); with
+ * `keep` its messages follow the design's and its entries annotate dg,
+ * else they are dropped. */
 static gp_status sdf_annotate(sdf_reading *r, design *dg, bool keep, design_sdf_stats *stats,
-                              diag_ctx *d)
+                              cli_timing *t, diag_ctx *d)
 {
-    if (r->started)
+    if (r->started) {
         pthread_join(r->thread, NULL);
+        cli_timing_beside(t, "sdf reading", r->seconds, "the netlist");
+    }
     gp_status st = r->status;
     if (keep && r->started)
         diag_release(r->held);
@@ -164,7 +170,7 @@ gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_
     /* The SDF's delays replace the design's own: its timing comes first. */
     gp_status st = read_design(in, beside_activity && !in->sdf, out, ctx);
     if (in->sdf) {
-        gp_status annotated = sdf_annotate(&sdf, out->dg, st == GP_OK, &out->sdf, d);
+        gp_status annotated = sdf_annotate(&sdf, out->dg, st == GP_OK, &out->sdf, &out->timing, d);
         st = st == GP_OK ? annotated : st;
         cli_timing_lap(&out->timing, "sdf");
     }
@@ -226,7 +232,7 @@ void cli_timing_lap(cli_timing *t, const char *name)
     if (k < t->n) /* a phase done again (a window of several) adds up */
         t->phase[k].seconds += now - t->mark;
     else if (t->n < CLI_MAX_PHASES)
-        t->phase[t->n++] = (report_phase){name, now - t->mark, false};
+        t->phase[t->n++] = (report_phase){name, now - t->mark, NULL};
     t->mark = now;
 }
 
@@ -234,16 +240,16 @@ void cli_timing_lap_split(cli_timing *t, const char *name, const char *part, dou
 {
     double now = progress_now_seconds();
     if (t->n + 1 < CLI_MAX_PHASES) {
-        t->phase[t->n++] = (report_phase){name, now - t->mark - part_seconds, false};
-        t->phase[t->n++] = (report_phase){part, part_seconds, false};
+        t->phase[t->n++] = (report_phase){name, now - t->mark - part_seconds, NULL};
+        t->phase[t->n++] = (report_phase){part, part_seconds, NULL};
     }
     t->mark = now;
 }
 
-void cli_timing_beside(cli_timing *t, const char *name, double seconds)
+void cli_timing_beside(cli_timing *t, const char *name, double seconds, const char *beside)
 {
     if (t->n < CLI_MAX_PHASES)
-        t->phase[t->n++] = (report_phase){name, seconds, true};
+        t->phase[t->n++] = (report_phase){name, seconds, beside};
 }
 
 void cli_timing_print(const cli_timing *t, FILE *out)
@@ -251,8 +257,8 @@ void cli_timing_print(const cli_timing *t, FILE *out)
     double total = 0;
     fprintf(out, "timing:");
     for (int k = 0; k < t->n; k++) {
-        fprintf(out, "%s %s %.3f s%s", k ? "," : "", t->phase[k].name, t->phase[k].seconds,
-                t->phase[k].beside ? " beside the activity" : "");
+        fprintf(out, "%s %s %.3f s%s%s", k ? "," : "", t->phase[k].name, t->phase[k].seconds,
+                t->phase[k].beside ? " beside " : "", t->phase[k].beside ? t->phase[k].beside : "");
         if (!t->phase[k].beside)
             total += t->phase[k].seconds;
     }

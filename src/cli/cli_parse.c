@@ -158,7 +158,8 @@ const char cli_inputs_help[] =
     "                    SPEF, design: loads, slews and delays, SDF, activity,\n"
     "                    engine, writing) on stderr; report.json gets them as its\n"
     "                    \"timing\" object.  The design's files are read beside\n"
-    "                    the activity, whose phase runs from the start\n";
+    "                    the activity, whose phase runs from the start, and\n"
+    "                    the SDF beside the netlist\n";
 
 /* Appends `value` to a file list, reporting overflow. */
 static int add_file(const char **list, int *n, const char *option, const char *value, diag_ctx *d)

@@ -30,7 +30,9 @@
 typedef struct report_phase {
     const char *name;
     double seconds;
-    bool beside; /* ran beside the phases after it, on threads of its own */
+    /* What it ran beside, on threads of its own ("the activity"), or NULL:
+     * the run waited for it. */
+    const char *beside;
 } report_phase;
 
 /* One activity (test bench) of a run given several: its name and result.
