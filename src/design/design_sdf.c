@@ -152,35 +152,6 @@ static bool annotate_iopath(annotator *an, uint32_t inst, const void *entry)
     return any;
 }
 
-static void report_unmatched(annotator *an, diag_loc loc, const char *what, const char *inst,
-                             const char *pin)
-{
-    an->stats->unmatched++;
-    diag_warn(an->d, 7011, loc, "SDF %s '%s%s%s' under CELL '%s' matches nothing in the design; "
-              "is the SDF for this netlist?", what, inst, *inst ? "/" : "", pin, an->celltype);
-}
-
-/* After an entry: the error of a delay it set beyond the fs range. */
-static gp_status entry_done(annotator *an, diag_loc loc)
-{
-    if (an->bad_delay != 0) {
-        diag_error(an->d, 7015, loc, "SDF delay of %g s: a delay must lie within %g s (the 2^63 "
-                   "fs that times hold); is the SDF's TIMESCALE right?",
-                   an->bad_delay / GP_FS_PER_S, GP_FS_LIMIT / GP_FS_PER_S);
-        return GP_ERR_INPUT;
-    }
-    return GP_OK;
-}
-
-static void on_iopath(annotator *an, const sdf_iopath *e, uint32_t inst, diag_loc loc)
-{
-    an->stats->iopaths++;
-    if (for_each_instance(an, inst, annotate_iopath, e))
-        an->stats->iopaths_matched++;
-    else
-        report_unmatched(an, loc, "IOPATH to", e->out.inst, e->out.pin);
-}
-
 /* Sets the wire delay into pin `pin` of `inst` (an input pin). */
 static bool annotate_wire(annotator *an, uint32_t inst, const void *entry)
 {
@@ -211,16 +182,6 @@ static bool is_top_port(annotator *an, const sdf_pin *pin)
     return false;
 }
 
-/* INTERCONNECT, and PORT as the wire into its port. */
-static void on_wire(annotator *an, const sdf_interconnect *e, uint32_t inst, diag_loc loc)
-{
-    an->stats->interconnects++;
-    if (is_top_port(an, &e->to) || for_each_instance(an, inst, annotate_wire, e))
-        an->stats->interconnects_matched++;
-    else
-        report_unmatched(an, loc, "INTERCONNECT to", e->to.inst, e->to.pin);
-}
-
 static bool annotate_device(annotator *an, uint32_t inst, const void *entry)
 {
     const sdf_device *e = entry;
@@ -234,13 +195,7 @@ static bool annotate_device(annotator *an, uint32_t inst, const void *entry)
     return true;
 }
 
-static void on_device(annotator *an, const sdf_device *e, uint32_t inst, diag_loc loc)
-{
-    if (!for_each_instance(an, inst, annotate_device, e))
-        report_unmatched(an, loc, "DEVICE", e->has_out ? e->out.inst : "", e->has_out ? e->out.pin : "");
-}
-
-/* --- the recorded entries, applied ---------------------------------------------- */
+/* --- a recorded entry ------------------------------------------------------------ */
 
 /* Entry e's names (design_sdf_entry says which, up to five); "" for the
  * rest. */
@@ -264,12 +219,75 @@ static const char *cell_text(const design_sdf *sdf, const design_sdf_entry *e, b
     return sdf->text.data + (instance ? c->instance : c->celltype);
 }
 
-/* The path, relative to its CELL, of the instance entry e names. */
+/* The path, relative to its CELL, of the instance entry e names: IOPATH
+ * in.inst, a wire's to.inst, DEVICE out.inst (or ""). */
 static const char *entry_inst_path(const design_sdf *sdf, const design_sdf_entry *e)
 {
     const char *names[5];
     entry_names(sdf, e, names);
-    return names[0]; /* IOPATH in.inst, a wire's to.inst, DEVICE out.inst or "" */
+    return names[0];
+}
+
+static diag_loc entry_loc(const design_sdf *sdf, const design_sdf_entry *e)
+{
+    return (diag_loc){sdf->path, e->line, e->col};
+}
+
+/* Sets the delays entry e gives (on `inst`, for_each_instance's); whether
+ * it matched anything.  Touches only the slots of the instances it
+ * matches. */
+static bool annotate_entry(annotator *an, const design_sdf *sdf, const design_sdf_entry *e,
+                           uint32_t inst)
+{
+    const char *names[5];
+    entry_names(sdf, e, names);
+    an->cell_inst = cell_text(sdf, e, true);
+    an->celltype = cell_text(sdf, e, false);
+    sdf_delay delay = {e->rise, e->fall, e->flags & DESIGN_SDF_HAS_RISE,
+                       e->flags & DESIGN_SDF_HAS_FALL};
+    bool increment = e->flags & DESIGN_SDF_INCREMENT;
+    if (e->kind == DESIGN_SDF_IOPATH) {
+        sdf_iopath io = {{names[0], names[1]}, (sdf_edge)e->edge, {names[2], names[3]},
+                         e->flags & DESIGN_SDF_HAS_COND ? names[4] : NULL, NULL,
+                         e->flags & DESIGN_SDF_CONDELSE, increment, delay};
+        return for_each_instance(an, inst, annotate_iopath, &io) > 0;
+    }
+    if (e->kind == DESIGN_SDF_WIRE) {
+        sdf_interconnect wire = {.to = {names[0], names[1]}, .increment = increment,
+                                 .delay = delay};
+        return is_top_port(an, &wire.to) || for_each_instance(an, inst, annotate_wire, &wire);
+    }
+    bool has_out = e->flags & DESIGN_SDF_HAS_OUT;
+    sdf_device dev = {has_out, {names[0], names[1]}, increment, delay};
+    return for_each_instance(an, inst, annotate_device, &dev) > 0;
+}
+
+/* Counts entry e, and warns when it matched nothing (in file order). */
+static void account_entry(annotator *an, const design_sdf *sdf, const design_sdf_entry *e,
+                          bool matched)
+{
+    static const char *const what[] = {[DESIGN_SDF_IOPATH] = "IOPATH to",
+                                       [DESIGN_SDF_WIRE] = "INTERCONNECT to",
+                                       [DESIGN_SDF_DEVICE] = "DEVICE"};
+    uint64_t *count = e->kind == DESIGN_SDF_IOPATH ? &an->stats->iopaths
+                      : e->kind == DESIGN_SDF_WIRE ? &an->stats->interconnects : NULL;
+    uint64_t *count_matched = e->kind == DESIGN_SDF_IOPATH ? &an->stats->iopaths_matched
+                              : e->kind == DESIGN_SDF_WIRE ? &an->stats->interconnects_matched
+                                                           : NULL;
+    if (count)
+        (*count)++;
+    if (matched && count_matched)
+        (*count_matched)++;
+    if (matched)
+        return;
+    const char *names[5];
+    entry_names(sdf, e, names);
+    int pin = e->kind == DESIGN_SDF_IOPATH ? 2 : 0; /* IOPATH: its output */
+    an->stats->unmatched++;
+    diag_warn(an->d, 7011, entry_loc(sdf, e),
+              "SDF %s '%s%s%s' under CELL '%s' matches nothing in the design; is the SDF for "
+              "this netlist?", what[e->kind], names[pin], *names[pin] ? "/" : "", names[pin + 1],
+              cell_text(sdf, e, false));
 }
 
 /* The instances the entries name, looked up on threads (a parts_fn over
@@ -316,34 +334,168 @@ static gp_status look_up_instances(const design *dg, const design_sdf *sdf, uint
     return any ? no_memory(d) : GP_OK;
 }
 
-/* Entry e on instance inst (for_each_instance's), as its visitor saw it. */
-static gp_status apply_entry(annotator *an, const design_sdf *sdf, const design_sdf_entry *e,
-                             uint32_t inst)
+
+/* --- the entries applied ---------------------------------------------------------- */
+
+/* Entry indices grouped by the instance they name (DESIGN_NONE left out),
+ * in file order within an instance; *grouped gets how many.  NULL when
+ * out of memory. */
+static uint32_t *group_by_instance(const design *dg, const uint32_t *inst, size_t n,
+                                   size_t *grouped)
 {
-    const char *names[5];
-    entry_names(sdf, e, names);
-    an->cell_inst = cell_text(sdf, e, true);
-    an->celltype = cell_text(sdf, e, false);
-    diag_loc loc = {sdf->path, e->line, e->col};
-    sdf_delay delay = {e->rise, e->fall, e->flags & DESIGN_SDF_HAS_RISE,
-                       e->flags & DESIGN_SDF_HAS_FALL};
-    bool increment = e->flags & DESIGN_SDF_INCREMENT;
-    if (e->kind == DESIGN_SDF_IOPATH) {
-        sdf_iopath io = {{names[0], names[1]}, (sdf_edge)e->edge, {names[2], names[3]},
-                         e->flags & DESIGN_SDF_HAS_COND ? names[4] : NULL, NULL,
-                         e->flags & DESIGN_SDF_CONDELSE, increment, delay};
-        on_iopath(an, &io, inst, loc);
-    } else if (e->kind == DESIGN_SDF_WIRE) {
-        sdf_interconnect wire = {.to = {names[0], names[1]}, .increment = increment,
-                                 .delay = delay};
-        on_wire(an, &wire, inst, loc);
-    } else {
-        bool has_out = e->flags & DESIGN_SDF_HAS_OUT;
-        sdf_device dev = {has_out, {has_out ? names[0] : "", has_out ? names[1] : ""},
-                          increment, delay};
-        on_device(an, &dev, inst, loc);
+    uint32_t *at = mem_calloc((size_t)dg->n_insts + 1, sizeof *at);
+    uint32_t *order = mem_alloc((n ? n : 1) * sizeof *order);
+    if (!at || !order) {
+        mem_free(at);
+        mem_free(order);
+        return NULL;
     }
-    return entry_done(an, loc);
+    for (size_t k = 0; k < n; k++)
+        if (inst[k] != DESIGN_NONE)
+            at[inst[k] + 1]++;
+    for (uint32_t i = 0; i < dg->n_insts; i++)
+        at[i + 1] += at[i];
+    *grouped = at[dg->n_insts];
+    for (size_t k = 0; k < n; k++)
+        if (inst[k] != DESIGN_NONE)
+            order[at[inst[k]]++] = (uint32_t)k;
+    mem_free(at);
+    return order;
+}
+
+/* What annotating an entry gave. */
+enum { ENTRY_MATCHED = 1, ENTRY_BAD = 2 };
+
+/* The entries of whole instances annotated on threads: each part its own
+ * instances' slots, so that only the order within an instance matters. */
+typedef struct apply_job {
+    const design_sdf *sdf;
+    const uint32_t *inst, *order;
+    const size_t *part0;      /* [parts + 1]: each part's range of order */
+    uint8_t *outcome;         /* per entry: ENTRY_* */
+    annotator *an;            /* per part: its counts */
+    size_t *first_bad;        /* per part: its first entry, in file order, of a delay */
+    double *bad_delay;        /*   beyond the fs range (SIZE_MAX: none), and the delay */
+} apply_job;
+
+static void apply_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    const apply_job *j = ctx;
+    annotator *an = &j->an[part];
+    (void)parts;
+    for (size_t at = j->part0[part]; at < j->part0[part + 1]; at++) {
+        uint32_t k = j->order[at];
+        an->bad_delay = 0;
+        bool matched = annotate_entry(an, j->sdf, &j->sdf->entries.data[k], j->inst[k]);
+        j->outcome[k] = (uint8_t)((matched ? ENTRY_MATCHED : 0) | (an->bad_delay ? ENTRY_BAD : 0));
+        if (an->bad_delay && k < j->first_bad[part]) {
+            j->first_bad[part] = k;
+            j->bad_delay[part] = an->bad_delay;
+        }
+    }
+}
+
+/* Part p's range of the grouped entries, moved so that no instance is cut. */
+static void cut_at_instances(const uint32_t *inst, const uint32_t *order, size_t grouped,
+                             uint32_t parts, size_t *part0)
+{
+    part0[0] = 0;
+    for (uint32_t p = 1; p <= parts; p++) {
+        size_t at = p == parts ? grouped : parts_begin(grouped, p, parts);
+        at = at < part0[p - 1] ? part0[p - 1] : at;
+        while (at > 0 && at < grouped && inst[order[at - 1]] == inst[order[at]])
+            at++;
+        part0[p] = at;
+    }
+}
+
+static gp_status delay_error(annotator *an, diag_loc loc, double delay)
+{
+    diag_error(an->d, 7015, loc, "SDF delay of %g s: a delay must lie within %g s (the 2^63 "
+               "fs that times hold); is the SDF's TIMESCALE right?", delay / GP_FS_PER_S,
+               GP_FS_LIMIT / GP_FS_PER_S);
+    return GP_ERR_INPUT;
+}
+
+/* Goes through the entries in file order: counts them, warns about those
+ * that match nothing and stops at the first delay beyond the fs range.
+ * With j, the entries of named instances are the threads' (j->outcome);
+ * the others, and every entry without j, are annotated here. */
+static gp_status account_all(annotator *an, const design_sdf *sdf, const uint32_t *inst,
+                             const apply_job *j, uint32_t parts)
+{
+    for (size_t k = 0; k < sdf->entries.len; k++) {
+        const design_sdf_entry *e = &sdf->entries.data[k];
+        bool matched;
+        an->bad_delay = 0;
+        if (j && inst[k] != DESIGN_NONE) {
+            matched = j->outcome[k] & ENTRY_MATCHED;
+            for (uint32_t p = 0; p < parts && (j->outcome[k] & ENTRY_BAD); p++)
+                if (j->first_bad[p] == k) /* the first in file order is its part's first */
+                    an->bad_delay = j->bad_delay[p];
+        } else {
+            matched = annotate_entry(an, sdf, e, inst[k]);
+        }
+        account_entry(an, sdf, e, matched);
+        if (an->bad_delay != 0)
+            return delay_error(an, entry_loc(sdf, e), an->bad_delay);
+    }
+    return GP_OK;
+}
+
+/* The threads' counts added to an's. */
+static void merge_parts(annotator *an, const annotator *parts_an, uint32_t parts)
+{
+    for (uint32_t p = 0; p < parts; p++) {
+        an->stats->delays_negative += parts_an[p].stats->delays_negative;
+        an->stats->arcs_annotated += parts_an[p].stats->arcs_annotated;
+        an->least_delay = fmin(an->least_delay, parts_an[p].least_delay);
+    }
+}
+
+/* The entries of named instances annotated on threads, instance by
+ * instance, then all accounted for in file order. */
+static gp_status apply_on_threads(annotator *an, const design_sdf *sdf, const uint32_t *inst)
+{
+    size_t n = sdf->entries.len, grouped = 0;
+    uint32_t *order = group_by_instance(an->dg, inst, n, &grouped);
+    uint32_t parts = parts_for(grouped, UINT32_MAX);
+    apply_job j = {sdf, inst, order, mem_alloc((parts + 1) * sizeof *j.part0),
+                   mem_alloc(n ? n : 1), mem_calloc(parts, sizeof *j.an),
+                   mem_alloc(parts * sizeof *j.first_bad), mem_alloc(parts * sizeof *j.bad_delay)};
+    design_sdf_stats *stats = mem_calloc(parts, sizeof *stats);
+    gp_status st = order && j.part0 && j.outcome && j.an && j.first_bad && j.bad_delay && stats
+                       ? GP_OK
+                       : no_memory(an->d);
+    if (st == GP_OK) {
+        cut_at_instances(inst, order, grouped, parts, (size_t *)j.part0);
+        for (uint32_t p = 0; p < parts; p++) {
+            j.an[p] = (annotator){.dg = an->dg, .stats = &stats[p], .cond_set = an->cond_set};
+            j.first_bad[p] = SIZE_MAX;
+        }
+        parts_run(apply_part, &j, parts);
+        merge_parts(an, j.an, parts);
+        st = account_all(an, sdf, inst, &j, parts);
+    }
+    mem_free(order);
+    mem_free((void *)j.part0);
+    mem_free(j.outcome);
+    mem_free(j.an);
+    mem_free(j.first_bad);
+    mem_free(j.bad_delay);
+    mem_free(stats);
+    return st;
+}
+
+/* Whether a CELL names every instance of its type (INSTANCE *): its
+ * entries reach instances that other entries name too, so the file's
+ * order is kept across instances. */
+static bool any_wildcard(const design_sdf *sdf)
+{
+    for (size_t c = 0; c < sdf->cells.len; c++)
+        if (strcmp(sdf->text.data + sdf->cells.data[c].instance, "*") == 0)
+            return true;
+    return false;
 }
 
 gp_status design_sdf_apply(design *dg, const design_sdf *sdf, design_sdf_stats *stats,
@@ -354,8 +506,9 @@ gp_status design_sdf_apply(design *dg, const design_sdf *sdf, design_sdf_stats *
     an.cond_set = mem_calloc(dg->n_arcs ? dg->n_arcs : 1, 1);
     uint32_t *inst = mem_alloc((sdf->entries.len ? sdf->entries.len : 1) * sizeof *inst);
     gp_status st = an.cond_set && inst ? look_up_instances(dg, sdf, inst, d) : no_memory(d);
-    for (size_t k = 0; st == GP_OK && k < sdf->entries.len; k++)
-        st = apply_entry(&an, sdf, &sdf->entries.data[k], inst[k]);
+    if (st == GP_OK)
+        st = any_wildcard(sdf) ? account_all(&an, sdf, inst, NULL, 0)
+                               : apply_on_threads(&an, sdf, inst);
     if (st == GP_OK && stats->delays_negative > 0)
         diag_warn(d, 7014, DIAG_NOWHERE, "%s: %llu SDF delays are negative (the least %g s): "
                   "taken as 0, as simulators take them", sdf->path,

@@ -189,6 +189,65 @@ static void test_sdf_every_kind_in_order(void)
     diag_free(d);
 }
 
+/* An SDF of K INCREMENTs on each of three instances, interleaved in the
+ * file, with ABSOLUTE entries before and between them: the instances'
+ * entries are annotated on threads, instance by instance, and each must
+ * still see its own in file order.  The same file behind a CELL of
+ * INSTANCE * (every instance of a type the design lacks: it matches
+ * nothing) goes entry after entry, and must give the same delays. */
+static char *interleaved_sdf(int k, bool wildcard)
+{
+    size_t size = (size_t)k * 3 * 160 + 1024, at = 0;
+    char *text = malloc(size);
+    at += (size_t)snprintf(text + at, size - at, "(DELAYFILE (SDFVERSION \"3.0\") (DIVIDER /) "
+                           "(TIMESCALE 1ns)\n%s", wildcard ? " (CELL (CELLTYPE \"NOPE\") "
+                           "(INSTANCE *) (DELAY (ABSOLUTE (IOPATH A Y (1)))))\n" : "");
+    at += (size_t)snprintf(text + at, size - at,
+                           " (CELL (CELLTYPE \"INV\") (INSTANCE u1) (DELAY (ABSOLUTE (IOPATH A Y (0.1) (0.2)))))\n"
+                           " (CELL (CELLTYPE \"top\") (INSTANCE) (DELAY (ABSOLUTE (INTERCONNECT n1 u2/A (0)) "
+                           "(INTERCONNECT b u2/B (-0.001)))))\n");
+    for (int r = 0; r < k; r++) {
+        if (r == k / 2)
+            at += (size_t)snprintf(text + at, size - at, " (CELL (CELLTYPE \"INV\") (INSTANCE u3) "
+                                   "(DELAY (ABSOLUTE (IOPATH A Y (0.5) (0.5)))))\n");
+        at += (size_t)snprintf(text + at, size - at,
+                               " (CELL (CELLTYPE \"INV\") (INSTANCE u1) (DELAY (INCREMENT (IOPATH A Y (0.001) ()))))\n"
+                               " (CELL (CELLTYPE \"INV\") (INSTANCE u3) (DELAY (INCREMENT (IOPATH A Y (0.002) (0.002)))))\n"
+                               " (CELL (CELLTYPE \"top\") (INSTANCE) (DELAY (INCREMENT (INTERCONNECT n1 u2/A (0.003)))))\n");
+    }
+    snprintf(text + at, size - at, ")\n");
+    return text;
+}
+
+static void test_sdf_entries_on_threads_keep_their_order(void)
+{
+    enum { K = 12000 };
+    design_sdf_stats st[2];
+    double got[2][4];
+    for (int wildcard = 0; wildcard < 2; wildcard++) {
+        char path[256], *text = interleaved_sdf(K, wildcard);
+        diag_ctx *d = diag_new(NULL);
+        CHECK_EQ_INT(design_read_sdf(dg, scratch_write(dir, "many.sdf", text, path, sizeof path),
+                                     &st[wildcard], d), GP_OK);
+        free(text);
+        diag_free(d);
+        got[wildcard][0] = dg->arc_delay[DESIGN_RISE][arc_of("u1")];
+        got[wildcard][1] = dg->arc_delay[DESIGN_FALL][arc_of("u1")];
+        got[wildcard][2] = dg->arc_delay[DESIGN_RISE][arc_of("u3")];
+        got[wildcard][3] = dg->pin_wire_delay[DESIGN_RISE][pin_of("u2", "A")];
+        CHECK_EQ_INT(got[wildcard][0], 100000 + K * 1000); /* whole fs */
+        CHECK_EQ_INT(got[wildcard][1], 200000);             /* the INCREMENTs leave the fall */
+        CHECK_EQ_INT(got[wildcard][2], 500000 + (K - K / 2) * 2000);
+        CHECK_EQ_INT(got[wildcard][3], K * 3000);
+        CHECK_EQ_INT(st[wildcard].delays_negative, 2);
+        CHECK_EQ_INT(st[wildcard].iopaths, 2 * K + 2 + wildcard);
+        CHECK_EQ_INT(st[wildcard].unmatched, wildcard);
+    }
+    CHECK_EQ_INT(st[0].arcs_annotated, st[1].arcs_annotated);
+    CHECK_EQ_INT(st[0].interconnects_matched, K + 2);
+    CHECK_EQ_INT(st[1].interconnects_matched, K + 2);
+}
+
 /* Negative delays are taken as 0 with one warning counting them (OpenSTA
  * writes small negative ones; simulators clamp them); a delay beyond the
  * 2^63 fs that times hold is an error at its line. */
@@ -392,6 +451,7 @@ int main(void)
     RUN(test_sdf_annotation);
     RUN(test_sdf_delay_range);
     RUN(test_sdf_every_kind_in_order);
+    RUN(test_sdf_entries_on_threads_keep_their_order);
     RUN(test_spef_wire_cap);
     RUN(test_events);
     RUN(test_events_from_cell_pins);
