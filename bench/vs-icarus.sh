@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# bench/vs-icarus.sh: the register dump to the power report against Icarus
+# Verilog's SDF simulation followed by `gatepower power` on its full-net
+# dump (issue 22), on picorv32 running Dhrystone, in one device call.
+#
+#   bash bench/vs-icarus.sh --pack BUILD   (here: BUILD's flow outputs, vvp,
+#                                           its VPI modules and libraries
+#                                           into .devcarry/icarus)
+#   BUILD=DIR bash bench/vs-icarus.sh      (on the device, carrying
+#                                           .devcarry; DIR holds gatepower,
+#                                           built with CUDA)
+#
+# The run: Icarus (vvp of the flow's compiled SDF testbench, writing the
+# full-net VCD) once, then RUNS times in turns `gatepower power` on that VCD
+# and `gatepower resim --power` from the register dump with the cuda and the
+# cpu engine, every run writing its report (--out).  Last a table: the
+# median of each, Icarus + power against resim --power, and the two
+# analyses' totals side by side.  Knobs: RUNS (3), WORK (/tmp/gp-icarus).
+set -uo pipefail
+pack=.devcarry/icarus
+if [ "${1:-}" = --pack ]; then
+  flow=$2/examples/picorv32
+  rm -rf "$pack" && mkdir -p "$pack/ivl" "$pack/lib"
+  cp "$flow"/{sdf.vvp,netlist.sdf,netlist.v,regs.vcd,dhry.hex,flow.json} "$pack/"
+  cp /usr/share/qflow/tech/osu018/osu018_stdcells.lib "$pack/"
+  cp /usr/bin/vvp "$pack/"
+  cp /usr/lib/x86_64-linux-gnu/ivl/*.vpi "$pack/ivl/"
+  for l in $(ldd /usr/bin/vvp "$pack"/ivl/*.vpi | awk '/=>/ {print $3}' | sort -u); do
+    case $(basename "$l") in libc.so*|libm.so*|libstdc++*|libgcc_s*) ;; *) cp -L "$l" "$pack/lib/";; esac
+  done
+  du -sh "$pack"
+  exit 0
+fi
+start=$SECONDS
+runs=${RUNS:-3}
+work=${WORK:-/tmp/gp-icarus}
+out=${OUT:-$work/out}
+gp=${BUILD:?BUILD: the build directory with gatepower}/gatepower
+mkdir -p "$work" "$out"
+log=$out/vs-icarus.log
+: >"$log"
+say() { echo "[$((SECONDS - start)) s] $*" | tee -a "$log"; }
+[ -f "$pack/sdf.vvp" ] || { say "FAIL: no $pack (bash bench/vs-icarus.sh --pack BUILD here)"; exit 1; }
+here=$(realpath "$pack")
+cp "$pack"/{netlist.sdf,dhry.hex} "$work/"
+sed "s|/usr/lib/x86_64-linux-gnu/ivl/|$here/ivl/|" "$pack/sdf.vvp" >"$work/sdf.vvp"
+cycles=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['cycles'])")
+top=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['top'])")
+period=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['clock_period_ns'])")ns
+say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+say "picorv32: $cycles cycles of $period, $(python3 -c "import json; print(json.load(open('$pack/flow.json'))['cells'])") cells"
+
+seconds_of() { # label command...: wall seconds appended to $out/label.times
+  local label=$1 t0 t1 rc
+  shift
+  t0=$(date +%s%N)
+  "$@" >"$out/$label.stdout" 2>"$out/$label.err"
+  rc=$?
+  t1=$(date +%s%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >>"$out/$label.times"
+  say "$label: $(tail -1 "$out/$label.times") s rc=$rc"
+  [ "$rc" = 0 ] || tail -3 "$out/$label.err"
+}
+seconds_of icarus env LD_LIBRARY_PATH="$here/lib" bash -c \
+  "cd '$work' && '$here/vvp' -n sdf.vvp +sdf=netlist.sdf +vcd='$work/full.vcd' +cycles=$cycles"
+ls -l "$work/full.vcd" | tee -a "$log"
+design=(--lib "$pack/osu018_stdcells.lib" --netlist "$pack/netlist.v" --top "$top"
+        --sdf "$pack/netlist.sdf" --scope tb.dut --period "$period")
+for r in $(seq 1 "$runs"); do
+  seconds_of power-on-icarus "$gp" --quiet power "${design[@]}" --activity "$work/full.vcd" \
+    --engine cuda --out "$out/power" --json "$out/power.json"
+  seconds_of resim-cuda "$gp" --quiet resim "${design[@]}" --activity "$pack/regs.vcd" --power \
+    --engine cuda --timing --out "$out/resim-cuda" --json "$out/resim-cuda.json"
+  seconds_of resim-cpu "$gp" --quiet resim "${design[@]}" --activity "$pack/regs.vcd" --power \
+    --engine cpu --timing --out "$out/resim-cpu" --json "$out/resim-cpu.json"
+done
+python3 - "$out" <<'PY' | tee -a "$log"
+import json, os, statistics, sys
+d = sys.argv[1]
+med = {k: statistics.median(float(x) for x in open(os.path.join(d, k + ".times")))
+       for k in ("icarus", "power-on-icarus", "resim-cuda", "resim-cpu")}
+base = med["icarus"] + med["power-on-icarus"]
+print(f"Icarus (vvp, SDF, full VCD)          {med['icarus']:8.3f} s (once)")
+print(f"gatepower power on Icarus's VCD      {med['power-on-icarus']:8.3f} s")
+print(f"  Icarus + power                     {base:8.3f} s")
+for k in ("resim-cuda", "resim-cpu"):
+    print(f"gatepower {k:<10} --power          {med[k]:8.3f} s  {base / med[k]:7.1f}x")
+tot = {k: json.load(open(os.path.join(d, k + ".json")))["total"]["total"]
+       for k in ("power", "resim-cuda", "resim-cpu") if os.path.exists(os.path.join(d, k + ".json"))}
+print("total power: " + ", ".join(f"{k} {v:.6e} W" for k, v in tot.items()))
+for k in ("resim-cuda", "resim-cpu"):
+    if k in tot and "power" in tot:
+        print(f"  {k} against power on Icarus's dump: {abs(tot[k] / tot['power'] - 1):.2e} relative")
+PY
