@@ -58,7 +58,7 @@ seconds_of() { # label command...: wall seconds appended to $out/label.times
   rc=$?
   t1=$(date +%s%N)
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >>"$out/$label.times"
-  say "$label: $(tail -1 "$out/$label.times") s rc=$rc"
+  say "$label: $(tail -1 "$out/$label.times") s rc=$rc $(grep '^timing:' "$out/$label.err")"
   [ "$rc" = 0 ] || tail -3 "$out/$label.err"
 }
 seconds_of icarus env LD_LIBRARY_PATH="$here/lib" bash -c \
@@ -68,7 +68,7 @@ design=(--lib "$pack/osu018_stdcells.lib" --netlist "$pack/netlist.v" --top "$to
         --sdf "$pack/netlist.sdf" --scope tb.dut --period "$period")
 for r in $(seq 1 "$runs"); do
   seconds_of power-on-icarus "$gp" --quiet power "${design[@]}" --activity "$work/full.vcd" \
-    --engine cuda --out "$out/power" --json "$out/power.json"
+    --engine cuda --timing --out "$out/power" --json "$out/power.json"
   seconds_of resim-cuda "$gp" --quiet resim "${design[@]}" --activity "$pack/regs.vcd" --power \
     --engine cuda --timing --out "$out/resim-cuda" --json "$out/resim-cuda.json"
   seconds_of resim-cpu "$gp" --quiet resim "${design[@]}" --activity "$pack/regs.vcd" --power \
