@@ -149,18 +149,56 @@ static size_t longest_name(const report_ctx *c, const ranked *rows, uint32_t n, 
     return width;
 }
 
+/* Whether row a goes after row b (by_total), for a heap whose root is the
+ * last of the rows kept. */
+static bool ranks_after(const ranked *a, const ranked *b) { return by_total(a, b) > 0; }
+
+static void sift_down(ranked *heap, uint32_t n, uint32_t k)
+{
+    for (uint32_t child; (child = 2 * k + 1) < n; k = child) {
+        if (child + 1 < n && ranks_after(&heap[child + 1], &heap[child]))
+            child++;
+        if (!ranks_after(&heap[child], &heap[k]))
+            return;
+        ranked t = heap[k];
+        heap[k] = heap[child];
+        heap[child] = t;
+    }
+}
+
+/* The n instances of most total power into rows[0..n), in by_total's
+ * order: a heap of the n kept so far, its root the last of them. */
+static void top_instances(const report_ctx *c, ranked *rows, uint32_t n)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < c->dg->n_insts; i++) {
+        ranked row = {power_sum_components(&c->r->inst_energy[(size_t)i * POWER_COMPONENTS]) /
+                          report_duration(c->r),
+                      i};
+        if (kept < n) {
+            rows[kept++] = row;
+            for (uint32_t k = kept - 1; k > 0 && ranks_after(&rows[k], &rows[(k - 1) / 2]);
+                 k = (k - 1) / 2) {
+                ranked t = rows[k];
+                rows[k] = rows[(k - 1) / 2];
+                rows[(k - 1) / 2] = t;
+            }
+        } else if (n > 0 && ranks_after(&rows[0], &row)) {
+            rows[0] = row;
+            sift_down(rows, n, 0);
+        }
+    }
+    qsort(rows, kept, sizeof *rows, by_total);
+}
+
 gp_status report_hotspots_file(FILE *out, const report_ctx *c)
 {
     const design *dg = c->dg;
-    ranked *rows = mem_alloc((dg->n_insts ? dg->n_insts : 1) * sizeof *rows);
+    uint32_t n = dg->n_insts < (uint32_t)c->opt.hotspots ? dg->n_insts : (uint32_t)c->opt.hotspots;
+    ranked *rows = mem_alloc((n ? n : 1) * sizeof *rows);
     if (!rows)
         return report_nomem(c);
-    for (uint32_t i = 0; i < dg->n_insts; i++)
-        rows[i] = (ranked){power_sum_components(&c->r->inst_energy[(size_t)i * POWER_COMPONENTS]) /
-                               report_duration(c->r),
-                           i};
-    qsort(rows, dg->n_insts, sizeof *rows, by_total);
-    uint32_t n = dg->n_insts < (uint32_t)c->opt.hotspots ? dg->n_insts : (uint32_t)c->opt.hotspots;
+    top_instances(c, rows, n);
     double total[REPORT_COLS];
     char a[REPORT_ENG_LEN], b[REPORT_ENG_LEN];
     report_total_columns(c->r, total);
