@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/tok.h"
+
 void json_init(json_writer *w, FILE *out)
 {
     w->out = out;
@@ -81,7 +83,9 @@ void json_string(json_writer *w, const char *s)
     write_escaped(w->out, s);
 }
 
-const char *json_number_text(double x, char buf[JSON_NUMBER_MAX])
+/* x as %.Pg prints it, for the fewest P of 15, 16, 17 that reads back
+ * as x: a printf and a strtod for each P tried. */
+static const char *number_text_by_printf(double x, char buf[JSON_NUMBER_MAX])
 {
     for (int digits = 15; digits < 17; digits++) {
         snprintf(buf, JSON_NUMBER_MAX, "%.*g", digits, x);
@@ -89,6 +93,96 @@ const char *json_number_text(double x, char buf[JSON_NUMBER_MAX])
             return buf;
     }
     snprintf(buf, JSON_NUMBER_MAX, "%.17g", x);
+    return buf;
+}
+
+/* d[0..n) (decimal digits, d[0] nonzero) times 10^(exp - n + 1), as %.Pg
+ * prints a value whose P significant digits they are: trailing zeros
+ * dropped, fixed notation when -4 <= exp < P, else d.ddde[+-]XX. */
+static void format_g(char *buf, int sign, const char *d, int n, int exp, int P)
+{
+    while (n > 1 && d[n - 1] == '0')
+        n--;
+    char *at = buf;
+    if (sign)
+        *at++ = '-';
+    if (exp < -4 || exp >= P) {
+        *at++ = d[0];
+        if (n > 1) {
+            *at++ = '.';
+            memcpy(at, d + 1, (size_t)n - 1);
+            at += n - 1;
+        }
+        at += sprintf(at, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+    } else if (exp < 0) {
+        *at++ = '0';
+        *at++ = '.';
+        for (int k = -1; k > exp; k--)
+            *at++ = '0';
+        memcpy(at, d, (size_t)n);
+        at += n;
+    } else {
+        for (int k = 0; k <= exp; k++)
+            *at++ = k < n ? d[k] : '0';
+        if (n > exp + 1) {
+            *at++ = '.';
+            memcpy(at, d + exp + 1, (size_t)(n - exp - 1));
+            at += n - exp - 1;
+        }
+    }
+    *at = '\0';
+}
+
+/* The 17 digits of %.16e (d, exponent exp) rounded to P < 17 digits, as
+ * rounding x itself to P digits gives them, into r (the exponent into
+ * *rexp); false where the digits dropped read exactly a half (50..0): x's
+ * digits beyond the 17th, which d does not hold, decide then. */
+static bool round_digits(const char *d, int exp, int P, char *r, int *rexp)
+{
+    bool half = d[P] == '5';
+    for (int k = P + 1; k < 17 && half; k++)
+        half = d[k] == '0';
+    if (half)
+        return false;
+    memcpy(r, d, (size_t)P);
+    *rexp = exp;
+    if (d[P] < '5')
+        return true;
+    int k = P - 1;
+    while (k >= 0 && r[k] == '9')
+        r[k--] = '0';
+    if (k >= 0) {
+        r[k]++;
+    } else { /* 99..9 rounded up: 100..0, one power of ten more */
+        r[0] = '1';
+        *rexp = exp + 1;
+    }
+    return true;
+}
+
+const char *json_number_text(double x, char buf[JSON_NUMBER_MAX])
+{
+    char e17[JSON_NUMBER_MAX];
+    if (x == 0 || !isfinite(x))
+        return number_text_by_printf(x, buf);
+    snprintf(e17, sizeof e17, "%.16e", x); /* [-]d.dddddddddddddddde[+-]XX */
+    int sign = e17[0] == '-';
+    const char *m = e17 + sign;
+    char d[17];
+    d[0] = m[0];
+    memcpy(d + 1, m + 2, 16);
+    int exp = atoi(m + 19);
+    for (int P = 15; P < 17; P++) {
+        char r[17];
+        int rexp;
+        double back;
+        if (!round_digits(d, exp, P, r, &rexp))
+            return number_text_by_printf(x, buf);
+        format_g(buf, sign, r, P, rexp, P);
+        if (tok_parse_double(buf, strlen(buf), &back) && back == x)
+            return buf;
+    }
+    format_g(buf, sign, d, 17, exp, 17);
     return buf;
 }
 

@@ -3,7 +3,9 @@
 #include "util/json.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void test_nested_document(void)
 {
@@ -58,9 +60,60 @@ static void test_shortest_numbers(void)
     }
 }
 
+/* %.Pg for the fewest P of 15, 16, 17 that reads back as x: what
+ * json_number_text must print, byte for byte. */
+static const char *printf_text(double x, char *buf)
+{
+    for (int digits = 15; digits < 17; digits++) {
+        snprintf(buf, JSON_NUMBER_MAX, "%.*g", digits, x);
+        if (strtod(buf, NULL) == x)
+            return buf;
+    }
+    snprintf(buf, JSON_NUMBER_MAX, "%.17g", x);
+    return buf;
+}
+
+/* Random doubles of every exponent, power-like values, short decimals and
+ * numbers a rounding carries to the next power of ten. */
+static void test_numbers_as_printf_prints_them(void)
+{
+    static const double edges[] = {1e-5, 9.9999999999999995e-5, 0.000099999999999999991,
+                                    99999.999999999985, 1e15, 123456789012345678.0, 1e16,
+                                    9.999999999999999e22, 0.1, 1e-4, 1.0000000000000002,
+                                    2.2250738585072014e-308, 1.7976931348623157e308, 4e-320};
+    char a[JSON_NUMBER_MAX], b[JSON_NUMBER_MAX];
+    int wrong = 0;
+    for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++)
+        for (int sign = 1; sign >= -1; sign -= 2)
+            wrong += strcmp(json_number_text(sign * edges[k], a), printf_text(sign * edges[k], b)) != 0;
+    uint64_t x = 88172645463325252u;
+    for (int k = 0; k < 1000000; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v;
+        if (k % 4 == 0) { /* any bits but NaN and infinity */
+            uint64_t bits = x & ~(UINT64_C(0x7ff) << 52) ? x : x ^ 1;
+            if (((bits >> 52) & 0x7ff) == 0x7ff)
+                bits &= ~(UINT64_C(1) << 62);
+            memcpy(&v, &bits, sizeof v);
+        } else if (k % 4 == 1) { /* watts of a gate or a chip */
+            v = (double)(x >> 11) / 9007199254740992.0 * pow(10, (int)(x % 13) - 12);
+        } else if (k % 4 == 2) { /* few digits */
+            v = (double)(x % 100000) / pow(10, (int)((x >> 20) % 12));
+        } else { /* a sum of short ones, as 0.1 + 0.2 */
+            v = (double)(x % 1000) * 1e-3 + (double)((x >> 10) % 1000) * 1e-6;
+        }
+        if (!isfinite(v))
+            continue;
+        if (strcmp(json_number_text(v, a), printf_text(v, b)) != 0 && wrong++ < 5)
+            fprintf(stderr, "  %.17g: '%s', printf '%s'\n", v, a, b);
+    }
+    CHECK_EQ_INT(wrong, 0);
+}
+
 int main(void)
 {
     RUN(test_nested_document);
     RUN(test_shortest_numbers);
+    RUN(test_numbers_as_printf_prints_them);
     return check_exit_code();
 }
