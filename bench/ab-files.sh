@@ -11,8 +11,8 @@
 #    VCD);
 # 3. runs, REPEAT rounds in turns with each binary: `info --sdf` (the
 #    design side), `resim --power --engine ENGINE --out` from the register
-#    dump, and `power --engine ENGINE --out` from the full VCD, all with
-#    --timing;
+#    dump, and `power --engine ENGINE --out` from the full VCD (no SDF: a
+#    full dump needs none), all with --timing;
 # 4. compares the two binaries' report files (report.json aside: it holds
 #    the timing), bit for bit or else within 1e-9 number by number, and
 #    prints the median wall and phases of each, a table last.
@@ -83,7 +83,7 @@ for r in $(seq 1 "$repeat"); do
     run "$side-info" "$gp" info "${design[@]}" --timing
     run "$side-resim" "$gp" resim "${design[@]}" --activity "$c/regs.vcd" --scope top \
       --period 10ns --power --engine "$engine" --timing --out "$out/$side-resim"
-    [ "${FULL:-1}" = 0 ] || run "$side-power" "$gp" power "${design[@]}" \
+    [ "${FULL:-1}" = 0 ] || run "$side-power" "$gp" power "${design[@]:0:4}" \
       --activity "$c/full.vcd" --scope top --period 10ns --engine "$engine" --timing \
       --out "$out/$side-power"
   done
