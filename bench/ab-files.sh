@@ -18,7 +18,8 @@
 #    prints the median wall and phases of each, a table last.
 #
 # Knobs: GATES (1000000), CYCLES (200), REPEAT (2), ENGINE (cuda), BASE
-# (HEAD~1), WORK (/tmp/gp-ab-files), FULL (1).
+# (HEAD~1), WORK (/tmp/gp-ab-files), FULL (1), CPU=1 (power with the cpu
+# engine too).
 set -uo pipefail
 start=$SECONDS
 gates=${GATES:-1000000}
@@ -86,6 +87,9 @@ for r in $(seq 1 "$repeat"); do
     [ "${FULL:-1}" = 0 ] || run "$side-power" "$gp" power "${design[@]:0:4}" \
       --activity "$c/full.vcd" --scope top --period 10ns --engine "$engine" --timing \
       --out "$out/$side-power"
+    [ "${FULL:-1}" = 0 ] || [ "${CPU:-0}" = 0 ] || run "$side-power-cpu" "$gp" power \
+      "${design[@]:0:4}" --activity "$c/full.vcd" --scope top --period 10ns --engine cpu \
+      --timing --out "$out/$side-power-cpu"
   done
 done
 # The cuda engine's sums differ run to run in their last bits (atomics): the
