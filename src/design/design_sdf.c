@@ -1,5 +1,6 @@
-/* design_sdf.c: SDF annotation: the SDF reader's visitor matches each entry
- * to the design's instances, pins and arcs and sets their delays.
+/* design_sdf.c: SDF annotation: each entry design_sdf_record.c recorded is
+ * matched to the design's instances, pins and arcs, and sets their delays
+ * (the instances looked up, and the delays set, on every core).
  *
  * IOPATH in -> out sets the arcs of pin `out` related to pin `in`: all of
  * them, or under COND those whose sdf_cond (else `when`) reads the same
@@ -16,8 +17,8 @@
 
 #include "sdf/sdf.h"
 #include "util/mem.h"
-#include "util/units.h"
 #include "util/parts.h"
+#include "util/units.h"
 
 typedef struct annotator {
     design *dg;
