@@ -2,6 +2,7 @@
  * design database, and the timing of a run's phases. */
 #include "cli/cli.h"
 
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -74,15 +75,21 @@ typedef struct sdf_reading {
     design_sdf *sdf;
     gp_status status;
     double seconds;           /* the reading's own */
+    _Atomic bool unwanted;    /* the design failed: the reading may stop */
     pthread_t thread;
     bool started;
 } sdf_reading;
+
+static bool sdf_unwanted(void *ctx)
+{
+    return atomic_load_explicit(&((sdf_reading *)ctx)->unwanted, memory_order_relaxed);
+}
 
 static void *read_sdf(void *arg)
 {
     sdf_reading *r = arg;
     double start = progress_now_seconds();
-    r->status = design_sdf_read(r->path, &r->sdf, r->held);
+    r->status = design_sdf_read(r->path, sdf_unwanted, r, &r->sdf, r->held);
     r->seconds = progress_now_seconds() - start;
     return NULL;
 }
@@ -108,6 +115,7 @@ static gp_status sdf_annotate(sdf_reading *r, design *dg, bool keep, design_sdf_
                               cli_timing *t, diag_ctx *d)
 {
     if (r->started) {
+        atomic_store(&r->unwanted, !keep);
         pthread_join(r->thread, NULL);
         cli_timing_beside(t, "sdf reading", r->seconds, "the netlist");
     }
@@ -115,7 +123,7 @@ static gp_status sdf_annotate(sdf_reading *r, design *dg, bool keep, design_sdf_
     if (keep && r->started)
         diag_release(r->held);
     else if (keep && r->path)
-        st = design_sdf_read(r->path, &r->sdf, d);
+        st = design_sdf_read(r->path, NULL, NULL, &r->sdf, d);
     if (keep && st == GP_OK && r->sdf)
         st = design_sdf_apply(dg, r->sdf, stats, d);
     design_sdf_free(r->sdf);

@@ -149,9 +149,12 @@ typedef struct design_sdf_stats {
 gp_status design_read_sdf(design *dg, const char *path, design_sdf_stats *stats, diag_ctx *d);
 
 /* An SDF file's delay entries, read without a design so that the reading
- * can run while the netlist is read (free with design_sdf_free). */
+ * can run while the netlist is read (free with design_sdf_free).
+ * stopped (NULL: never) is asked at each CELL: true ends the reading, with
+ * GP_ERR_INPUT and no message (the netlist failed, say). */
 typedef struct design_sdf design_sdf;
-gp_status design_sdf_read(const char *path, design_sdf **out, diag_ctx *d);
+gp_status design_sdf_read(const char *path, bool (*stopped)(void *ctx), void *stopped_ctx,
+                          design_sdf **out, diag_ctx *d);
 /* Annotates dg with them, as design_read_sdf does (the names are matched
  * on every core, the delays set in the file's order). */
 gp_status design_sdf_apply(design *dg, const design_sdf *sdf, design_sdf_stats *stats,

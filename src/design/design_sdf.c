@@ -523,7 +523,7 @@ gp_status design_read_sdf(design *dg, const char *path, design_sdf_stats *stats,
 {
     design_sdf *sdf;
     memset(stats, 0, sizeof *stats);
-    gp_status st = design_sdf_read(path, &sdf, d);
+    gp_status st = design_sdf_read(path, NULL, NULL, &sdf, d);
     if (st == GP_OK)
         st = design_sdf_apply(dg, sdf, stats, d);
     design_sdf_free(sdf);

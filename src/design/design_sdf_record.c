@@ -11,6 +11,8 @@
 
 typedef struct recorder {
     design_sdf *sdf;
+    bool (*stopped)(void *ctx);
+    void *stopped_ctx;
     diag_ctx *d;
 } recorder;
 
@@ -35,6 +37,8 @@ static gp_status on_cell(void *ctx, const char *celltype, const char *instance, 
 {
     recorder *r = ctx;
     (void)loc;
+    if (r->stopped && r->stopped(r->stopped_ctx))
+        return GP_ERR_INPUT;
     design_sdf_cell cell = {r->sdf->text.len, 0};
     bool ok = add_text(r->sdf, celltype);
     cell.instance = r->sdf->text.len;
@@ -105,14 +109,15 @@ static gp_status on_device(void *ctx, const sdf_device *e, diag_loc loc)
     return ok ? GP_OK : no_memory(r);
 }
 
-gp_status design_sdf_read(const char *path, design_sdf **out, diag_ctx *d)
+gp_status design_sdf_read(const char *path, bool (*stopped)(void *ctx), void *stopped_ctx,
+                          design_sdf **out, diag_ctx *d)
 {
     *out = NULL;
     design_sdf *sdf = mem_calloc(1, sizeof *sdf);
     size_t n = strlen(path) + 1;
     if (sdf && (sdf->path = mem_alloc(n)))
         memcpy(sdf->path, path, n);
-    recorder r = {sdf, d};
+    recorder r = {sdf, stopped, stopped_ctx, d};
     if (!sdf || !sdf->path) {
         design_sdf_free(sdf);
         return no_memory(&r);
