@@ -309,10 +309,9 @@ static void lookup_part(void *ctx, uint32_t part, uint32_t parts)
     for (size_t k = parts_begin(n, part, parts); k < parts_begin(n, part + 1, parts); k++) {
         const design_sdf_entry *e = &j->sdf->entries.data[k];
         const char *cell_inst = cell_text(j->sdf, e, true);
-        const char *joined = strcmp(cell_inst, "*") == 0
-                                 ? NULL
-                                 : joined_path(cell_inst, entry_inst_path(j->sdf, e), &path);
-        if (!joined && strcmp(cell_inst, "*") != 0)
+        const char *joined = NULL;
+        if (strcmp(cell_inst, "*") != 0 &&
+            !(joined = joined_path(cell_inst, entry_inst_path(j->sdf, e), &path)))
             j->failed[part] = true;
         j->inst[k] = joined ? design_find_inst(j->dg, joined) : DESIGN_NONE;
     }
@@ -375,8 +374,9 @@ typedef struct apply_job {
     const size_t *part0;      /* [parts + 1]: each part's range of order */
     uint8_t *outcome;         /* per entry: ENTRY_* */
     annotator *an;            /* per part: its counts */
-    size_t *first_bad;        /* per part: its first entry, in file order, of a delay */
-    double *bad_delay;        /*   beyond the fs range (SIZE_MAX: none), and the delay */
+    size_t *first_bad;        /* per part: its first entry in file order with a delay
+                                 beyond the fs range (SIZE_MAX: none), */
+    double *bad_delay;        /*   and that delay */
 } apply_job;
 
 static void apply_part(void *ctx, uint32_t part, uint32_t parts)
