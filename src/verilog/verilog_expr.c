@@ -22,11 +22,19 @@ static gp_status vlog_push_term(vlog_parser *p, vlog_term term)
     return vlog_term_vec_push(&p->r->terms, term) ? GP_OK : vlog_nomem(p->r);
 }
 
+bool vlog_index_value(const char *s, size_t len, int32_t *out)
+{
+    int64_t v;
+    if (!tok_parse_i64(s, len, &v) || v < INT32_MIN || v > INT32_MAX)
+        return false;
+    *out = (int32_t)v;
+    return true;
+}
+
 /* A bit index or range bound: a decimal integer within int32. */
 static gp_status vlog_take_index(vlog_parser *p, int32_t *out)
 {
-    int64_t v;
-    if (p->t.kind != TOK_WORD || !tok_to_i64(&p->t, &v) || v < INT32_MIN || v > INT32_MAX) {
+    if (p->t.kind != TOK_WORD || !vlog_index_value(p->t.text, p->t.len, out)) {
         if (p->t.kind != TOK_WORD)
             return vlog_syntax_error(p, "a bit index (an integer)");
         diag_error(p->r->d, 3016, vlog_here(p),
@@ -35,7 +43,6 @@ static gp_status vlog_take_index(vlog_parser *p, int32_t *out)
                    (int)(p->t.len > 40 ? 40 : p->t.len), p->t.text);
         return GP_ERR_PARSE;
     }
-    *out = (int32_t)v;
     return vlog_advance(p);
 }
 
@@ -48,6 +55,20 @@ static bool vlog_position(const vlog_signal *s, int32_t i, uint32_t *pos)
         return false;
     *pos = (uint32_t)d;
     return true;
+}
+
+int vlog_select_term(const vlog_signal *s, uint32_t sig, int32_t hi, int32_t lo,
+                     vlog_term *term)
+{
+    uint32_t pos_hi, pos_lo;
+    if (!(s->flags & VLOG_SIG_VECTOR))
+        return 3012;
+    if (!vlog_position(s, hi, &pos_hi) || !vlog_position(s, lo, &pos_lo))
+        return 3013;
+    if (pos_hi > pos_lo)
+        return 3014;
+    *term = (vlog_term){sig, pos_hi, pos_lo - pos_hi + 1};
+    return 0;
 }
 
 /* The signal `name` refers to, making an implicit scalar wire when allowed. */
@@ -85,6 +106,24 @@ static gp_status vlog_resolve(vlog_parser *p, const vlog_name *name, bool select
     return GP_OK;
 }
 
+/* Message `why` (vlog_select_term) about the select [hi:lo] of s at loc. */
+static gp_status vlog_bad_select(vlog_parser *p, int why, diag_loc loc, const vlog_signal *s,
+                                 int32_t hi, int32_t lo)
+{
+    const char *text = vlog_sym(p->r, s->name);
+    if (why == 3012)
+        diag_error(p->r->d, 3012, loc, "'%s' is a scalar: it has no bit [%d]", text, (int)hi);
+    else if (why == 3013)
+        diag_error(p->r->d, 3013, loc, "select [%d:%d] is outside '%s' [%d:%d]", (int)hi,
+                   (int)lo, text, (int)s->msb, (int)s->lsb);
+    else
+        diag_error(p->r->d, 3014, loc,
+                   "part-select [%d:%d] runs against the declared range of '%s' [%d:%d]: "
+                   "write [%d:%d]",
+                   (int)hi, (int)lo, text, (int)s->msb, (int)s->lsb, (int)lo, (int)hi);
+    return GP_ERR_INPUT;
+}
+
 /* name [ '[' i [':' j] ']' ] */
 static gp_status vlog_parse_ref(vlog_parser *p)
 {
@@ -110,30 +149,9 @@ static gp_status vlog_parse_ref(vlog_parser *p)
         return st;
     const vlog_signal *s = &p->r->signals.data[sig];
     vlog_term term = {sig, 0, vlog_signal_width(s)};
-    if (selected) {
-        uint32_t pos_hi, pos_lo;
-        diag_loc loc = vlog_scan_loc(p->scan, &select);
-        if (!(s->flags & VLOG_SIG_VECTOR)) {
-            diag_error(p->r->d, 3012, loc, "'%s' is a scalar: it has no bit [%d]",
-                       vlog_sym(p->r, s->name), (int)hi);
-            return GP_ERR_INPUT;
-        }
-        if (!vlog_position(s, hi, &pos_hi) || !vlog_position(s, lo, &pos_lo)) {
-            diag_error(p->r->d, 3013, loc, "select [%d:%d] is outside '%s' [%d:%d]", (int)hi,
-                       (int)lo, vlog_sym(p->r, s->name), (int)s->msb, (int)s->lsb);
-            return GP_ERR_INPUT;
-        }
-        if (pos_hi > pos_lo) {
-            diag_error(p->r->d, 3014, loc,
-                       "part-select [%d:%d] runs against the declared range of '%s' [%d:%d]: "
-                       "write [%d:%d]",
-                       (int)hi, (int)lo, vlog_sym(p->r, s->name), (int)s->msb, (int)s->lsb,
-                       (int)lo, (int)hi);
-            return GP_ERR_INPUT;
-        }
-        term.pos = pos_hi;
-        term.width = pos_lo - pos_hi + 1;
-    }
+    int why = selected ? vlog_select_term(s, sig, hi, lo, &term) : 0;
+    if (why)
+        return vlog_bad_select(p, why, vlog_scan_loc(p->scan, &select), s, hi, lo);
     return vlog_push_term(p, term);
 }
 

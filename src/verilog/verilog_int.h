@@ -211,6 +211,35 @@ typedef struct vlog_reader {
  * one tok_lexer reading the input (util/tok.h), and so are next's and peek's
  * statuses and the sticky end. */
 typedef struct vlog_scan vlog_scan;
+
+/* The chunks lexed at once: their tokens are handed out from at most one
+ * run per chunk, plus one relexed (verilog_scan.c). */
+#define VLOG_GROUP_CHUNKS 32
+#define VLOG_WINDOW_RUNS (VLOG_GROUP_CHUNKS + 1)
+
+/* A token as the scan holds it: its text is the input's from `offset`. */
+typedef struct vlog_token {
+    uint64_t offset; /* of its text (tok_text_offset) */
+    uint32_t len, line, col;
+    uint32_t sym; /* words: the interned text; others STRTAB_NONE */
+    uint8_t kind, flags;
+} vlog_token;
+
+typedef struct vlog_run {
+    const vlog_token *toks;
+    size_t n;
+} vlog_run;
+
+/* The tokens lexed and not yet handed out, from the current token (the one
+ * next last handed out) on: runs[0].toks[0] is the current token.  Valid
+ * until the scan moves. */
+typedef struct vlog_window {
+    const char *text; /* the input: a token's text is text + offset */
+    vlog_run runs[VLOG_WINDOW_RUNS];
+    size_t n_runs, n_toks;
+    size_t span, at; /* the scan's own: where runs[0] begins */
+} vlog_window;
+
 gp_status vlog_scan_open(const char *path, const char *data, size_t len, size_t chunk_bytes,
                          const tok_config *cfg, strtab *syms, progress *bar, diag_ctx *d,
                          vlog_scan **out);
@@ -222,6 +251,12 @@ diag_loc vlog_scan_loc(const vlog_scan *s, const tok *t);
 /* The sym of the token `ahead` places after the one next hands out, when
  * it is lexed already (else STRTAB_NONE): for prefetching. */
 uint32_t vlog_scan_sym_ahead(const vlog_scan *s, size_t ahead);
+/* The window from the current token on, when it holds at least a chunk's
+ * bytes of text (worth parsing on threads); false otherwise. */
+bool vlog_scan_window(const vlog_scan *s, vlog_window *w);
+/* Makes the window's token `index` (counting over its runs; n_toks: the
+ * one after them) the next one next hands out. */
+void vlog_scan_seek(vlog_scan *s, const vlog_window *w, size_t index);
 
 /* The state of parsing one input (verilog_lex.c, verilog_parse.c,
  * verilog_expr.c).  `t` is the current token, not yet consumed: directives,
@@ -238,6 +273,8 @@ typedef struct vlog_parser {
     uint32_t stamp;    /* module + 1, for sig_of / inst_of */
     size_t expr_first; /* the first term of the expression being parsed */
     int depth;         /* concatenations open around the current token */
+    struct vlog_batch *batch; /* verilog_batch.c's buffers (NULL until used) */
+    uint32_t batch_wait;      /* instance statements to parse here before the next batch */
 } vlog_parser;
 
 /* A name just read: its sym and where it was. */
@@ -259,7 +296,17 @@ gp_status vlog_syntax_error(vlog_parser *p, const char *what);
 gp_status vlog_expect(vlog_parser *p, char punct, const char *what);
 /* Consumes an identifier (simple or escaped); `what` names it for errors. */
 gp_status vlog_take_name(vlog_parser *p, const char *what, vlog_name *out);
+/* Whether s[0..len) is a simple (not escaped) identifier. */
+bool vlog_is_identifier(const char *s, size_t len);
+/* Whether the integer text s[0..len) is a bit index (an int32). */
+bool vlog_index_value(const char *s, size_t len, int32_t *out);
 diag_loc vlog_here(const vlog_parser *p);
+
+/* verilog_expr.c: the term of the bits hi..lo of s (signal sig) in *term,
+ * or the number of the message that says why they are not (3012 a scalar,
+ * 3013 outside its range, 3014 against it); 0 when they are. */
+int vlog_select_term(const vlog_signal *s, uint32_t sig, int32_t hi, int32_t lo,
+                     vlog_term *term);
 
 /* verilog_expr.c: an expression (net, select, constant, concatenation) whose
  * terms are appended to r->terms; *conn gets term0 / nterm / line / col. */
@@ -289,6 +336,16 @@ gp_status vlog_builder_failed(vlog_reader *r, gp_status st, const char *what, co
 
 /* verilog_parse.c: all modules of one input. */
 gp_status vlog_parse(vlog_reader *r, vlog_scan *scan, uint32_t file);
+
+/* verilog_batch.c: at an instance statement (the current token its cell
+ * name), parses on threads the plain instance statements that follow in the
+ * scan's window (named or ordered connections of nets and selects of
+ * declared nets), as vlog_parse_instances would, one after the other; *parsed
+ * false (nothing changed) when it took none.  It stops before the first
+ * statement that needs more (a keyword, a directive, an attribute, a
+ * constant, an implicit net, anything reported), which the caller parses. */
+gp_status vlog_parse_instance_batch(vlog_parser *p, bool *parsed);
+void vlog_batch_free(vlog_parser *p);
 
 /* verilog_number.c */
 typedef struct vlog_number {

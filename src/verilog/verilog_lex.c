@@ -298,7 +298,7 @@ gp_status vlog_expect(vlog_parser *p, char punct, const char *what)
     return vlog_syntax_error(p, what);
 }
 
-static bool vlog_simple_identifier(const char *s, size_t len)
+bool vlog_is_identifier(const char *s, size_t len)
 {
     if (len == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
         return false;
@@ -317,7 +317,7 @@ gp_status vlog_take_name(vlog_parser *p, const char *what, vlog_name *out)
     out->sym = p->sym;
     if (!escaped && out->sym < VLOG_KW_COUNT)
         return vlog_syntax_error(p, what);
-    if (!escaped && !vlog_simple_identifier(t->text, t->len)) {
+    if (!escaped && !vlog_is_identifier(t->text, t->len)) {
         diag_error(p->r->d, 3002, vlog_here(p),
                    "'%.*s' is not a valid identifier (expected %s): escape it as '\\%.*s ' or "
                    "rename it",

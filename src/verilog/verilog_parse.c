@@ -533,8 +533,11 @@ static gp_status vlog_parse_item(vlog_parser *p, bool *done)
     if (vlog_is_dir(kw) || vlog_is_net_type(kw))
         return vlog_parse_declaration(p);
     switch (kw) {
-    case -1:
-        return vlog_parse_instances(p);
+    case -1: {
+        bool parsed;
+        gp_status st = vlog_parse_instance_batch(p, &parsed);
+        return st != GP_OK || parsed ? st : vlog_parse_instances(p);
+    }
     case VLOG_KW_ENDMODULE:
         *done = true;
         return vlog_advance(p);
@@ -716,5 +719,6 @@ gp_status vlog_parse(vlog_reader *r, vlog_scan *scan, uint32_t file)
     if (st == GP_OK)
         st = vlog_check_conds_closed(&p);
     vec_u8_free(&p.conds);
+    vlog_batch_free(&p);
     return st;
 }

@@ -21,14 +21,6 @@
 #include "util/parts.h"
 
 #define VLOG_CHUNK_BYTES ((size_t)256 << 10)
-#define VLOG_GROUP_CHUNKS 32
-
-typedef struct vlog_token {
-    uint64_t offset; /* of its text (tok_text_offset) */
-    uint32_t len, line, col;
-    uint32_t sym; /* words: the interned text; others STRTAB_NONE */
-    uint8_t kind, flags;
-} vlog_token;
 
 VEC_DECLARE(vlog_token_vec, vlog_token)
 
@@ -58,10 +50,11 @@ struct vlog_scan {
     diag_ctx *d;
     strtab *syms;
     vlog_chunk *chunks;
+    size_t chunk_bytes;
     size_t n_chunks, group_end; /* the chunks lexed so far: [0, group_end) */
     vlog_lexed lexed[VLOG_GROUP_CHUNKS]; /* the group's; their buffers serve the next */
     vlog_token_vec relexed;     /* the group's rest, lexed again (see above) */
-    vlog_span spans[VLOG_GROUP_CHUNKS + 1]; /* the group's tokens in order, none empty */
+    vlog_span spans[VLOG_WINDOW_RUNS]; /* the group's tokens in order, none empty */
     size_t n_spans, span, at;   /* the next one to hand out: spans[span].toks[at] */
     vlog_token good;            /* the first token after them, as one lexer reads the file */
     bool done;                  /* good is TOK_EOF or TOK_ERROR: nothing left to lex */
@@ -333,6 +326,32 @@ uint32_t vlog_scan_sym_ahead(const vlog_scan *s, size_t ahead)
     return s->spans[s->span].toks[s->at + ahead].sym;
 }
 
+bool vlog_scan_window(const vlog_scan *s, vlog_window *w)
+{
+    if (s->span == 0 && s->at == 0)
+        return false; /* the current token lies in the group before */
+    size_t span = s->span, at = s->at;
+    if (at == 0)
+        at = s->spans[--span].n;
+    *w = (vlog_window){.text = s->text, .span = span, .at = at - 1};
+    for (size_t k = span; k < s->n_spans; k++) {
+        size_t skip = k == span ? at - 1 : 0;
+        w->runs[w->n_runs++] = (vlog_run){s->spans[k].toks + skip, s->spans[k].n - skip};
+        w->n_toks += s->spans[k].n - skip;
+    }
+    const vlog_run *last = &w->runs[w->n_runs - 1];
+    return last->toks[last->n - 1].offset - w->runs[0].toks[0].offset >= s->chunk_bytes;
+}
+
+void vlog_scan_seek(vlog_scan *s, const vlog_window *w, size_t index)
+{
+    size_t span = w->span, at = w->at + index;
+    while (span < s->n_spans && at >= s->spans[span].n)
+        at -= s->spans[span++].n;
+    s->span = span;
+    s->at = span < s->n_spans ? at : 0;
+}
+
 diag_loc vlog_scan_loc(const vlog_scan *s, const tok *t)
 {
     return (diag_loc){s->name, t->line, t->col};
@@ -381,7 +400,8 @@ static gp_status cut_chunks(vlog_scan *s, size_t chunk_bytes)
 
 static gp_status open_text(vlog_scan *s, size_t chunk_bytes)
 {
-    gp_status st = cut_chunks(s, chunk_bytes ? chunk_bytes : VLOG_CHUNK_BYTES);
+    s->chunk_bytes = chunk_bytes ? chunk_bytes : VLOG_CHUNK_BYTES;
+    gp_status st = cut_chunks(s, s->chunk_bytes);
     return st == GP_OK ? GP_OK : vlog_no_memory(s->d, s->name);
 }
 

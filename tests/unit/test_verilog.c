@@ -485,6 +485,81 @@ static void expect_error(const char *text, const char *top, int msgno, int line)
     diag_free(d);
 }
 
+/* A chain of 40 inverters, a -> n1 -> ... -> n39 -> y, one statement a
+ * line from line 4 (u_k on line k + 4), in statements of the shape the
+ * reader parses on threads (named and ordered connections), with line
+ * `odd` (0: none) replaced by `with`.  Read in chunks of 1 to 40 bytes, the
+ * chain is parsed in runs of statements cut at every place. */
+static char *chain_text(int odd, const char *with)
+{
+    char *text = malloc(4096), *at = text;
+    at += sprintf(at, "module top(a, y);\n  input a; output y;\n  wire");
+    for (int k = 1; k < 40; k++)
+        at += sprintf(at, " n%d%s", k, k < 39 ? "," : ";\n");
+    for (int k = 0; k < 40; k++) {
+        char in[8] = "a", out[8] = "y";
+        if (k > 0)
+            snprintf(in, sizeof in, "n%d", k);
+        if (k < 39)
+            snprintf(out, sizeof out, "n%d", k + 1);
+        if (k + 4 == odd)
+            at += sprintf(at, "%s\n", with);
+        else if (k % 3 == 2)
+            at += sprintf(at, "  INV u%d (%s, %s);\n", k, in, out);
+        else
+            at += sprintf(at, "  INV u%d (.A(%s), .Y(%s));\n", k, in, out);
+    }
+    sprintf(at, "endmodule\n");
+    return text;
+}
+
+static void test_instance_runs(void)
+{
+    char *text = chain_text(0, NULL), want[4096], *at = want;
+    at += sprintf(at, "net 0 a\nnet 1 y\n");
+    for (int k = 1; k < 40; k++)
+        at += sprintf(at, "net %d n%d\n", k + 1, k);
+    at += sprintf(at, "port a in 0\nport y out 1\n");
+    for (int k = 0; k < 40; k++)
+        at += sprintf(at, "inst u%d INV\n  A %d\n  Y %d\n", k, k ? k + 1 : 0, k < 39 ? k + 2 : 1);
+    fake f;
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(read_text(&f, text, "top", d), GP_OK);
+    check_log(&f, want);
+    diag_free(d);
+    free(text);
+    /* what stops a run, in its middle: each reads as the reader alone would */
+    static const char *const breaks[] = {
+        "  (* keep *) INV u10 (.A(n10), .Y(n11));", "  INV u10 (.A(1'b1), .Y(n11));",
+        "  wire late; INV u10 (.A(late), .Y(n11));", "  INV u10 (.A(imp), .Y(n11));",
+        "`ifdef NOPE\n  garbage\n`endif\n  INV u10 (.A(n10), .Y(n11));",
+        "  INV u10 (.A({n10}), .Y(n11)), u10b (n10, );",
+        "  INV #(1) u10 (.A(n10), .Y(n11));", "  INV \\u10/x (.A(n10), .Y(n11));"};
+    for (size_t i = 0; i < sizeof breaks / sizeof breaks[0]; i++) {
+        text = chain_text(14, breaks[i]);
+        d = diag_new(NULL);
+        CHECK_EQ_INT(read_text(&f, text, "top", d), GP_OK);
+        CHECK(strstr(f.log, "inst u39 INV\n") != NULL);
+        CHECK_EQ_INT(f.insts, 40 + (strstr(breaks[i], "u10b") != NULL));
+        diag_free(d);
+        free(text);
+    }
+    /* errors in a run's middle, each at its line */
+    static const struct {
+        const char *with;
+        int msgno, line;
+    } errors[] = {{"  INV u5 (.A(n20), .Y(n21));", 3010, 24},
+                  {"  INV u20 (.A(n20) .Y(n21));", 3001, 24},
+                  {"  INV u20 (.A(n20[1]), .Y(n21));", 3012, 24},
+                  {"  INV u20 (.A(n20), .Y(n21))", 3001, 25},
+                  {"  INV u20 (.A(n20), .Y(n21)), u20 (.A(n20));", 3010, 24}};
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) {
+        text = chain_text(24, errors[i].with);
+        expect_error(text, "top", errors[i].msgno, errors[i].line);
+        free(text);
+    }
+}
+
 /* A module hierarchy thousands of levels deep is refused at the instance
  * whose path passes 4096 characters, not elaborated in memory that grows
  * with the square of its depth. */
@@ -773,6 +848,7 @@ int main(void)
     RUN(test_constants_through_hierarchy);
     RUN(test_more_syntax);
     RUN(test_chunk_borders);
+    RUN(test_instance_runs);
     RUN(test_two_files);
     RUN(test_missing_file);
     RUN(test_syntax_errors);
