@@ -1,22 +1,25 @@
-/* verilog_batch.c: plain instance statements parsed on threads.
+/* verilog_batch.c: plain declarations and instance statements parsed on
+ * threads.
  *
- * Most of a large netlist is instance statements of one shape,
- * CELL name (.PIN(net), .PIN(bus[3]), ...); or with ordered connections,
- * whose nets were declared before them.  At such a statement, the tokens
+ * Most of a large netlist is statements of two shapes: declarations
+ * `wire [7:0] a, b;` and instances CELL name (.PIN(net), .PIN(bus[3]), ...);
+ * (or with ordered connections) whose nets were declared before them.  At
+ * such a statement, the tokens
  * lexed ahead (vlog_scan_window) are cut into parts, each but the first
  * beginning after a ';'.  Every part parses statements of that shape from
  * its beginning into buffers of its own, reading the module's declarations
  * and changing nothing shared, and stops before the first statement that
  * begins in the next part or that it cannot parse whole and silently: a
- * keyword, a directive, an attribute, a constant, a concatenation, a net
- * not declared (implicit), anything the parser would report.
+ * keyword but `wire`, a directive, an attribute, a constant, a
+ * concatenation, a net not declared (implicit) or declared in the same
+ * batch, anything the parser would report.
  *
  * A part's beginning is a statement's beginning only when the part before
  * ended there, so the statements taken are those of the first parts that
  * reached their ends, and of the first that did not up to where it
- * stopped; an instance name used before in the module ends them before its
- * statement.  They go to the reader's arrays in file order, as
- * vlog_parse_instances would have put them, and the parser goes on at the
+ * stopped; a net or an instance name declared before in the module ends
+ * them before its statement.  They go to the reader's arrays in file order,
+ * as the parser would have put them, and the parser goes on at the
  * first statement not taken, which it parses (and reports) itself. */
 #include "verilog/verilog_int.h"
 
@@ -25,23 +28,23 @@
 /* At most this many parts, each of at least VLOG_BATCH_PART_TOKENS. */
 #define VLOG_BATCH_PARTS 32
 #define VLOG_BATCH_PART_TOKENS 16
-/* After a batch that took less than half its window, the instance
- * statements parsed one by one before the next batch: doubling from the
- * first to the last while batches stay short. */
+/* After a batch that took less than half its window, the statements the
+ * parser takes one by one before the next batch: doubling from the first
+ * to the last while batches stay short. */
 #define VLOG_BATCH_WAIT_FIRST 64u
 #define VLOG_BATCH_WAIT_LAST (1u << 20)
 /* How far ahead a part asks for the slots of instance names. */
 #define VLOG_BATCH_PREFETCH 16
-/* Tokens ahead of a net's name whose sig_of slots (far) and signals (near)
- * a part asks for. */
+/* Tokens ahead of a part's parsing whose sig_of slots (far) and signals
+ * (near) it asks for (vlog_ahead). */
 #define VLOG_BATCH_FAR 64
 #define VLOG_BATCH_NEAR 32
 
 /* Where a statement a part parsed begins: its place in the window and its
- * first instance, connection and term in the part's buffers. */
+ * first signal, instance, connection and term in the part's buffers. */
 typedef struct vlog_stmt {
     size_t begin;
-    uint32_t inst0, conn0, term0;
+    uint32_t sig0, inst0, conn0, term0;
 } vlog_stmt;
 
 VEC_DECLARE(vlog_stmt_vec, vlog_stmt)
@@ -49,12 +52,13 @@ VEC_DECLARE(vlog_stmt_vec, vlog_stmt)
 typedef struct vlog_part {
     size_t begin, end; /* its statements begin in [begin, end) of the window */
     size_t stop;       /* where its statements ended: end when it parsed them all */
+    vlog_signal_vec signals;
     vlog_inst_vec insts; /* conn0 counts in conns */
     vlog_conn_vec conns; /* term0 counts in terms */
     vlog_term_vec terms;
     vlog_stmt_vec stmts;
     size_t n_stmts;                       /* taken */
-    size_t inst_base, conn_base, term_base; /* where they go in the reader's arrays */
+    vlog_stmt base; /* where they go in the reader's arrays */
 } vlog_part;
 
 typedef struct vlog_batch vlog_batch;
@@ -137,27 +141,10 @@ static bool take_index(vlog_cursor *c, int32_t *out)
 
 /* --- one part's statements --------------------------------------------------- */
 
-/* The slots and signals of names ahead lie in memory no cache holds on a
- * large netlist: their loads start now. */
-static void prefetch_ahead(const vlog_batch *b, const vlog_cursor *c)
-{
-    const vlog_run *run = &c->w->runs[c->run];
-    if (c->at + VLOG_BATCH_FAR >= run->n)
-        return;
-    uint32_t far = run->toks[c->at + VLOG_BATCH_FAR].sym;
-    uint32_t near = run->toks[c->at + VLOG_BATCH_NEAR].sym;
-    const vlog_slot *slots = b->r->sig_of.data;
-    if (far < b->r->sig_of.len)
-        __builtin_prefetch(&slots[far]);
-    if (near < b->r->sig_of.len && slots[near].stamp == b->stamp)
-        __builtin_prefetch(&b->r->signals.data[slots[near].index]);
-}
-
 /* A declared net, or a bit- or part-select of one: its term. */
 static bool batch_ref(const vlog_batch *b, vlog_cursor *c, vlog_part *part)
 {
     vlog_token name;
-    prefetch_ahead(b, c);
     if (!take_name(c, &name))
         return false;
     const vlog_slot *slot = &b->r->sig_of.data[name.sym];
@@ -239,6 +226,40 @@ static bool batch_instance(const vlog_batch *b, vlog_cursor *c, vlog_part *part,
     return ok && take_punct(c, ')') && vlog_inst_vec_push(&part->insts, inst);
 }
 
+/* wire [signed] [[msb:lsb]] name {, name} ; with names new to the module. */
+static bool batch_declaration(const vlog_batch *b, vlog_cursor *c, vlog_part *part)
+{
+    cursor_step(c);
+    const vlog_token *t = cursor_token(c);
+    if (t && t->kind == TOK_WORD && !(t->flags & TOK_F_ESCAPED) && t->sym == VLOG_KW_SIGNED)
+        cursor_step(c);
+    vlog_signal s = {.flags = VLOG_SIG_SIZED | VLOG_SIG_HAS_TYPE};
+    if (take_punct(c, '[')) {
+        if (!take_index(c, &s.msb) || !take_punct(c, ':') || !take_index(c, &s.lsb) ||
+            !take_punct(c, ']') || vlog_signal_width(&s) > VLOG_MAX_SIGNAL_BITS)
+            return false;
+        s.flags |= VLOG_SIG_VECTOR;
+    }
+    do {
+        vlog_token name;
+        if (!take_name(c, &name) || cursor_at_punct(c, '[') || cursor_at_punct(c, '=') ||
+            b->r->sig_of.data[name.sym].stamp == b->stamp)
+            return false;
+        s.name = name.sym;
+        s.line = name.line;
+        s.col = name.col;
+        if (!vlog_signal_vec_push(&part->signals, s))
+            return false;
+    } while (take_punct(c, ','));
+    return take_punct(c, ';');
+}
+
+static bool at_wire(const vlog_cursor *c)
+{
+    const vlog_token *t = cursor_token(c);
+    return t && t->kind == TOK_WORD && !(t->flags & TOK_F_ESCAPED) && t->sym == VLOG_KW_WIRE;
+}
+
 /* CELL name (...) {, name (...)} ; */
 static bool batch_statement(const vlog_batch *b, vlog_cursor *c, vlog_part *part)
 {
@@ -252,18 +273,46 @@ static bool batch_statement(const vlog_batch *b, vlog_cursor *c, vlog_part *part
     return take_punct(c, ';');
 }
 
+/* Cursors running ahead of a part's parsing: the sig_of slots of the words
+ * at `far` and the signals of those at `near` lie in memory no cache holds
+ * on a large netlist, and their loads start before the parsing needs them. */
+typedef struct vlog_ahead {
+    vlog_cursor far, near;
+} vlog_ahead;
+
+static void prefetch_ahead(const vlog_batch *b, vlog_ahead *a, size_t index)
+{
+    const vlog_slot *slots = b->r->sig_of.data;
+    size_t n_slots = b->r->sig_of.len;
+    for (const vlog_token *t; a->far.index < index + VLOG_BATCH_FAR &&
+                              (t = cursor_token(&a->far)) != NULL;
+         cursor_step(&a->far))
+        if (t->sym < n_slots)
+            __builtin_prefetch(&slots[t->sym]);
+    for (const vlog_token *t; a->near.index < index + VLOG_BATCH_NEAR &&
+                              (t = cursor_token(&a->near)) != NULL;
+         cursor_step(&a->near))
+        if (t->sym < n_slots && slots[t->sym].stamp == b->stamp)
+            __builtin_prefetch(&b->r->signals.data[slots[t->sym].index]);
+}
+
 static void parse_part(void *ctx, uint32_t k, uint32_t parts)
 {
     (void)parts;
     vlog_batch *b = ctx;
     vlog_part *part = &b->parts[k];
-    part->insts.len = part->conns.len = part->terms.len = part->stmts.len = 0;
+    part->signals.len = part->insts.len = part->conns.len = part->terms.len = 0;
+    part->stmts.len = 0;
     part->stop = part->begin;
     vlog_cursor c = cursor_at(&b->w, part->begin);
+    vlog_ahead ahead = {c, c};
     while (c.index < part->end) {
-        vlog_stmt stmt = {c.index, (uint32_t)part->insts.len, (uint32_t)part->conns.len,
-                          (uint32_t)part->terms.len};
-        if (!batch_statement(b, &c, part) || !vlog_stmt_vec_push(&part->stmts, stmt)) {
+        prefetch_ahead(b, &ahead, c.index);
+        vlog_stmt stmt = {c.index, (uint32_t)part->signals.len, (uint32_t)part->insts.len,
+                          (uint32_t)part->conns.len, (uint32_t)part->terms.len};
+        bool ok = at_wire(&c) ? batch_declaration(b, &c, part) : batch_statement(b, &c, part);
+        if (!ok || !vlog_stmt_vec_push(&part->stmts, stmt)) {
+            part->signals.len = stmt.sig0;
             part->insts.len = stmt.inst0;
             part->conns.len = stmt.conn0;
             part->terms.len = stmt.term0;
@@ -317,43 +366,64 @@ static uint32_t taken_parts(vlog_batch *b)
     return k;
 }
 
-/* Counts of part k's first n_stmts statements. */
-static vlog_stmt taken_end(const vlog_part *part)
+/* Where the part's statement s begins (s == stmts.len: where the last
+ * ends); the counts of its statements before s. */
+static vlog_stmt stmt_at(const vlog_part *part, size_t s)
 {
-    if (part->n_stmts < part->stmts.len) {
-        const vlog_stmt *next = &part->stmts.data[part->n_stmts];
-        return (vlog_stmt){next->begin, next->inst0, next->conn0, next->term0};
-    }
-    return (vlog_stmt){part->stop, (uint32_t)part->insts.len, (uint32_t)part->conns.len,
-                       (uint32_t)part->terms.len};
+    if (s < part->stmts.len)
+        return part->stmts.data[s];
+    return (vlog_stmt){part->stop, (uint32_t)part->signals.len, (uint32_t)part->insts.len,
+                       (uint32_t)part->conns.len, (uint32_t)part->terms.len};
 }
 
-/* Gives the taken instances their slots in inst_of, in file order; the
- * first statement that repeats a name the module has used is not taken, nor
- * any after it.  Returns the parts still taken. */
-static uint32_t claim_names(vlog_batch *b, vlog_reader *r, uint32_t taken)
+static vlog_stmt taken_end(const vlog_part *part) { return stmt_at(part, part->n_stmts); }
+
+/* Gives statement s's signals their slots in sig_of and its instances
+ * theirs in inst_of, their places in the reader's arrays counting from
+ * *at; false, with nothing claimed, when one of its names was declared
+ * before in the module. */
+static bool claim_statement(const vlog_batch *b, const vlog_part *part, size_t s, vlog_stmt *at)
 {
-    uint32_t index = (uint32_t)r->insts.len;
+    vlog_reader *r = b->r;
+    vlog_stmt begin = stmt_at(part, s), end = stmt_at(part, s + 1);
+    const vlog_signal *signals = part->signals.data;
+    const vlog_inst *insts = part->insts.data;
+    uint32_t sig = begin.sig0, inst = begin.inst0;
+    for (; sig < end.sig0 && r->sig_of.data[signals[sig].name].stamp != b->stamp; sig++)
+        r->sig_of.data[signals[sig].name] = (vlog_slot){b->stamp, at->sig0 + sig - begin.sig0};
+    for (; sig == end.sig0 && inst < end.inst0; inst++) {
+        if (inst + VLOG_BATCH_PREFETCH < part->insts.len)
+            __builtin_prefetch(&r->inst_of.data[insts[inst + VLOG_BATCH_PREFETCH].name]);
+        vlog_slot *slot = &r->inst_of.data[insts[inst].name];
+        if (slot->stamp == b->stamp)
+            break;
+        *slot = (vlog_slot){b->stamp, at->inst0 + inst - begin.inst0};
+    }
+    if (sig == end.sig0 && inst == end.inst0) {
+        at->sig0 += end.sig0 - begin.sig0;
+        at->inst0 += end.inst0 - begin.inst0;
+        return true;
+    }
+    while (sig-- > begin.sig0) /* nothing after the batch reads an older module's slots */
+        r->sig_of.data[signals[sig].name] = (vlog_slot){0, 0};
+    while (inst-- > begin.inst0)
+        r->inst_of.data[insts[inst].name] = (vlog_slot){0, 0};
+    return false;
+}
+
+/* Claims the taken statements' names in file order; the first statement
+ * that repeats a name the module has declared is not taken, nor any after
+ * it.  Returns the parts still taken. */
+static uint32_t claim_names(vlog_batch *b, uint32_t taken)
+{
+    vlog_stmt at = {0, (uint32_t)b->r->signals.len, (uint32_t)b->r->insts.len, 0, 0};
     for (uint32_t k = 0; k < taken; k++) {
         vlog_part *part = &b->parts[k];
-        const vlog_inst *insts = part->insts.data;
         for (size_t s = 0; s < part->n_stmts; s++) {
-            const vlog_stmt *stmt = &part->stmts.data[s];
-            uint32_t end = s + 1 < part->stmts.len ? part->stmts.data[s + 1].inst0
-                                                   : (uint32_t)part->insts.len;
-            for (uint32_t i = stmt->inst0; i < end; i++) {
-                if (i + VLOG_BATCH_PREFETCH < part->insts.len)
-                    __builtin_prefetch(&r->inst_of.data[insts[i + VLOG_BATCH_PREFETCH].name]);
-                vlog_slot *slot = &r->inst_of.data[insts[i].name];
-                if (slot->stamp == b->stamp) {
-                    for (uint32_t j = stmt->inst0; j < i; j++)
-                        r->inst_of.data[insts[j].name] = (vlog_slot){0, 0};
-                    part->n_stmts = s;
-                    return k + 1;
-                }
-                *slot = (vlog_slot){b->stamp, index + (i - stmt->inst0)};
+            if (!claim_statement(b, part, s, &at)) {
+                part->n_stmts = s;
+                return k + 1;
             }
-            index += end - stmt->inst0;
         }
     }
     return taken;
@@ -365,51 +435,60 @@ static void copy_part(void *ctx, uint32_t k, uint32_t parts)
     vlog_batch *b = ctx;
     vlog_reader *r = b->r;
     const vlog_part *part = &b->parts[k];
-    vlog_stmt end = taken_end(part);
+    vlog_stmt end = taken_end(part), base = part->base;
+    if (end.sig0)
+        memcpy(r->signals.data + base.sig0, part->signals.data, end.sig0 * sizeof(vlog_signal));
     for (uint32_t i = 0; i < end.inst0; i++) {
         vlog_inst inst = part->insts.data[i];
-        inst.conn0 += (uint32_t)part->conn_base;
-        r->insts.data[part->inst_base + i] = inst;
+        inst.conn0 += base.conn0;
+        r->insts.data[base.inst0 + i] = inst;
     }
     for (uint32_t i = 0; i < end.conn0; i++) {
         vlog_conn conn = part->conns.data[i];
-        conn.term0 += (uint32_t)part->term_base;
-        r->conns.data[part->conn_base + i] = conn;
+        conn.term0 += base.term0;
+        r->conns.data[base.conn0 + i] = conn;
     }
     if (end.term0)
-        memcpy(r->terms.data + part->term_base, part->terms.data, end.term0 * sizeof(vlog_term));
+        memcpy(r->terms.data + base.term0, part->terms.data, end.term0 * sizeof(vlog_term));
 }
 
 /* Places the taken parts in the reader's arrays: false when they would not
  * fit the limits the parser keeps (it then reaches them itself). */
-static bool place_parts(vlog_batch *b, vlog_reader *r, uint32_t taken)
+static bool place_parts(vlog_batch *b, uint32_t taken)
 {
-    uint64_t insts = r->insts.len, conns = r->conns.len, terms = r->terms.len;
+    const vlog_reader *r = b->r;
+    uint64_t sigs = r->signals.len, insts = r->insts.len, conns = r->conns.len,
+             terms = r->terms.len;
     for (uint32_t k = 0; k < taken; k++) {
         vlog_part *part = &b->parts[k];
         vlog_stmt end = taken_end(part);
-        part->inst_base = insts;
-        part->conn_base = conns;
-        part->term_base = terms;
+        if (sigs + end.sig0 > VLOG_TERM_UNSIZED || insts + end.inst0 >= UINT32_MAX ||
+            conns + end.conn0 >= UINT32_MAX ||
+            terms + end.term0 >= UINT32_MAX - VLOG_MAX_EXPR_TERMS - 1)
+            return false;
+        part->base = (vlog_stmt){0, (uint32_t)sigs, (uint32_t)insts, (uint32_t)conns,
+                                 (uint32_t)terms};
+        sigs += end.sig0;
         insts += end.inst0;
         conns += end.conn0;
         terms += end.term0;
     }
-    return insts < UINT32_MAX && conns < UINT32_MAX &&
-           terms < UINT32_MAX - VLOG_MAX_EXPR_TERMS - 1;
+    return true;
 }
 
-/* Appends what the taken parts parsed; returns the instances added. */
-static gp_status append_parts(vlog_batch *b, vlog_reader *r, uint32_t taken, size_t *added)
+/* Appends what the taken parts parsed; *added gets the instances. */
+static gp_status append_parts(vlog_batch *b, uint32_t taken, size_t *added)
 {
+    vlog_reader *r = b->r;
     const vlog_part *last = &b->parts[taken - 1];
-    vlog_stmt end = taken_end(last);
-    size_t insts = last->inst_base + end.inst0, conns = last->conn_base + end.conn0,
-           terms = last->term_base + end.term0;
-    if (!vlog_inst_vec_reserve(&r->insts, insts) || !vlog_conn_vec_reserve(&r->conns, conns) ||
-        !vlog_term_vec_reserve(&r->terms, terms))
+    vlog_stmt end = taken_end(last), base = last->base;
+    size_t sigs = (size_t)base.sig0 + end.sig0, insts = (size_t)base.inst0 + end.inst0,
+           conns = (size_t)base.conn0 + end.conn0, terms = (size_t)base.term0 + end.term0;
+    if (!vlog_signal_vec_reserve(&r->signals, sigs) || !vlog_inst_vec_reserve(&r->insts, insts) ||
+        !vlog_conn_vec_reserve(&r->conns, conns) || !vlog_term_vec_reserve(&r->terms, terms))
         return vlog_nomem(r);
     *added = insts - r->insts.len;
+    r->signals.len = sigs;
     r->insts.len = insts;
     r->conns.len = conns;
     r->terms.len = terms;
@@ -452,15 +531,15 @@ static gp_status run_batch(vlog_parser *p, vlog_batch *b, size_t *stop, size_t *
     parts_run(parse_part, b, b->n_parts);
     *stop = *added = 0;
     uint32_t taken = taken_parts(b);
-    if (!place_parts(b, r, taken))
+    if (!place_parts(b, taken))
         return GP_OK;
-    taken = claim_names(b, r, taken);
-    place_parts(b, r, taken);
+    taken = claim_names(b, taken);
+    place_parts(b, taken);
     *stop = taken_end(&b->parts[taken - 1]).begin;
-    return *stop ? append_parts(b, r, taken, added) : GP_OK;
+    return *stop ? append_parts(b, taken, added) : GP_OK;
 }
 
-gp_status vlog_parse_instance_batch(vlog_parser *p, bool *parsed)
+gp_status vlog_parse_batch(vlog_parser *p, bool *parsed)
 {
     *parsed = false;
     vlog_batch *b = batch_of(p);
@@ -491,6 +570,7 @@ void vlog_batch_free(vlog_parser *p)
     if (!b)
         return;
     for (uint32_t k = 0; k < VLOG_BATCH_PARTS; k++) {
+        vlog_signal_vec_free(&b->parts[k].signals);
         vlog_inst_vec_free(&b->parts[k].insts);
         vlog_conn_vec_free(&b->parts[k].conns);
         vlog_term_vec_free(&b->parts[k].terms);

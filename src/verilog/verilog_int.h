@@ -273,8 +273,7 @@ typedef struct vlog_parser {
     uint32_t stamp;    /* module + 1, for sig_of / inst_of */
     size_t expr_first; /* the first term of the expression being parsed */
     int depth;         /* concatenations open around the current token */
-    struct vlog_batch *batch; /* verilog_batch.c's buffers (NULL until used) */
-    uint32_t batch_wait;      /* instance statements to parse here before the next batch */
+    struct vlog_batch *batch; /* verilog_batch.c's state (NULL until used) */
 } vlog_parser;
 
 /* A name just read: its sym and where it was. */
@@ -337,14 +336,14 @@ gp_status vlog_builder_failed(vlog_reader *r, gp_status st, const char *what, co
 /* verilog_parse.c: all modules of one input. */
 gp_status vlog_parse(vlog_reader *r, vlog_scan *scan, uint32_t file);
 
-/* verilog_batch.c: at an instance statement (the current token its cell
- * name), parses on threads the plain instance statements that follow in the
- * scan's window (named or ordered connections of nets and selects of
- * declared nets), as vlog_parse_instances would, one after the other; *parsed
- * false (nothing changed) when it took none.  It stops before the first
- * statement that needs more (a keyword, a directive, an attribute, a
- * constant, an implicit net, anything reported), which the caller parses. */
-gp_status vlog_parse_instance_batch(vlog_parser *p, bool *parsed);
+/* verilog_batch.c: at a `wire` declaration or an instance statement,
+ * parses on threads the plain ones that follow in the scan's window (new
+ * wires; named or ordered connections of nets and selects of nets declared
+ * before), as the parser would, one after the other; *parsed false (nothing
+ * changed) when it took none.  It stops before the first statement that
+ * needs more (another keyword, a directive, an attribute, a constant, an
+ * implicit net, anything reported), which the caller parses. */
+gp_status vlog_parse_batch(vlog_parser *p, bool *parsed);
 void vlog_batch_free(vlog_parser *p);
 
 /* verilog_number.c */

@@ -526,18 +526,22 @@ static gp_status vlog_unsupported_item(vlog_parser *p, int kw)
     return GP_ERR_UNSUPPORTED;
 }
 
-/* One module item; *done at endmodule. */
+/* One module item, or a batch of them (verilog_batch.c); *done at
+ * endmodule. */
 static gp_status vlog_parse_item(vlog_parser *p, bool *done)
 {
     int kw = vlog_keyword_at(p);
+    bool batched = false;
+    if (kw == -1 || kw == VLOG_KW_WIRE) {
+        gp_status st = vlog_parse_batch(p, &batched);
+        if (st != GP_OK || batched)
+            return st;
+    }
     if (vlog_is_dir(kw) || vlog_is_net_type(kw))
         return vlog_parse_declaration(p);
     switch (kw) {
-    case -1: {
-        bool parsed;
-        gp_status st = vlog_parse_instance_batch(p, &parsed);
-        return st != GP_OK || parsed ? st : vlog_parse_instances(p);
-    }
+    case -1:
+        return vlog_parse_instances(p);
     case VLOG_KW_ENDMODULE:
         *done = true;
         return vlog_advance(p);

@@ -485,17 +485,20 @@ static void expect_error(const char *text, const char *top, int msgno, int line)
     diag_free(d);
 }
 
-/* A chain of 40 inverters, a -> n1 -> ... -> n39 -> y, one statement a
- * line from line 4 (u_k on line k + 4), in statements of the shape the
- * reader parses on threads (named and ordered connections), with line
- * `odd` (0: none) replaced by `with`.  Read in chunks of 1 to 40 bytes, the
+/* A chain of 40 inverters, a -> n1 -> ... -> n39 -> y, its wires declared
+ * on line 3 (one or two a statement), then one statement a line from line
+ * 4 (u_k on line k + 4), in statements of the shapes the reader parses on
+ * threads (named and ordered connections), with line `odd` (0: none)
+ * replaced by `with`.  Read in chunks of 1 to 40 bytes, the
  * chain is parsed in runs of statements cut at every place. */
 static char *chain_text(int odd, const char *with)
 {
     char *text = malloc(4096), *at = text;
-    at += sprintf(at, "module top(a, y);\n  input a; output y;\n  wire");
+    at += sprintf(at, "module top(a, y);\n  input a; output y;\n ");
     for (int k = 1; k < 40; k++)
-        at += sprintf(at, " n%d%s", k, k < 39 ? "," : ";\n");
+        at += k % 3 == 2 ? sprintf(at, ", n%d", k)
+                         : sprintf(at, "%s wire n%d", k == 1 ? "" : ";", k);
+    at += sprintf(at, ";\n");
     for (int k = 0; k < 40; k++) {
         char in[8] = "a", out[8] = "y";
         if (k > 0)
@@ -534,7 +537,9 @@ static void test_instance_runs(void)
         "  wire late; INV u10 (.A(late), .Y(n11));", "  INV u10 (.A(imp), .Y(n11));",
         "`ifdef NOPE\n  garbage\n`endif\n  INV u10 (.A(n10), .Y(n11));",
         "  INV u10 (.A({n10}), .Y(n11)), u10b (n10, );",
-        "  INV #(1) u10 (.A(n10), .Y(n11));", "  INV \\u10/x (.A(n10), .Y(n11));"};
+        "  INV #(1) u10 (.A(n10), .Y(n11));", "  INV \\u10/x (.A(n10), .Y(n11));",
+        "  wire [3:0] w, v; wire signed [0:1] s; INV u10 (.A(w[2]), .Y(n11));",
+        "  wire x; INV u10 (.A(n10), .Y(n11)); supply1 one;"};
     for (size_t i = 0; i < sizeof breaks / sizeof breaks[0]; i++) {
         text = chain_text(14, breaks[i]);
         d = diag_new(NULL);
@@ -552,7 +557,11 @@ static void test_instance_runs(void)
                   {"  INV u20 (.A(n20) .Y(n21));", 3001, 24},
                   {"  INV u20 (.A(n20[1]), .Y(n21));", 3012, 24},
                   {"  INV u20 (.A(n20), .Y(n21))", 3001, 25},
-                  {"  INV u20 (.A(n20), .Y(n21)), u20 (.A(n20));", 3010, 24}};
+                  {"  INV u20 (.A(n20), .Y(n21)), u20 (.A(n20));", 3010, 24},
+                  {"  wire x, n5;", 3004, 24},
+                  {"  wire x, x;", 3004, 24},
+                  {"  wire x; wire [7:0] v; wire x;", 3004, 24},
+                  {"  wire w[3:0];", 3027, 24}};
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) {
         text = chain_text(24, errors[i].with);
         expect_error(text, "top", errors[i].msgno, errors[i].line);
