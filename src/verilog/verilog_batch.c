@@ -33,7 +33,7 @@
  * to the last while batches stay short. */
 #define VLOG_BATCH_WAIT_FIRST 64u
 #define VLOG_BATCH_WAIT_LAST (1u << 20)
-/* How far ahead a part asks for the slots of instance names. */
+/* How far ahead the claiming asks for the slots of names. */
 #define VLOG_BATCH_PREFETCH 16
 /* Tokens ahead of a part's parsing whose sig_of slots (far) and signals
  * (near) it asks for (vlog_ahead). */
@@ -389,8 +389,14 @@ static bool claim_statement(const vlog_batch *b, const vlog_part *part, size_t s
     const vlog_signal *signals = part->signals.data;
     const vlog_inst *insts = part->insts.data;
     uint32_t sig = begin.sig0, inst = begin.inst0;
-    for (; sig < end.sig0 && r->sig_of.data[signals[sig].name].stamp != b->stamp; sig++)
-        r->sig_of.data[signals[sig].name] = (vlog_slot){b->stamp, at->sig0 + sig - begin.sig0};
+    for (; sig < end.sig0; sig++) {
+        if (sig + VLOG_BATCH_PREFETCH < part->signals.len)
+            __builtin_prefetch(&r->sig_of.data[signals[sig + VLOG_BATCH_PREFETCH].name]);
+        vlog_slot *slot = &r->sig_of.data[signals[sig].name];
+        if (slot->stamp == b->stamp)
+            break;
+        *slot = (vlog_slot){b->stamp, at->sig0 + sig - begin.sig0};
+    }
     for (; sig == end.sig0 && inst < end.inst0; inst++) {
         if (inst + VLOG_BATCH_PREFETCH < part->insts.len)
             __builtin_prefetch(&r->inst_of.data[insts[inst + VLOG_BATCH_PREFETCH].name]);
