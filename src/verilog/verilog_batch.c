@@ -4,9 +4,8 @@
  * Most of a large netlist is statements of two shapes: declarations
  * `wire [7:0] a, b;` and instances CELL name (.PIN(net), .PIN(bus[3]), ...);
  * (or with ordered connections) whose nets were declared before them.  At
- * such a statement, the tokens
- * lexed ahead (vlog_scan_window) are cut into parts, each but the first
- * beginning after a ';'.  Every part parses statements of that shape from
+ * such a statement, the tokens lexed ahead (vlog_scan_window) are cut into
+ * parts, each but the first beginning after a ';'.  Every part parses statements of that shape from
  * its beginning into buffers of its own, reading the module's declarations
  * and changing nothing shared, and stops before the first statement that
  * begins in the next part or that it cannot parse whole and silently: a
@@ -23,6 +22,8 @@
  * first statement not taken, which it parses (and reports) itself. */
 #include "verilog/verilog_int.h"
 
+#include <stdlib.h>
+
 #include "util/parts.h"
 
 /* At most this many parts, each of at least VLOG_BATCH_PART_TOKENS. */
@@ -31,7 +32,7 @@
 /* After a batch that took less than half its window, the statements the
  * parser takes one by one before the next batch: doubling from the first
  * to the last while batches stay short. */
-#define VLOG_BATCH_WAIT_FIRST 64u
+#define VLOG_BATCH_WAIT_FIRST 4u
 #define VLOG_BATCH_WAIT_LAST (1u << 20)
 /* How far ahead the claiming asks for the slots of names. */
 #define VLOG_BATCH_PREFETCH 16
@@ -57,8 +58,8 @@ typedef struct vlog_part {
     vlog_conn_vec conns; /* term0 counts in terms */
     vlog_term_vec terms;
     vlog_stmt_vec stmts;
-    size_t n_stmts;                       /* taken */
-    vlog_stmt base; /* where they go in the reader's arrays */
+    size_t n_stmts;  /* taken */
+    vlog_stmt base;  /* where they go in the reader's arrays */
 } vlog_part;
 
 typedef struct vlog_batch vlog_batch;
@@ -104,6 +105,13 @@ static bool cursor_at_punct(const vlog_cursor *c, char punct)
 {
     const vlog_token *t = cursor_token(c);
     return t && t->kind == TOK_PUNCT && c->w->text[t->offset] == punct;
+}
+
+/* Whether the cursor is at keyword kw (never an escaped name). */
+static bool cursor_at_keyword(const vlog_cursor *c, int kw)
+{
+    const vlog_token *t = cursor_token(c);
+    return t && t->kind == TOK_WORD && !(t->flags & TOK_F_ESCAPED) && t->sym == (uint32_t)kw;
 }
 
 static bool take_punct(vlog_cursor *c, char punct)
@@ -230,13 +238,13 @@ static bool batch_instance(const vlog_batch *b, vlog_cursor *c, vlog_part *part,
 static bool batch_declaration(const vlog_batch *b, vlog_cursor *c, vlog_part *part)
 {
     cursor_step(c);
-    const vlog_token *t = cursor_token(c);
-    if (t && t->kind == TOK_WORD && !(t->flags & TOK_F_ESCAPED) && t->sym == VLOG_KW_SIGNED)
+    if (cursor_at_keyword(c, VLOG_KW_SIGNED))
         cursor_step(c);
     vlog_signal s = {.flags = VLOG_SIG_SIZED | VLOG_SIG_HAS_TYPE};
     if (take_punct(c, '[')) {
         if (!take_index(c, &s.msb) || !take_punct(c, ':') || !take_index(c, &s.lsb) ||
-            !take_punct(c, ']') || vlog_signal_width(&s) > VLOG_MAX_SIGNAL_BITS)
+            !take_punct(c, ']') ||
+            llabs((int64_t)s.msb - s.lsb) + 1 > (int64_t)VLOG_MAX_SIGNAL_BITS)
             return false;
         s.flags |= VLOG_SIG_VECTOR;
     }
@@ -252,12 +260,6 @@ static bool batch_declaration(const vlog_batch *b, vlog_cursor *c, vlog_part *pa
             return false;
     } while (take_punct(c, ','));
     return take_punct(c, ';');
-}
-
-static bool at_wire(const vlog_cursor *c)
-{
-    const vlog_token *t = cursor_token(c);
-    return t && t->kind == TOK_WORD && !(t->flags & TOK_F_ESCAPED) && t->sym == VLOG_KW_WIRE;
 }
 
 /* CELL name (...) {, name (...)} ; */
@@ -310,7 +312,8 @@ static void parse_part(void *ctx, uint32_t k, uint32_t parts)
         prefetch_ahead(b, &ahead, c.index);
         vlog_stmt stmt = {c.index, (uint32_t)part->signals.len, (uint32_t)part->insts.len,
                           (uint32_t)part->conns.len, (uint32_t)part->terms.len};
-        bool ok = at_wire(&c) ? batch_declaration(b, &c, part) : batch_statement(b, &c, part);
+        bool ok = cursor_at_keyword(&c, VLOG_KW_WIRE) ? batch_declaration(b, &c, part)
+                                                      : batch_statement(b, &c, part);
         if (!ok || !vlog_stmt_vec_push(&part->stmts, stmt)) {
             part->signals.len = stmt.sig0;
             part->insts.len = stmt.inst0;
