@@ -2,12 +2,20 @@
  * design (design_sdf_read), so that the SDF can be read while the netlist
  * is, and annotated once the design exists (design_sdf.c).  The entries
  * keep the file's order, their names (NUL-separated, in one text) and
- * where they are in the file. */
+ * where they are in the file.  The file is read in parts on threads
+ * (sdf_read_parts), each part recorded apart, then joined in order. */
 #include "design/design_int.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/mem.h"
+#include "util/parts.h"
+
+/* Parts of the SDF read at once: one a core, each of at least this many
+ * bytes of the file. */
+#define SDF_PART_BYTES ((uint64_t)4 << 20)
+#define SDF_MOST_PARTS 64
 
 typedef struct recorder {
     design_sdf *sdf;
@@ -109,28 +117,78 @@ static gp_status on_device(void *ctx, const sdf_device *e, diag_loc loc)
     return ok ? GP_OK : no_memory(r);
 }
 
+/* The parts to read the file `path` in. */
+static uint32_t parts_of(const char *path)
+{
+    struct stat st;
+    uint64_t bytes = stat(path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    uint64_t parts = bytes / SDF_PART_BYTES + 1, cores = parts_online_cores();
+    parts = parts < cores ? parts : cores;
+    return (uint32_t)(parts < SDF_MOST_PARTS ? parts : SDF_MOST_PARTS);
+}
+
+/* Appends part's entries to sdf's, their names and cells moved along. */
+static bool join_part(design_sdf *sdf, const design_sdf *part)
+{
+    uint64_t text0 = sdf->text.len;
+    uint32_t cell0 = (uint32_t)sdf->cells.len;
+    size_t cells = sdf->cells.len, entries = sdf->entries.len;
+    if (!vec_char_reserve(&sdf->text, text0 + part->text.len) ||
+        !design_sdf_cells_resize(&sdf->cells, cells + part->cells.len) ||
+        !design_sdf_entries_resize(&sdf->entries, entries + part->entries.len))
+        return false;
+    memcpy(sdf->text.data + text0, part->text.data, part->text.len);
+    sdf->text.len += part->text.len;
+    for (size_t i = 0; i < part->cells.len; i++)
+        sdf->cells.data[cells + i] = (design_sdf_cell){part->cells.data[i].celltype + text0,
+                                                       part->cells.data[i].instance + text0};
+    for (size_t i = 0; i < part->entries.len; i++) {
+        design_sdf_entry e = part->entries.data[i];
+        e.text += text0;
+        e.cell = e.cell == DESIGN_SDF_NO_CELL ? e.cell : e.cell + cell0;
+        sdf->entries.data[entries + i] = e;
+    }
+    return true;
+}
+
+/* The parts read into sdfs[0 .. parts), joined into sdfs[0]. */
+static gp_status read_parts(const char *path, design_sdf **sdfs, recorder *rs, uint32_t parts,
+                            diag_ctx *d)
+{
+    sdf_visitor v[SDF_MOST_PARTS];
+    for (uint32_t k = 0; k < parts; k++)
+        v[k] = (sdf_visitor){.ctx = &rs[k], .cell = on_cell, .iopath = on_iopath,
+                             .interconnect = on_interconnect, .port = on_port,
+                             .device = on_device};
+    uint32_t used = 1;
+    gp_status st = sdf_read_parts(path, v, parts, &used, NULL, d);
+    for (uint32_t k = 1; k < used && st == GP_OK; k++)
+        if (!join_part(sdfs[0], sdfs[k]))
+            st = no_memory(&rs[0]);
+    return st;
+}
+
 gp_status design_sdf_read(const char *path, bool (*stopped)(void *ctx), void *stopped_ctx,
                           design_sdf **out, diag_ctx *d)
 {
     *out = NULL;
-    design_sdf *sdf = mem_calloc(1, sizeof *sdf);
+    uint32_t parts = parts_of(path);
+    design_sdf *sdfs[SDF_MOST_PARTS] = {0};
+    recorder rs[SDF_MOST_PARTS];
+    bool ok = true;
+    for (uint32_t k = 0; k < parts; k++) {
+        ok = ok && (sdfs[k] = mem_calloc(1, sizeof *sdfs[k])) != NULL;
+        rs[k] = (recorder){sdfs[k], stopped, stopped_ctx, d};
+    }
     size_t n = strlen(path) + 1;
-    if (sdf && (sdf->path = mem_alloc(n)))
-        memcpy(sdf->path, path, n);
-    recorder r = {sdf, stopped, stopped_ctx, d};
-    if (!sdf || !sdf->path) {
-        design_sdf_free(sdf);
-        return no_memory(&r);
-    }
-    sdf_visitor v = {.ctx = &r, .cell = on_cell, .iopath = on_iopath,
-                     .interconnect = on_interconnect, .port = on_port, .device = on_device};
-    gp_status st = sdf_read(path, &v, NULL, d);
-    if (st != GP_OK) {
-        design_sdf_free(sdf);
-        return st;
-    }
-    *out = sdf;
-    return GP_OK;
+    if (ok && (sdfs[0]->path = mem_alloc(n)))
+        memcpy(sdfs[0]->path, path, n);
+    gp_status st = ok && sdfs[0]->path ? read_parts(path, sdfs, rs, parts, d) : no_memory(&rs[0]);
+    for (uint32_t k = st == GP_OK ? 1 : 0; k < parts; k++)
+        design_sdf_free(sdfs[k]);
+    if (st == GP_OK)
+        *out = sdfs[0];
+    return st;
 }
 
 void design_sdf_free(design_sdf *sdf)

@@ -34,6 +34,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/diag.h"
 #include "util/status.h"
@@ -128,6 +129,18 @@ gp_status sdf_read(const char *path, const sdf_visitor *v, const sdf_options *op
 /* The same on data[0..len); `name` stands for the file in messages. */
 gp_status sdf_read_memory(const char *name, const char *data, size_t len, const sdf_visitor *v,
                           const sdf_options *opt, diag_ctx *d);
+
+/* The same on up to `parts` threads: the CELLs are cut into parts in file
+ * order, part k's handed to visitors[k] (the header to visitors[0]).  On
+ * return *used says how many parts count: visitors[0 .. *used) saw, one
+ * after the other, what sdf_read's one visitor sees, and d got the same
+ * messages; the later visitors' calls are to be dropped (their part's
+ * beginning proved not to be a CELL's, and the part before read on). */
+gp_status sdf_read_parts(const char *path, const sdf_visitor *visitors, uint32_t parts,
+                         uint32_t *used, const sdf_options *opt, diag_ctx *d);
+gp_status sdf_read_memory_parts(const char *name, const char *data, size_t len,
+                                const sdf_visitor *visitors, uint32_t parts, uint32_t *used,
+                                const sdf_options *opt, diag_ctx *d);
 
 #ifdef __cplusplus
 }

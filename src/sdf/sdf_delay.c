@@ -113,11 +113,8 @@ static gp_status sdf_delvals_result(sdf_parser *p, diag_loc entry_loc, sdf_val v
                    count);
         return GP_ERR_PARSE;
     }
-    if (z_or_x && !p->warned_zx)
-        diag_warn(p->d, 4014, entry_loc,
-                  "delays of transitions to and from Z and X (the values after rise and fall) "
-                  "are ignored (this warning is given once per file)");
-    p->warned_zx |= z_or_x;
+    if (z_or_x)
+        sdf_say_once(p, SDF_ONCE_ZX, entry_loc, NULL, 0);
     if (count == 1)
         vals[1] = vals[0];
     *out = (sdf_delay){vals[0].present ? vals[0].v : 0, vals[1].present ? vals[1].v : 0,

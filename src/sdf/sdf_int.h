@@ -9,6 +9,28 @@
 #include "util/tok.h"
 #include "util/vec.h"
 
+/* The messages said once per file (a kind of construct: once per kind). */
+typedef enum sdf_once_kind {
+    SDF_ONCE_CHECKS,      /* TIMINGCHECK and TIMINGENV skipped (4010) */
+    SDF_ONCE_UNSUPPORTED, /* a construct not supported, skipped (4011) */
+    SDF_ONCE_UNKNOWN,     /* a keyword not known, skipped (4012) */
+    SDF_ONCE_ZX           /* delays to and from Z and X ignored (4014) */
+} sdf_once_kind;
+
+/* Such a message that a part of a reading in parts found (sdf_parts.c):
+ * said when the parts are joined in file order, unless an earlier part
+ * said it. */
+typedef struct sdf_once {
+    sdf_once_kind kind;
+    diag_loc loc;
+    const char *what; /* the construct or keyword; NULL for the others */
+    size_t len;
+} sdf_once;
+
+VEC_DECLARE(sdf_once_vec, sdf_once)
+
+extern const tok_config sdf_tok_config;
+
 typedef struct sdf_parser {
     tok_lexer *lx;
     diag_ctx *d;
@@ -26,7 +48,31 @@ typedef struct sdf_parser {
     bool warned_zx;          /* delay values for transitions to or from Z and X */
     long fallback_count;     /* triples whose picked member was empty */
     diag_loc first_fallback; /* where the first of them is */
+    sdf_once_vec *once;      /* NULL: once-per-file messages are said as they come */
 } sdf_parser;
+
+/* --- the parser (sdf_read.c) --- */
+
+void sdf_parser_init(sdf_parser *p, tok_lexer *lx, const sdf_visitor *v, const sdf_options *opt,
+                     diag_ctx *d);
+/* Frees what the parser holds, its lexer included. */
+void sdf_parser_free(sdf_parser *p);
+/* The file's '(' DELAYFILE. */
+gp_status sdf_parse_delayfile(sdf_parser *p);
+/* DELAYFILE's entries from the current token on (with the '(' of the first
+ * read when `open`), up to the first '(' at or after input offset `end`,
+ * which is read and whose offset goes to *stop; or through the ')' that
+ * closes DELAYFILE and the end of the file (*stop = UINT64_MAX). */
+gp_status sdf_parse_entries(sdf_parser *p, bool open, uint64_t end, uint64_t *stop);
+/* Sends the header (once the first CELL is read); loc: that CELL's '('. */
+gp_status sdf_send_header(sdf_parser *p, diag_loc loc);
+/* The warnings that sum up the whole file (4013). */
+void sdf_finish(sdf_parser *p);
+/* The message of `kind` (what[0..len): the construct or keyword it names)
+ * unless the parser gave it before: said, or kept in p->once. */
+void sdf_say_once(sdf_parser *p, sdf_once_kind kind, diag_loc loc, const char *what, size_t len);
+/* Message 4018 (`name`: the file). */
+gp_status sdf_no_memory(diag_ctx *d, const char *name);
 
 /* --- tokens (sdf_read.c) --- */
 

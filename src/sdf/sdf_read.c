@@ -8,7 +8,7 @@
 
 /* SDF punctuation is only the parentheses: names, numbers, triples such as
  * "0.1::0.2" and paths such as "u1/A" are single words. */
-static const tok_config sdf_tok_config = {
+const tok_config sdf_tok_config = {
     .punct = "()", .comments = TOK_COMMENT_C | TOK_COMMENT_CPP, .quote = '"'};
 
 /* The longest piece of a token quoted in a message. */
@@ -76,11 +76,53 @@ static bool sdf_first_warning(sdf_parser *p, const char *kind, size_t len)
     return true;
 }
 
+static void sdf_say(diag_ctx *d, const sdf_once *m)
+{
+    int n = m->len > SDF_QUOTE_MAX ? SDF_QUOTE_MAX : (int)m->len;
+    switch (m->kind) {
+    case SDF_ONCE_CHECKS:
+        diag_note(d, 4010, m->loc,
+                  "TIMINGCHECK and TIMINGENV groups are skipped: they do not affect power (said "
+                  "once per file)");
+        break;
+    case SDF_ONCE_UNSUPPORTED:
+        diag_warn(d, 4011, m->loc,
+                  "%.*s is not supported and skipped (this warning is given once per file)",
+                  (int)m->len, m->what);
+        break;
+    case SDF_ONCE_UNKNOWN:
+        diag_warn(d, 4012, m->loc,
+                  "unknown construct '%.*s' skipped (SDF allows extensions; this warning is "
+                  "given once per keyword)",
+                  n, m->what);
+        break;
+    case SDF_ONCE_ZX:
+        diag_warn(d, 4014, m->loc,
+                  "delays of transitions to and from Z and X (the values after rise and fall) "
+                  "are ignored (this warning is given once per file)");
+        break;
+    }
+}
+
+void sdf_say_once(sdf_parser *p, sdf_once_kind kind, diag_loc loc, const char *what, size_t len)
+{
+    bool *said = kind == SDF_ONCE_CHECKS ? &p->warned_checks
+                 : kind == SDF_ONCE_ZX   ? &p->warned_zx
+                                         : NULL;
+    if (said ? *said : !sdf_first_warning(p, what, len))
+        return;
+    if (said)
+        *said = true;
+    sdf_once m = {kind, loc, what, len};
+    if (p->once && (!what || (m.what = arena_strndup(&p->keep, what, len)) != NULL) &&
+        sdf_once_vec_push(p->once, m))
+        return;
+    sdf_say(p->d, &m); /* out of memory: said now, out of order rather than lost */
+}
+
 void sdf_warn_unsupported(sdf_parser *p, const char *kind, diag_loc loc)
 {
-    if (sdf_first_warning(p, kind, strlen(kind)))
-        diag_warn(p->d, 4011, loc,
-                  "%s is not supported and skipped (this warning is given once per file)", kind);
+    sdf_say_once(p, SDF_ONCE_UNSUPPORTED, loc, kind, strlen(kind));
 }
 
 gp_status sdf_skip_unknown(sdf_parser *p, diag_loc open_loc)
@@ -88,20 +130,21 @@ gp_status sdf_skip_unknown(sdf_parser *p, diag_loc open_loc)
     const tok *t = &p->t;
     if (t->kind != TOK_WORD)
         return sdf_unexpected(p, "a keyword");
-    if (sdf_first_warning(p, t->text, t->len)) {
-        int n = t->len > SDF_QUOTE_MAX ? SDF_QUOTE_MAX : (int)t->len;
-        diag_warn(p->d, 4012, open_loc,
-                  "unknown construct '%.*s' skipped (SDF allows extensions; this warning is "
-                  "given once per keyword)",
-                  n, t->text);
-    }
+    sdf_say_once(p, SDF_ONCE_UNKNOWN, open_loc, t->text, t->len);
     return sdf_skip_group(p);
 }
 
-gp_status sdf_nomem(sdf_parser *p)
+static gp_status sdf_out_of_memory(diag_ctx *d, diag_loc loc)
 {
-    diag_error(p->d, 4018, tok_loc(p->lx, &p->t), "out of memory while reading the SDF file");
+    diag_error(d, 4018, loc, "out of memory while reading the SDF file");
     return GP_ERR_NOMEM;
+}
+
+gp_status sdf_nomem(sdf_parser *p) { return sdf_out_of_memory(p->d, tok_loc(p->lx, &p->t)); }
+
+gp_status sdf_no_memory(diag_ctx *d, const char *name)
+{
+    return sdf_out_of_memory(d, (diag_loc){name, 0, 0});
 }
 
 char *sdf_copy_text(sdf_parser *p, arena *a)
@@ -238,7 +281,7 @@ static gp_status sdf_parse_header_entry(sdf_parser *p, diag_loc open_loc, bool *
     return GP_OK;
 }
 
-static gp_status sdf_send_header(sdf_parser *p, diag_loc loc)
+gp_status sdf_send_header(sdf_parser *p, diag_loc loc)
 {
     p->in_cells = true;
     if (!p->v->header)
@@ -305,11 +348,7 @@ static gp_status sdf_parse_cell(sdf_parser *p, diag_loc loc)
         if (sdf_is_kw(&p->t, "DELAY")) {
             st = sdf_parse_delay(p);
         } else if (sdf_is_kw(&p->t, "TIMINGCHECK") || sdf_is_kw(&p->t, "TIMINGENV")) {
-            if (!p->warned_checks)
-                diag_note(p->d, 4010, open_loc,
-                          "TIMINGCHECK and TIMINGENV groups are skipped: they do not affect "
-                          "power (said once per file)");
-            p->warned_checks = true;
+            sdf_say_once(p, SDF_ONCE_CHECKS, open_loc, NULL, 0);
             st = sdf_skip_group(p);
         } else {
             st = sdf_skip_unknown(p, open_loc);
@@ -345,8 +384,7 @@ static gp_status sdf_parse_top_entry(sdf_parser *p)
     return sdf_skip_unknown(p, open_loc);
 }
 
-/* The warnings that sum up the whole file. */
-static void sdf_finish(sdf_parser *p)
+void sdf_finish(sdf_parser *p)
 {
     static const char *const rule[] = {
         [SDF_PICK_TYP] = "typical value; used the max (the min where max is empty too)",
@@ -359,7 +397,49 @@ static void sdf_finish(sdf_parser *p)
                   p->fallback_count, rule[p->pick]);
 }
 
-static gp_status sdf_parse_file(sdf_parser *p)
+/* After the ')' closing DELAYFILE: the header when no CELL sent it, and
+ * nothing but the end of the file. */
+static gp_status sdf_close_file(sdf_parser *p)
+{
+    gp_status st = GP_OK;
+    if (!p->in_cells && (st = sdf_send_header(p, tok_loc(p->lx, &p->t))) != GP_OK)
+        return st;
+    if ((st = sdf_next(p)) != GP_OK)
+        return st;
+    if (p->t.kind != TOK_EOF) {
+        diag_error(p->d, 4004, tok_loc(p->lx, &p->t),
+                   "text after the ')' that closes DELAYFILE: a ')' too many above, or a second "
+                   "file appended?");
+        return GP_ERR_PARSE;
+    }
+    return GP_OK;
+}
+
+gp_status sdf_parse_entries(sdf_parser *p, bool open, uint64_t end, uint64_t *stop)
+{
+    for (;; open = false) {
+        gp_status st;
+        if (!open) {
+            if ((st = sdf_next(p)) != GP_OK)
+                return sdf_unexpected(p, "'(' or ')'");
+            if (tok_is_punct(&p->t, ')')) {
+                *stop = UINT64_MAX;
+                return sdf_close_file(p);
+            }
+            if (!tok_is_punct(&p->t, '('))
+                return sdf_unexpected(p, "'(' or the ')' closing DELAYFILE");
+            uint64_t at = tok_text_offset(p->lx, &p->t);
+            if (at >= end) {
+                *stop = at;
+                return GP_OK;
+            }
+        }
+        if ((st = sdf_parse_top_entry(p)) != GP_OK)
+            return st;
+    }
+}
+
+gp_status sdf_parse_delayfile(sdf_parser *p)
 {
     gp_status st = sdf_next(p);
     bool open = st == GP_OK && tok_is_punct(&p->t, '(');
@@ -372,46 +452,43 @@ static gp_status sdf_parse_file(sdf_parser *p)
                    "missing DELAYFILE: an SDF file starts with '(DELAYFILE'; is this an SDF file?");
         return GP_ERR_PARSE;
     }
-    for (;;) {
-        if ((st = sdf_next(p)) != GP_OK)
-            return sdf_unexpected(p, "'(' or ')'");
-        if (tok_is_punct(&p->t, ')'))
-            break;
-        if (!tok_is_punct(&p->t, '('))
-            return sdf_unexpected(p, "'(' or the ')' closing DELAYFILE");
-        if ((st = sdf_parse_top_entry(p)) != GP_OK)
-            return st;
-    }
-    if (!p->in_cells && (st = sdf_send_header(p, tok_loc(p->lx, &p->t))) != GP_OK)
-        return st;
-    if ((st = sdf_next(p)) != GP_OK)
-        return st;
-    if (p->t.kind != TOK_EOF) {
-        diag_error(p->d, 4004, tok_loc(p->lx, &p->t),
-                   "text after the ')' that closes DELAYFILE: a ')' too many above, or a second "
-                   "file appended?");
-        return GP_ERR_PARSE;
-    }
-    sdf_finish(p);
     return GP_OK;
+}
+
+void sdf_parser_init(sdf_parser *p, tok_lexer *lx, const sdf_visitor *v, const sdf_options *opt,
+                     diag_ctx *d)
+{
+    static const sdf_visitor no_visitor = {0};
+    *p = (sdf_parser){.lx = lx, .d = d, .v = v ? v : &no_visitor,
+                      .pick = opt ? opt->pick : SDF_PICK_TYP};
+    p->hdr = (sdf_header){"", "", "", "", "", "", "", '/', 1e6, false, false, 0, 0};
+    arena_init(&p->keep);
+    arena_init(&p->scratch);
+    strtab_init(&p->warned);
+}
+
+void sdf_parser_free(sdf_parser *p)
+{
+    arena_free_all(&p->keep);
+    arena_free_all(&p->scratch);
+    vec_u8_free(&p->cond);
+    strtab_free(&p->warned);
+    tok_close(p->lx);
+    p->lx = NULL;
 }
 
 static gp_status sdf_run(tok_lexer *lx, const sdf_visitor *v, const sdf_options *opt,
                          diag_ctx *d)
 {
-    static const sdf_visitor no_visitor = {0};
-    sdf_parser p = {.lx = lx, .d = d, .v = v ? v : &no_visitor,
-                    .pick = opt ? opt->pick : SDF_PICK_TYP};
-    p.hdr = (sdf_header){"", "", "", "", "", "", "", '/', 1e6, false, false, 0, 0};
-    arena_init(&p.keep);
-    arena_init(&p.scratch);
-    strtab_init(&p.warned);
-    gp_status st = sdf_parse_file(&p);
-    arena_free_all(&p.keep);
-    arena_free_all(&p.scratch);
-    vec_u8_free(&p.cond);
-    strtab_free(&p.warned);
-    tok_close(lx);
+    sdf_parser p;
+    sdf_parser_init(&p, lx, v, opt, d);
+    uint64_t stop;
+    gp_status st = sdf_parse_delayfile(&p);
+    if (st == GP_OK)
+        st = sdf_parse_entries(&p, false, UINT64_MAX, &stop);
+    if (st == GP_OK)
+        sdf_finish(&p);
+    sdf_parser_free(&p);
     return st;
 }
 

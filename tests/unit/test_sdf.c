@@ -113,17 +113,12 @@ static sdf_visitor visitor_for(recorder *r)
     return (sdf_visitor){r, on_header, on_cell, on_iopath, on_interconnect, on_port, on_device};
 }
 
-/* Reads `text` into r; x keeps the status and diagnostics (x is filled in
- * place: the sink writes through pointers into it). */
-static void read_text(run *x, const char *text, recorder *r, const sdf_options *opt)
+static void run_open(run *x)
 {
     *x = (run){0};
     x->sink = open_memstream(&x->log, &x->log_len);
     x->d = diag_new(x->sink);
     diag_set_warning_cap(x->d, 0);
-    sdf_visitor v = visitor_for(r);
-    x->st = sdf_read_memory("t.sdf", text, strlen(text), &v, opt, x->d);
-    fflush(x->sink);
 }
 
 static void run_free(run *x)
@@ -131,6 +126,71 @@ static void run_free(run *x)
     diag_free(x->d);
     fclose(x->sink);
     free(x->log);
+}
+
+static bool same_rec(const rec *a, const rec *b)
+{
+    return strcmp(a->text, b->text) == 0 && a->line == b->line &&
+           a->delay.has_rise == b->delay.has_rise && a->delay.has_fall == b->delay.has_fall &&
+           a->delay.rise == b->delay.rise && a->delay.fall == b->delay.fall;
+}
+
+/* Whether the records of parts [0, used) are, one after the other, whole's. */
+static bool same_records(const recorder *part, uint32_t used, const recorder *whole)
+{
+    int n = 0;
+    for (uint32_t k = 0; k < used; k++)
+        for (int i = 0; i < part[k].n; i++)
+            if (n >= whole->n || !same_rec(&part[k].r[i], &whole->r[n++]))
+                return false;
+    return n == whole->n && part[0].headers == whole->headers &&
+           strcmp(part[0].design, whole->design) == 0 &&
+           strcmp(part[0].version, whole->version) == 0;
+}
+
+/* The text read in 2 to 12 parts (sdf_read_memory_parts) gives the status,
+ * the messages and, over the parts that count, the records of the reading
+ * x in one (a visitor that fails after some calls counts per part: left
+ * out). */
+static void check_parts_agree(const char *text, const recorder *whole, const run *x,
+                              const sdf_options *opt)
+{
+    enum { MOST = 12 };
+    if (whole->stop_after > 0)
+        return;
+    recorder *part = malloc(MOST * sizeof *part);
+    for (uint32_t parts = 2; parts <= MOST; parts++) {
+        sdf_visitor v[MOST];
+        for (uint32_t k = 0; k < parts; k++) {
+            part[k] = (recorder){0};
+            v[k] = visitor_for(&part[k]);
+        }
+        run y;
+        run_open(&y);
+        uint32_t used = 0;
+        y.st = sdf_read_memory_parts("t.sdf", text, strlen(text), v, parts, &used, opt, y.d);
+        fflush(y.sink);
+        bool same = y.st == x->st && strcmp(y.log, x->log) == 0 && used >= 1 && used <= parts &&
+                    same_records(part, used, whole);
+        CHECK(same);
+        if (!same)
+            fprintf(stderr, "  in %u parts (%u count): status %d, messages:\n%s  against %d:\n%s",
+                    parts, used, (int)y.st, y.log, (int)x->st, x->log);
+        run_free(&y);
+    }
+    free(part);
+}
+
+/* Reads `text` into r; x keeps the status and diagnostics (x is filled in
+ * place: the sink writes through pointers into it).  The reading in parts
+ * must agree. */
+static void read_text(run *x, const char *text, recorder *r, const sdf_options *opt)
+{
+    run_open(x);
+    sdf_visitor v = visitor_for(r);
+    x->st = sdf_read_memory("t.sdf", text, strlen(text), &v, opt, x->d);
+    fflush(x->sink);
+    check_parts_agree(text, r, x, opt);
 }
 
 /* Record i has this text and these delays (in seconds; NAN: absent). */
@@ -580,6 +640,70 @@ static void test_files(void)
 
 /* --- errors ------------------------------------------------------------------- */
 
+/* Thirty CELLs, one IOPATH each (cell k on line k + 3), with line `odd`
+ * (0: none) replaced by `with`; the reading in 2 to 12 parts (read_text)
+ * cuts them at every few cells. */
+static char *cells_text(int odd, const char *with)
+{
+    char *text = malloc(8192), *at = text;
+    at += sprintf(at, "(DELAYFILE\n (SDFVERSION \"3.0\")\n (TIMESCALE 1ps)\n");
+    for (int k = 1; k <= 30; k++) {
+        if (k + 3 == odd)
+            at += sprintf(at, "%s\n", with);
+        else
+            at += sprintf(at, " (CELL (CELLTYPE \"INV\") (INSTANCE u%d) (DELAY (ABSOLUTE "
+                          "(IOPATH A Y (%d::%d) (%d:%d:%d)))))\n", k, k, k + 1, k, k, k);
+    }
+    sprintf(at, ")\n");
+    return text;
+}
+
+/* What a part's start could be fooled by, and the messages said once per
+ * file, in the parts' middle: the parts give what one reading gives. */
+static void test_parts(void)
+{
+    static const char *const odd[] = {
+        " // (CELL (CELLTYPE \"FAKE\") (INSTANCE f))",
+        " /* (CELL (CELLTYPE \"FAKE\")\n (INSTANCE f) */ (CELL (CELLTYPE \"INV\") (INSTANCE v))",
+        " (CELL (CELLTYPE \"(CELL \") (INSTANCE s) (DELAY (ABSOLUTE (IOPATH A Y (1)))))",
+        " (CELL (CELLTYPE \"INV\") (INSTANCE t) (TIMINGCHECK (SETUP D (posedge CK) (1))))",
+        " (CELL (CELLTYPE \"INV\") (INSTANCE w) (FOO (CELL x)))",
+        " (cell (celltype \"INV\") (instance lower) (delay (increment (device (1)))))"};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        for (int line = 5; line <= 30; line += 12) {
+            char *text = cells_text(line, odd[i]);
+            recorder r = {0};
+            run x;
+            read_text(&x, text, &r, NULL);
+            CHECK_EQ_INT(x.st, GP_OK);
+            run_free(&x);
+            free(text);
+        }
+    }
+    char *text = cells_text(0, NULL);
+    recorder r = {0};
+    run x;
+    read_text(&x, text, &r, NULL);
+    CHECK_EQ_INT(r.n, 60);
+    check_rec(&r, 59, "IOPATH |A |Y", 31 * PS, 30 * PS); /* (30::31): typ empty, max */
+    CHECK_EQ_INT(diag_count_of(x.d, 4013), 1); /* all 30 (k::k+1) triples, said once */
+    run_free(&x);
+    char *fooled = malloc(strlen(text) + 32); /* before the first CELL too */
+    sprintf(fooled, "(DELAYFILE // (CELL fake\n%s", text + strlen("(DELAYFILE\n"));
+    r = (recorder){0};
+    read_text(&x, fooled, &r, NULL);
+    CHECK_EQ_INT(r.n, 60);
+    run_free(&x);
+    free(fooled);
+    free(text);
+    text = cells_text(20, " (CELL (CELLTYPE \"INV\") (INSTANCE e) (DELAY (ABSOLUTE (IOPATH A Y 1)))");
+    check_error(text, 4003, 20);
+    free(text);
+    text = cells_text(27, " (CELL (CELLTYPE \"INV\") (INSTANCE e)");
+    check_error(text, 4002, 35); /* the cell never closed takes in the rest */
+    free(text);
+}
+
 static void test_errors(void)
 {
     /* Truncated: the file ends inside a cell. */
@@ -654,6 +778,7 @@ int main(void)
     RUN(test_version_warning_and_empty_file_parts);
     RUN(test_visitor_stops);
     RUN(test_files);
+    RUN(test_parts);
     RUN(test_errors);
     return check_exit_code();
 }
