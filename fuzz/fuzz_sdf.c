@@ -1,5 +1,6 @@
 /* fuzz_sdf.c: the SDF reader on arbitrary input, under each triple pick, with
- * a visitor that reads every string and value it is given. */
+ * a visitor that reads every string and value it is given; read in parts,
+ * it must say what it says in one reading. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -88,5 +89,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sdf_read_memory("fuzz.sdf", (const char *)data, size, &v, &opt, d);
         diag_free(d);
     }
+    /* In parts, the same status and messages as in one reading. */
+    diag_ctx *one = diag_new(NULL), *parts = diag_new(NULL);
+    const sdf_visitor vs[3] = {v, v, v};
+    uint32_t used;
+    gp_status whole = sdf_read_memory("fuzz.sdf", (const char *)data, size, &v, NULL, one);
+    gp_status cut = sdf_read_memory_parts("fuzz.sdf", (const char *)data, size, vs, 3, &used,
+                                          NULL, parts);
+    if (whole != cut || diag_error_count(one) != diag_error_count(parts) ||
+        diag_warning_count(one) != diag_warning_count(parts) ||
+        diag_first_error_no(one) != diag_first_error_no(parts) ||
+        strcmp(diag_first_error_text(one), diag_first_error_text(parts)) != 0)
+        __builtin_trap();
+    diag_free(one);
+    diag_free(parts);
     return 0;
 }

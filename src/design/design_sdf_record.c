@@ -151,7 +151,22 @@ static bool join_part(design_sdf *sdf, const design_sdf *part)
     return true;
 }
 
-/* The parts read into sdfs[0 .. parts), joined into sdfs[0]. */
+/* Room in sdf for the parts' entries, so that joining them copies each
+ * once (a part is freed once joined: the peak holds about one copy). */
+static bool reserve_parts(design_sdf *sdf, design_sdf *const *parts, uint32_t used)
+{
+    size_t text = 0, cells = 0, entries = 0;
+    for (uint32_t k = 0; k < used; k++) {
+        text += parts[k]->text.len;
+        cells += parts[k]->cells.len;
+        entries += parts[k]->entries.len;
+    }
+    return vec_char_reserve(&sdf->text, text) && design_sdf_cells_reserve(&sdf->cells, cells) &&
+           design_sdf_entries_reserve(&sdf->entries, entries);
+}
+
+/* The parts read into sdfs[0 .. parts), joined into sdfs[0]; the others
+ * freed (NULL). */
 static gp_status read_parts(const char *path, design_sdf **sdfs, recorder *rs, uint32_t parts,
                             diag_ctx *d)
 {
@@ -162,9 +177,14 @@ static gp_status read_parts(const char *path, design_sdf **sdfs, recorder *rs, u
                              .device = on_device};
     uint32_t used = 1;
     gp_status st = sdf_read_parts(path, v, parts, &used, NULL, d);
-    for (uint32_t k = 1; k < used && st == GP_OK; k++)
-        if (!join_part(sdfs[0], sdfs[k]))
+    if (st == GP_OK && !reserve_parts(sdfs[0], sdfs, used))
+        st = no_memory(&rs[0]);
+    for (uint32_t k = 1; k < parts; k++) {
+        if (st == GP_OK && k < used && !join_part(sdfs[0], sdfs[k]))
             st = no_memory(&rs[0]);
+        design_sdf_free(sdfs[k]);
+        sdfs[k] = NULL;
+    }
     return st;
 }
 
@@ -184,10 +204,12 @@ gp_status design_sdf_read(const char *path, bool (*stopped)(void *ctx), void *st
     if (ok && (sdfs[0]->path = mem_alloc(n)))
         memcpy(sdfs[0]->path, path, n);
     gp_status st = ok && sdfs[0]->path ? read_parts(path, sdfs, rs, parts, d) : no_memory(&rs[0]);
-    for (uint32_t k = st == GP_OK ? 1 : 0; k < parts; k++)
-        design_sdf_free(sdfs[k]);
-    if (st == GP_OK)
+    if (st == GP_OK) {
         *out = sdfs[0];
+        return GP_OK;
+    }
+    for (uint32_t k = 0; k < parts; k++)
+        design_sdf_free(sdfs[k]);
     return st;
 }
 
