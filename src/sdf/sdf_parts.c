@@ -207,7 +207,10 @@ static gp_status read_split(sdf_split *sp, const sdf_visitor *visitors, uint32_t
         read_on(sp, 0);
         return first->st;
     }
-    if ((st = sdf_send_header(&first->p, tok_loc(first->p.lx, &first->p.t))) != GP_OK)
+    /* a CELL whose '(' the bytes did not show (a comment before its keyword)
+     * may have come first */
+    if (!first->p.in_cells &&
+        (st = sdf_send_header(&first->p, tok_loc(first->p.lx, &first->p.t))) != GP_OK)
         return st;
     cut_parts(sp, parts, c0);
     for (uint32_t k = 1; k < sp->n; k++) {

@@ -688,11 +688,18 @@ static void test_parts(void)
     check_rec(&r, 59, "IOPATH |A |Y", 31 * PS, 30 * PS); /* (30::31): typ empty, max */
     CHECK_EQ_INT(diag_count_of(x.d, 4013), 1); /* all 30 (k::k+1) triples, said once */
     run_free(&x);
-    char *fooled = malloc(strlen(text) + 32); /* before the first CELL too */
+    char *fooled = malloc(strlen(text) + 64); /* before the first CELL too */
     sprintf(fooled, "(DELAYFILE // (CELL fake\n%s", text + strlen("(DELAYFILE\n"));
     r = (recorder){0};
     read_text(&x, fooled, &r, NULL);
     CHECK_EQ_INT(r.n, 60);
+    run_free(&x);
+    char *hidden = strstr(text, "(CELL"); /* a first CELL the bytes do not show */
+    sprintf(fooled, "%.*s( /* c */ %s", (int)(hidden - text), text, hidden + 1);
+    r = (recorder){0};
+    read_text(&x, fooled, &r, NULL);
+    CHECK_EQ_INT(r.n, 60);
+    CHECK_EQ_INT(r.headers, 1);
     run_free(&x);
     free(fooled);
     free(text);
