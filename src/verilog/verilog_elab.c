@@ -24,6 +24,9 @@ typedef struct vlog_node {
 } vlog_node;
 VEC_DECLARE(vlog_node_vec, vlog_node)
 
+/* Instances ahead of the one emitted whose nets are fetched. */
+#define VLOG_EMIT_AHEAD 8
+
 typedef struct vlog_elab {
     vlog_reader *r;
     vlog_node_vec nodes;
@@ -387,6 +390,22 @@ static gp_status vlog_emit_instance(vlog_elab *e, const vlog_node *n, const vlog
     return GP_OK;
 }
 
+/* The nets of the bits that instance inst of node n connects lie in
+ * memory no cache holds on a large netlist: their loads start before the
+ * instance is emitted. */
+static void vlog_prefetch_nets(const vlog_elab *e, const vlog_node *n, const vlog_inst *inst)
+{
+    const vlog_reader *r = e->r;
+    for (uint32_t k = 0; k < inst->nconn; k++) {
+        const vlog_conn *c = &r->conns.data[inst->conn0 + k];
+        for (uint32_t j = 0; j < c->nterm; j++) {
+            const vlog_term *t = &r->terms.data[c->term0 + j];
+            if (!(t->ref & VLOG_TERM_CONST))
+                __builtin_prefetch(&e->net_of[n->base + t->pos]);
+        }
+    }
+}
+
 static gp_status vlog_emit_instances(vlog_elab *e)
 {
     vlog_reader *r = e->r;
@@ -395,6 +414,8 @@ static gp_status vlog_emit_instances(vlog_elab *e)
         const vlog_node *n = &e->nodes.data[i];
         const vlog_module *m = &r->modules.data[n->module];
         for (uint32_t k = 0; k < m->ninst && st == GP_OK; k++) {
+            if (k + VLOG_EMIT_AHEAD < m->ninst)
+                vlog_prefetch_nets(e, n, &r->insts.data[m->inst0 + k + VLOG_EMIT_AHEAD]);
             const vlog_inst *inst = &r->insts.data[m->inst0 + k];
             if (!(inst->target & VLOG_TARGET_MODULE) && inst->target != VLOG_TARGET_NONE)
                 st = vlog_emit_instance(e, n, inst);
