@@ -15,7 +15,6 @@
 /* Parts of the SDF read at once: one a core, each of at least this many
  * bytes of the file. */
 #define SDF_PART_BYTES ((uint64_t)4 << 20)
-#define SDF_MOST_PARTS 64
 
 typedef struct recorder {
     design_sdf *sdf;
@@ -124,7 +123,7 @@ static uint32_t parts_of(const char *path)
     uint64_t bytes = stat(path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
     uint64_t parts = bytes / SDF_PART_BYTES + 1, cores = parts_online_cores();
     parts = parts < cores ? parts : cores;
-    return (uint32_t)(parts < SDF_MOST_PARTS ? parts : SDF_MOST_PARTS);
+    return (uint32_t)(parts < SDF_MAX_PARTS ? parts : SDF_MAX_PARTS);
 }
 
 /* Appends part's entries to sdf's, their names and cells moved along. */
@@ -170,7 +169,7 @@ static bool reserve_parts(design_sdf *sdf, design_sdf *const *parts, uint32_t us
 static gp_status read_parts(const char *path, design_sdf **sdfs, recorder *rs, uint32_t parts,
                             diag_ctx *d)
 {
-    sdf_visitor v[SDF_MOST_PARTS];
+    sdf_visitor v[SDF_MAX_PARTS];
     for (uint32_t k = 0; k < parts; k++)
         v[k] = (sdf_visitor){.ctx = &rs[k], .cell = on_cell, .iopath = on_iopath,
                              .interconnect = on_interconnect, .port = on_port,
@@ -193,8 +192,8 @@ gp_status design_sdf_read(const char *path, bool (*stopped)(void *ctx), void *st
 {
     *out = NULL;
     uint32_t parts = parts_of(path);
-    design_sdf *sdfs[SDF_MOST_PARTS] = {0};
-    recorder rs[SDF_MOST_PARTS];
+    design_sdf *sdfs[SDF_MAX_PARTS] = {0};
+    recorder rs[SDF_MAX_PARTS];
     bool ok = true;
     for (uint32_t k = 0; k < parts; k++) {
         ok = ok && (sdfs[k] = mem_calloc(1, sizeof *sdfs[k])) != NULL;

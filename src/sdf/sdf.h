@@ -130,7 +130,10 @@ gp_status sdf_read(const char *path, const sdf_visitor *v, const sdf_options *op
 gp_status sdf_read_memory(const char *name, const char *data, size_t len, const sdf_visitor *v,
                           const sdf_options *opt, diag_ctx *d);
 
-/* The same on up to `parts` threads: the CELLs are cut into parts in file
+/* The most parts sdf_read_parts reads a file in. */
+#define SDF_MAX_PARTS 64
+
+/* The same on up to `parts` threads (at most SDF_MAX_PARTS): the CELLs are cut into parts in file
  * order, part k's handed to visitors[k] (the header to visitors[0]).  On
  * return *used says how many parts count: visitors[0 .. *used) saw, one
  * after the other, what sdf_read's one visitor sees, and d got the same

@@ -19,8 +19,6 @@
 #include "util/mem.h"
 #include "util/parts.h"
 
-#define SDF_MAX_PARTS 64
-
 typedef struct sdf_part {
     sdf_parser p;
     diag_ctx *held;    /* its messages until it is joined (part 0: none) */
@@ -235,20 +233,17 @@ static gp_status read_text(const char *name, const char *text, size_t len,
     *sp = (sdf_split){.name = name, .text = text, .len = len, .n = 1};
     *used = 1;
     sdf_part *first = &sp->part[0];
-    tok_lexer *lx;
-    gp_status st = tok_open_view(name, text, len, (tok_start){0, 1, 0}, &sdf_tok_config, d, &lx);
-    if (st == GP_OK) {
-        sdf_parser_init(&first->p, lx, &visitors[0], opt, d);
+    sdf_parser_init(&first->p, NULL, &visitors[0], opt, d);
+    gp_status st = tok_open_view(name, text, len, (tok_start){0, 1, 0}, &sdf_tok_config, d,
+                                 &first->p.lx);
+    if (st == GP_OK)
         st = read_split(sp, visitors, parts < SDF_MAX_PARTS ? parts : SDF_MAX_PARTS, used, opt,
                         d);
-        if (st == GP_OK) {
-            sum_fallbacks(sp, *used);
-            sdf_finish(&first->p);
-        }
+    if (st == GP_OK) {
+        sum_fallbacks(sp, *used);
+        sdf_finish(&first->p);
     }
     for (uint32_t k = 0; k < sp->n; k++) {
-        if (k == 0 && st != GP_OK && !first->p.lx)
-            continue; /* the lexer did not open */
         sdf_parser_free(&sp->part[k].p);
         sdf_once_vec_free(&sp->part[k].once);
         diag_free(sp->part[k].held);

@@ -231,8 +231,8 @@ typedef struct vlog_run {
 } vlog_run;
 
 /* The tokens lexed and not yet handed out, from the current token (the one
- * next last handed out) on: runs[0].toks[0] is the current token.  Valid
- * until the scan moves. */
+ * vlog_scan_next handed out last) on: runs[0].toks[0] is the current token.
+ * Valid until the scan moves. */
 typedef struct vlog_window {
     const char *text; /* the input: a token's text is text + offset */
     vlog_run runs[VLOG_WINDOW_RUNS];
