@@ -73,6 +73,14 @@ static const char *printf_text(double x, char *buf)
     return buf;
 }
 
+static uint64_t json_test_pow10(int n)
+{
+    uint64_t p = 1;
+    while (n-- > 0)
+        p *= 10;
+    return p;
+}
+
 /* Random doubles of every exponent, power-like values, short decimals and
  * numbers a rounding carries to the next power of ten. */
 static void test_numbers_as_printf_prints_them(void)
@@ -110,10 +118,38 @@ static void test_numbers_as_printf_prints_them(void)
     CHECK_EQ_INT(wrong, 0);
 }
 
+/* Where rounding is hardest: digits beyond the P-th that read exactly a
+ * half (n + 0.5 with 15 digits in n, n + 0.25 with 14, n + 0.125 with 13:
+ * ties at 15 and 16 digits, rounded to even), and powers of two, whose
+ * double below is nearer than the one above, with their neighbours. */
+static void test_ties_and_powers_of_two(void)
+{
+    char a[JSON_NUMBER_MAX], b[JSON_NUMBER_MAX];
+    int wrong = 0;
+    uint64_t x = 0x2545f4914f6cdd1du;
+    for (int k = 0; k < 300000; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int digits = 13 + k % 3;
+        double v = (double)(json_test_pow10(digits - 1) + x % (9 * json_test_pow10(digits - 1))) +
+                   1.0 / (1 << (16 - digits));
+        if (strcmp(json_number_text(v, a), printf_text(v, b)) != 0 && wrong++ < 5)
+            fprintf(stderr, "  %.17g: '%s', printf '%s'\n", v, a, b);
+    }
+    for (int e = -140; e <= 60; e++)
+        for (int side = -1; side <= 1; side++) {
+            double p = ldexp(1.0, e);
+            double v = side < 0 ? nextafter(p, 0) : side > 0 ? nextafter(p, INFINITY) : p;
+            if (strcmp(json_number_text(v, a), printf_text(v, b)) != 0 && wrong++ < 5)
+                fprintf(stderr, "  %.17g: '%s', printf '%s'\n", v, a, b);
+        }
+    CHECK_EQ_INT(wrong, 0);
+}
+
 int main(void)
 {
     RUN(test_nested_document);
     RUN(test_shortest_numbers);
     RUN(test_numbers_as_printf_prints_them);
+    RUN(test_ties_and_powers_of_two);
     return check_exit_code();
 }
