@@ -3,8 +3,8 @@
  * cell type, by total power).  Numbers print as JSON's do (the fewest
  * digits that read back as the exact doubles); names are quoted (RFC 4180) when they hold a comma,
  * a quote or a line break, as escaped Verilog identifiers may.  The long
- * tables are formatted on every core, a batch of rows at a time, and
- * written in row order. */
+ * tables are formatted on every core, a batch of rows at a time, each
+ * batch written in row order while the next is formatted. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,103 +14,156 @@
 #include "util/mem.h"
 #include "util/parts.h"
 #include "util/strtab.h"
+#include "util/vec.h"
 
 /* Rows a part formats before the batch is written: each row's numbers
- * cost a few microseconds, its text about 130 bytes. */
+ * cost about a microsecond, its text about 130 bytes. */
 #define CSV_PART_ROWS 16384u
 
-/* One row of a table, printed to a part's stream. */
-typedef void csv_row_fn(FILE *out, const report_ctx *c, uint32_t row);
+/* Text being formatted: a part's rows, or one line; `failed` once an
+ * allocation failed (the text is then incomplete). */
+typedef struct csv_text {
+    vec_char chars;
+    bool failed;
+} csv_text;
 
-/* A batch of rows cut into parts, each printed into a memory stream of
- * its own. */
+static void csv_put(csv_text *t, const char *s, size_t n)
+{
+    if (!vec_char_reserve(&t->chars, t->chars.len + n)) {
+        t->failed = true;
+        return;
+    }
+    memcpy(t->chars.data + t->chars.len, s, n);
+    t->chars.len += n;
+}
+
+static void csv_puts(csv_text *t, const char *s) { csv_put(t, s, strlen(s)); }
+
+/* One row of a table, appended to a part's text. */
+typedef void csv_row_fn(csv_text *t, const report_ctx *c, uint32_t row);
+
+/* A batch of rows cut into parts, each formatted into a text of its own,
+ * and, after the first batch, one part more that writes the batch before
+ * it (`written`) to the file. */
 typedef struct csv_batch {
     const report_ctx *c;
     csv_row_fn *row;
-    uint32_t first, n;
-    char **text;
-    size_t *len;
-    bool *failed;
+    uint32_t first, n, parts;
+    csv_text *texts;
+    const csv_text *written;
+    uint32_t written_parts;
+    FILE *out;
 } csv_batch;
 
-static void csv_batch_part(void *ctx, uint32_t part, uint32_t parts)
+static void csv_format_part(const csv_batch *b, uint32_t part)
 {
-    const csv_batch *b = ctx;
-    FILE *out = open_memstream(&b->text[part], &b->len[part]);
-    if (!out) {
-        b->failed[part] = true;
-        return;
-    }
-    uint32_t end = b->first + (uint32_t)parts_begin(b->n, part + 1, parts);
-    for (uint32_t r = b->first + (uint32_t)parts_begin(b->n, part, parts); r < end; r++)
-        b->row(out, b->c, r);
-    b->failed[part] = ferror(out) != 0;
-    if (fclose(out) != 0)
-        b->failed[part] = true;
+    uint32_t end = b->first + (uint32_t)parts_begin(b->n, part + 1, b->parts);
+    for (uint32_t r = b->first + (uint32_t)parts_begin(b->n, part, b->parts); r < end; r++)
+        b->row(&b->texts[part], b->c, r);
 }
 
-/* Prints rows [0, n) to out in order, formatted on threads; an
- * allocation that fails is reported as out of memory. */
+static void csv_write_texts(FILE *out, const csv_text *texts, uint32_t parts)
+{
+    for (uint32_t p = 0; p < parts; p++)
+        fwrite(texts[p].chars.data, 1, texts[p].chars.len, out);
+}
+
+static void csv_batch_part(void *ctx, uint32_t part, uint32_t parts_run)
+{
+    const csv_batch *b = ctx;
+    if (part < b->parts)
+        csv_format_part(b, part);
+    else if (part + 1 == parts_run)
+        csv_write_texts(b->out, b->written, b->written_parts);
+}
+
+/* Empties parts [0, parts) of texts, their memory kept; false if one of
+ * them failed. */
+static bool csv_texts_clear(csv_text *texts, uint32_t parts)
+{
+    bool ok = true;
+    for (uint32_t p = 0; p < parts; p++) {
+        ok = ok && !texts[p].failed;
+        texts[p].chars.len = 0;
+        texts[p].failed = false;
+    }
+    return ok;
+}
+
+/* Prints rows [0, n) to out in order: each batch is formatted on threads
+ * while the batch before it is written; an allocation that fails is
+ * reported as out of memory. */
 static gp_status csv_rows(FILE *out, const report_ctx *c, uint32_t n, csv_row_fn *row)
 {
     uint32_t max_parts = parts_online_cores();
-    char **text = mem_calloc(max_parts, sizeof *text);
-    size_t *len = mem_calloc(max_parts, sizeof *len);
-    bool *failed = mem_calloc(max_parts, sizeof *failed);
-    gp_status st = text && len && failed ? GP_OK : report_nomem(c);
-    for (uint32_t first = 0; st == GP_OK && first < n;) {
+    csv_text *texts = mem_calloc(2 * (size_t)max_parts, sizeof *texts);
+    csv_text *formatted = texts, *written = texts + max_parts;
+    uint32_t written_parts = 0;
+    bool ok = texts != NULL;
+    for (uint32_t first = 0; ok && first < n;) {
         uint32_t parts = (n - first + CSV_PART_ROWS - 1) / CSV_PART_ROWS;
         parts = parts < max_parts ? parts : max_parts;
         uint64_t rows = (uint64_t)parts * CSV_PART_ROWS;
-        csv_batch b = {c, row, first, rows < n - first ? (uint32_t)rows : n - first,
-                       text, len, failed};
-        parts_run(csv_batch_part, &b, parts);
-        for (uint32_t p = 0; p < parts; p++) {
-            if (failed[p] && st == GP_OK)
-                st = report_nomem(c);
-            if (st == GP_OK)
-                fwrite(text[p], 1, len[p], out);
-            free(text[p]); /* open_memstream's buffer is malloc's */
-            text[p] = NULL;
-        }
+        csv_batch b = {c, row, first, rows < n - first ? (uint32_t)rows : n - first, parts,
+                       formatted, written, written_parts, out};
+        parts_run(csv_batch_part, &b, parts + (written_parts > 0));
+        ok = csv_texts_clear(written, written_parts);
+        csv_text *swap = written;
+        written = formatted;
+        formatted = swap;
+        written_parts = parts;
         first += b.n;
     }
-    mem_free(text);
-    mem_free(len);
-    mem_free(failed);
-    return st;
+    if (ok)
+        csv_write_texts(out, written, written_parts);
+    ok = ok && csv_texts_clear(written, written_parts);
+    for (uint32_t p = 0; texts && p < 2 * max_parts; p++)
+        vec_char_free(&texts[p].chars);
+    mem_free(texts);
+    return ok ? GP_OK : report_nomem(c);
 }
 
-static void csv_field(FILE *out, const char *s)
+/* A field, quoted (RFC 4180) when it holds a comma, a quote or a line
+ * break. */
+static void csv_field(csv_text *t, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
+        csv_puts(t, s);
         return;
     }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
+    csv_put(t, "\"", 1);
+    for (const char *run = s;; run = s) {
+        while (*s && *s != '"')
+            s++;
+        csv_put(t, run, (size_t)(s - run));
+        if (!*s)
+            break;
+        csv_put(t, "\"\"", 2);
+        s++;
     }
-    fputc('"', out);
+    csv_put(t, "\"", 1);
 }
 
-static void csv_numbers(FILE *out, const double *v, int n)
+/* ",x" for each number x of v[0..n). */
+static void csv_numbers(csv_text *t, const double *v, int n)
 {
     char buf[JSON_NUMBER_MAX];
-    for (int k = 0; k < n; k++)
-        fprintf(out, ",%s", json_number_text(v[k], buf));
-    fputc('\n', out);
+    for (int k = 0; k < n; k++) {
+        csv_put(t, ",", 1);
+        csv_puts(t, json_number_text(v[k], buf));
+    }
 }
 
-static void cycle_row(FILE *out, const report_ctx *c, uint32_t b)
+static void cycle_row(csv_text *t, const report_ctx *c, uint32_t b)
 {
-    double v[REPORT_WAVE_SIGNALS];
-    char buf[JSON_NUMBER_MAX];
+    double start = report_cycle_start(c->r, b), v[REPORT_WAVE_SIGNALS];
+    char cycle[16];
     report_wave_values(c->r, b, v);
-    fprintf(out, "%" PRIu32 ",%s", b, json_number_text(report_cycle_start(c->r, b), buf));
-    csv_numbers(out, v, REPORT_WAVE_SIGNALS);
+    snprintf(cycle, sizeof cycle, "%" PRIu32, b);
+    csv_puts(t, cycle);
+    csv_numbers(t, &start, 1);
+    csv_numbers(t, v, REPORT_WAVE_SIGNALS);
+    csv_put(t, "\n", 1);
 }
 
 gp_status report_waveform_csv_file(FILE *out, const report_ctx *c)
@@ -122,17 +175,19 @@ gp_status report_waveform_csv_file(FILE *out, const report_ctx *c)
     return csv_rows(out, c, c->r->n_cycles, cycle_row);
 }
 
-static void instance_row(FILE *out, const report_ctx *c, uint32_t i)
+static void instance_row(csv_text *t, const report_ctx *c, uint32_t i)
 {
     const design *dg = c->dg;
     double cols[REPORT_COLS];
     report_columns(&c->r->inst_energy[(size_t)i * POWER_COMPONENTS], report_duration(c->r),
                    cols);
-    csv_field(out, design_inst_name(dg, i));
-    fputc(',', out);
-    csv_field(out, dg->inst_cell[i]->name);
-    fprintf(out, ",%s", report_group_name((power_group)c->r->inst_group[i]));
-    csv_numbers(out, cols, REPORT_COLS);
+    csv_field(t, design_inst_name(dg, i));
+    csv_put(t, ",", 1);
+    csv_field(t, dg->inst_cell[i]->name);
+    csv_put(t, ",", 1);
+    csv_puts(t, report_group_name((power_group)c->r->inst_group[i]));
+    csv_numbers(t, cols, REPORT_COLS);
+    csv_put(t, "\n", 1);
 }
 
 gp_status report_instances_file(FILE *out, const report_ctx *c)
@@ -196,15 +251,22 @@ gp_status report_cells_file(FILE *out, const report_ctx *c)
         return report_nomem(c);
     }
     qsort(sums, n, sizeof *sums, by_total_then_name);
-    fputs("cell,instances,internal_W,switching_W,leakage_W,glitch_W,total_W\n", out);
+    csv_text t = {{NULL, 0, 0}, false};
+    csv_puts(&t, "cell,instances,internal_W,switching_W,leakage_W,glitch_W,total_W\n");
     double cols[REPORT_COLS];
     for (uint32_t k = 0; k < n; k++) {
+        char count[16];
         report_columns(sums[k].energy, report_duration(c->r), cols);
-        csv_field(out, sums[k].name);
-        fprintf(out, ",%" PRIu32, sums[k].instances);
-        csv_numbers(out, cols, REPORT_COLS);
+        csv_field(&t, sums[k].name);
+        snprintf(count, sizeof count, ",%" PRIu32, sums[k].instances);
+        csv_puts(&t, count);
+        csv_numbers(&t, cols, REPORT_COLS);
+        csv_put(&t, "\n", 1);
     }
+    csv_write_texts(out, &t, t.failed ? 0 : 1);
+    bool failed = t.failed;
+    vec_char_free(&t.chars);
     mem_free(sums);
     strtab_free(&names);
-    return GP_OK;
+    return failed ? report_nomem(c) : GP_OK;
 }

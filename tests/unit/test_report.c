@@ -36,7 +36,8 @@ static const char tiny_lib[] =
     "    pin (Q) { direction : output ; function : \"IQ\" ; } }\n"
     "}\n";
 
-/* "\u,4 " is an escaped name with a comma: instances.csv must quote it. */
+/* "\u,"4 " is an escaped name with a comma and a quote: instances.csv must
+ * quote it and double the quote. */
 static const char tiny_netlist[] =
     "module top (clk, a, b, y, z);\n"
     "  input clk, a, b; output y, z;\n"
@@ -45,12 +46,12 @@ static const char tiny_netlist[] =
     "  INV u1 (.A(q), .Y(n1));\n"
     "  NAND2 u2 (.A(n1), .B(b), .Y(n2));\n"
     "  INV u3 (.A(n2), .Y(y));\n"
-    "  INV \\u,4  (.A(n2), .Y(z));\n"
+    "  INV \\u,\"4  (.A(n2), .Y(z));\n"
     "endmodule\n";
 
 #define U 0x1p-50 /* J */
 enum { N_INSTS = 5, N_CYCLES = 4 };
-static const char *const inst_names[N_INSTS] = {"r1", "u1", "u2", "u3", "u,4"};
+static const char *const inst_names[N_INSTS] = {"r1", "u1", "u2", "u3", "u,\"4"};
 static const char *const inst_cells[N_INSTS] = {"DFF", "INV", "NAND2", "INV", "INV"};
 static const power_group inst_groups[N_INSTS] = {
     POWER_GROUP_SEQUENTIAL, POWER_GROUP_COMBINATIONAL, POWER_GROUP_COMBINATIONAL,
@@ -415,7 +416,7 @@ static void check_instances_csv(const char *out_dir)
         total += strtod(f[7], NULL);
     }
     CHECK_NEAR_REL(total, 45 * U / duration, 1e-14); /* the design total without IO */
-    CHECK(strstr(text, "\n\"u,4\",INV,") != NULL);
+    CHECK(strstr(text, "\n\"u,\"\"4\",INV,") != NULL);
     free(text);
 }
 
@@ -452,7 +453,7 @@ static void check_hotspots(const char *out_dir)
     char *text = slurp_output(out_dir, "hotspots.txt");
     if (!text)
         return;
-    /* Totals r1 12, u1 9, u2 12, u3 10, u,4 2: r1 and u2 by instance order;
+    /* Totals r1 12, u1 9, u2 12, u3 10, u,"4 2: r1 and u2 by instance order;
      * four listed. */
     bool r1_first = inst_index[0] < inst_index[2];
     const char *order[] = {r1_first ? "r1" : "u2", r1_first ? "u2" : "r1", "u3", "u1"};
