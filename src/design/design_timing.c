@@ -257,8 +257,8 @@ static void append_leftovers(const design *dg, const uint32_t *waiting, uint32_t
 
 /* Instances on threads: a wave's, inst[first .. first + count) (an
  * instance reads only what earlier waves wrote and writes only its own
- * pins and arcs), or instances [first, first + count) for the inputs' last
- * pass. */
+ * pins and arcs), or, inst NULL, instances [first, first + count) for the
+ * inputs' last pass. */
 typedef struct timing_wave {
     design *dg;
     const slew_rules *sr;
@@ -267,23 +267,71 @@ typedef struct timing_wave {
     uint32_t first, count;
 } timing_wave;
 
+/* How far ahead input_slews' reads are fetched, in instances: each input's
+ * net (its driver, whether it is a signal), then its driver's slews, a
+ * chain of cache misses that one instance alone would wait for in turn. */
+#define TIMING_AHEAD_NETS 16
+#define TIMING_AHEAD_SLEWS 8
+
+static void fetch_input_nets(const design *dg, uint32_t i)
+{
+    for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++) {
+        uint32_t n = dg->pin_net[p];
+        if ((dg->pin_flags[p] & DESIGN_PIN_LOADS) && n != DESIGN_NONE) {
+            __builtin_prefetch(&dg->net_driver[n]);
+            __builtin_prefetch(&dg->net_value[n]);
+        }
+    }
+}
+
+static void fetch_input_slews(const design *dg, uint32_t i)
+{
+    for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++) {
+        uint32_t n = dg->pin_net[p];
+        if (!(dg->pin_flags[p] & DESIGN_PIN_LOADS) || n == DESIGN_NONE)
+            continue;
+        uint32_t driver = dg->net_driver[n];
+        if (driver != DESIGN_NONE) {
+            __builtin_prefetch(&dg->pin_slew[DESIGN_RISE][driver]);
+            __builtin_prefetch(&dg->pin_slew[DESIGN_FALL][driver]);
+        }
+    }
+}
+
+/* The instance k of tw's list (the wave's, or all in index order). */
+static uint32_t wave_inst(const timing_wave *tw, uint64_t k)
+{
+    return tw->inst ? tw->inst[tw->first + k] : tw->first + (uint32_t)k;
+}
+
+/* Instances [begin, end) of tw's list: their input slews, and with `time`
+ * their arcs' delays and output slews. */
+static void time_wave_range(const timing_wave *tw, uint64_t begin, uint64_t end, bool time)
+{
+    for (uint64_t k = begin; k < end; k++) {
+        if (k + TIMING_AHEAD_NETS < end)
+            fetch_input_nets(tw->dg, wave_inst(tw, k + TIMING_AHEAD_NETS));
+        if (k + TIMING_AHEAD_SLEWS < end)
+            fetch_input_slews(tw->dg, wave_inst(tw, k + TIMING_AHEAD_SLEWS));
+        uint32_t i = wave_inst(tw, k);
+        input_slews(tw->dg, i, tw->sr, time ? tw->is_timing_input : NULL);
+        if (time)
+            instance_timing(tw->dg, i, tw->sr);
+    }
+}
+
 static void time_wave_part(void *ctx, uint32_t part, uint32_t parts)
 {
     const timing_wave *tw = ctx;
-    uint64_t end = parts_begin(tw->count, part + 1, parts);
-    for (uint64_t k = parts_begin(tw->count, part, parts); k < end; k++) {
-        uint32_t i = tw->inst[tw->first + k];
-        input_slews(tw->dg, i, tw->sr, tw->is_timing_input);
-        instance_timing(tw->dg, i, tw->sr);
-    }
+    time_wave_range(tw, parts_begin(tw->count, part, parts),
+                    parts_begin(tw->count, part + 1, parts), true);
 }
 
 static void input_slews_part(void *ctx, uint32_t part, uint32_t parts)
 {
     const timing_wave *tw = ctx;
-    uint64_t end = parts_begin(tw->count, part + 1, parts);
-    for (uint64_t k = parts_begin(tw->count, part, parts); k < end; k++)
-        input_slews(tw->dg, tw->first + (uint32_t)k, tw->sr, NULL);
+    time_wave_range(tw, parts_begin(tw->count, part, parts),
+                    parts_begin(tw->count, part + 1, parts), false);
 }
 
 static void time_wave(timing_wave *tw, parts_fn *fn, uint32_t first, uint32_t count)
@@ -308,6 +356,7 @@ static void time_instances(design *dg, const slew_rules *sr, const uint8_t *is_t
         input_slews(dg, order[k], sr, NULL);
         instance_timing(dg, order[k], sr);
     }
+    tw.inst = NULL;
     time_wave(&tw, input_slews_part, 0, dg->n_insts);
 }
 
