@@ -343,6 +343,7 @@ static gp_status read_dump(collector *c, const char *path)
     vcd_sink sink = {.ctx = c, .var = on_var, .start = on_start, .changes = on_changes,
                      .finish = on_finish, .parts = events_on_parts,
                      .part_changes = events_on_part_changes,
+                     .part_times = events_on_part_times, .part_run = events_on_part_run,
                      .parts_done = memory ? events_on_parts_done : NULL, .span = on_span};
     return vcd_read(path, &vo, &sink, c->d);
 }

@@ -41,7 +41,10 @@ struct bucket_block {
  * value before it).  Before the first change of each of the part's times
  * that the bucket holds come two words: EVENTS_TIME_MARK and the time's
  * index in the part's times, in the same block as the change after them.
- * `tix` is the last such index (EVENTS_NO_TIME before the first). */
+ * `tix` is the last such index (EVENTS_NO_TIME before the first).  A run
+ * (vcd_sink.part_run) is a piece of one slot's changes in time order:
+ * EVENTS_RUN_MARK, the slot, the count m, then m words time index << 2 |
+ * value (or EVENTS_PART_DROPPED), all in one block. */
 typedef struct part_bucket {
     bucket_block *first, *last;
     uint32_t tix;
@@ -61,6 +64,7 @@ typedef struct range_pool {
 /* No change's word: its slot would be the largest number and its value
  * EVENTS_PART_DROPPED, and no dump has that many slots. */
 #define EVENTS_TIME_MARK UINT32_MAX
+#define EVENTS_RUN_MARK (UINT32_MAX - 1) /* slot EVENTS_MAX_SLOTS, value X: no slot has it */
 #define EVENTS_NO_TIME UINT32_MAX
 /* Ranges of slots: a range's buckets hold its slots' changes, and its
  * changes are counted and written by one thread.  A range of
@@ -195,6 +199,10 @@ gp_status events_parts_reset(collector *c, uint32_t n);
 gp_status events_on_parts(void *ctx, uint32_t n);
 gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, const vcd_change *ch,
                                  size_t n);
+/* The sink's part_times and part_run (vcd.h). */
+gp_status events_on_part_times(void *ctx, uint32_t part, const int64_t *time_fs, size_t n);
+gp_status events_on_part_run(void *ctx, uint32_t part, uint32_t id, uint32_t bit,
+                             const uint32_t *change, size_t n);
 /* Sets the ranges for c->n_slots slots on c->threads threads. */
 void events_parts_init(collector *c);
 /* The sink's parts_done (vcd.h): a window when the parts hold enough. */

@@ -177,6 +177,48 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
     return GP_OK;
 }
 
+gp_status events_on_part_times(void *ctx, uint32_t part, const int64_t *time_fs, size_t n)
+{
+    collector *c = ctx;
+    vec_i64 *times = &c->part_times[part - c->part_base];
+    if (!vec_i64_reserve(times, n))
+        return GP_ERR_NOMEM;
+    memcpy(times->data, time_fs, n * sizeof *time_fs);
+    times->len = n;
+    return GP_OK;
+}
+
+/* A run's words go in pieces, each with its header, in the blocks of the
+ * slot's bucket. */
+gp_status events_on_part_run(void *ctx, uint32_t part, uint32_t id, uint32_t bit,
+                             const uint32_t *change, size_t n)
+{
+    collector *c = ctx;
+    if (events_stopped(c))
+        return GP_ERR_INPUT;
+    uint32_t slot = events_change_slot(c, id, bit);
+    if (slot == DESIGN_NONE)
+        return GP_OK;
+    uint32_t range = slot >> c->range_shift;
+    part_bucket *b = &c->bucket[(size_t)(part - c->part_base) * c->n_ranges + range];
+    while (n > 0) {
+        bucket_block *k = b->last;
+        if ((!k || k->len > EVENTS_BLOCK_WORDS - 4) && !(k = events_bucket_block(c, range, b)))
+            return GP_ERR_NOMEM;
+        uint32_t room = EVENTS_BLOCK_WORDS - k->len - 3;
+        uint32_t m = n < room ? (uint32_t)n : room;
+        k->word[k->len++] = EVENTS_RUN_MARK;
+        k->word[k->len++] = slot;
+        k->word[k->len++] = m;
+        memcpy(k->word + k->len, change, m * sizeof *change);
+        k->len += m;
+        change += m;
+        n -= m;
+    }
+    b->tix = EVENTS_NO_TIME; /* a change after the run starts with its time */
+    return GP_OK;
+}
+
 typedef struct parts_build parts_build;
 struct parts_build {
     collector *c;
@@ -228,6 +270,26 @@ static uint32_t slot_first_net(const collector *c, uint32_t s)
     return c->alias_nets[c->alias0[e & ~EVENTS_ALIASED]];
 }
 
+/* The run at h (its header first) in the first pass: its repeats marked,
+ * the rest counted; the words it takes. */
+static uint32_t count_run(parts_build *pb, uint32_t *h)
+{
+    uint32_t slot = h[1], m = h[2], kept = 0;
+    if (pb->c->slot_net[slot] == DESIGN_NONE)
+        return 3 + m;
+    uint8_t last = pb->last[slot];
+    for (uint32_t *w = h + 3; w < h + 3 + m; w++) {
+        uint8_t v = *w & 3;
+        if (v == last)
+            *w |= EVENTS_PART_DROPPED;
+        kept += v != last;
+        last = v;
+    }
+    pb->last[slot] = last;
+    pb->slot_fill[slot] += kept;
+    return 3 + m;
+}
+
 /* First pass: each slot's value from the carry, then the parts' changes:
  * marks the repeated ones and counts the rest, per slot. */
 static void count_range(parts_build *pb, uint32_t range)
@@ -246,6 +308,10 @@ static void count_range(parts_build *pb, uint32_t range)
             for (uint32_t k = 0; k < b->len; k++) {
                 if (b->word[k] == EVENTS_TIME_MARK) {
                     k++; /* the time's index */
+                    continue;
+                }
+                if (b->word[k] == EVENTS_RUN_MARK) {
+                    k += count_run(pb, b->word + k) - 1;
                     continue;
                 }
                 uint32_t slot = b->word[k] >> 2;
@@ -327,6 +393,35 @@ static void place_nets(void *ctx, uint32_t part, uint32_t parts)
     pb->part_active[part] = active;
 }
 
+/* A run's changes kept, from word[*at] on; *at moves past them. */
+static void fill_run_at(uint64_t *word, uint64_t *at, const uint32_t *run, uint32_t m,
+                        const int64_t *times)
+{
+    uint64_t *out = word + *at;
+    for (const uint32_t *w = run; w < run + m; w++)
+        if ((*w & 3) != EVENTS_PART_DROPPED)
+            *out++ = events_pack(times[*w >> 2], (uint8_t)(*w & 3));
+    *at = (uint64_t)(out - word);
+}
+
+/* The run at h (its header first) in the second pass, into its slot's
+ * net or nets; the words it takes. */
+static uint32_t fill_run(parts_build *pb, const uint32_t *h, const int64_t *times)
+{
+    const collector *c = pb->c;
+    uint32_t slot = h[1], m = h[2], e = c->slot_net[slot];
+    if (e == DESIGN_NONE)
+        return 3 + m;
+    if (!(e & EVENTS_ALIASED)) {
+        fill_run_at(pb->ev->word, &pb->slot_fill[slot], h + 3, m, times);
+        return 3 + m;
+    }
+    uint32_t a = e & ~EVENTS_ALIASED;
+    for (uint32_t j = c->alias0[a]; j < c->alias0[a + 1]; j++)
+        fill_run_at(pb->ev->word, &pb->alias_fill[j], h + 3, m, times);
+    return 3 + m;
+}
+
 /* Second pass: the range's changes kept, in their nets' places. */
 static void fill_range(parts_build *pb, uint32_t range)
 {
@@ -341,6 +436,10 @@ static void fill_range(parts_build *pb, uint32_t range)
                 uint32_t r = b->word[k];
                 if (r == EVENTS_TIME_MARK) {
                     t = times[b->word[++k]];
+                    continue;
+                }
+                if (r == EVENTS_RUN_MARK) {
+                    k += fill_run(pb, b->word + k, times) - 1;
                     continue;
                 }
                 uint32_t e = c->slot_net[r >> 2];
@@ -449,6 +548,16 @@ gp_status events_parts_store(collector *c, events *ev)
 /* Each of the range's slots' edge of the changes the parts hold, and its
  * last value in last[] (EVENTS_NO_VALUE: none yet). */
 #define EVENTS_NO_VALUE 0xff
+static void edge_change(parts_build *pb, uint32_t slot, int64_t t, uint8_t v)
+{
+    events_edge *e = &pb->slot_edge[slot];
+    if (pb->last[slot] == EVENTS_NO_VALUE)
+        e->first = events_pack(t, v);
+    else if (v != pb->last[slot])
+        e->last = events_pack(t, v);
+    pb->last[slot] = v;
+}
+
 static void edge_range(parts_build *pb, uint32_t range)
 {
     collector *c = pb->c;
@@ -465,14 +574,14 @@ static void edge_range(parts_build *pb, uint32_t range)
                     t = times[b->word[++k]];
                     continue;
                 }
-                uint32_t slot = b->word[k] >> 2;
-                uint8_t v = b->word[k] & 3;
-                events_edge *e = &pb->slot_edge[slot];
-                if (pb->last[slot] == EVENTS_NO_VALUE)
-                    e->first = events_pack(t, v);
-                else if (v != pb->last[slot])
-                    e->last = events_pack(t, v);
-                pb->last[slot] = v;
+                if (b->word[k] == EVENTS_RUN_MARK) {
+                    const uint32_t *h = b->word + k;
+                    for (const uint32_t *w = h + 3; w < h + 3 + h[2]; w++)
+                        edge_change(pb, h[1], times[*w >> 2], *w & 3);
+                    k += 2 + h[2];
+                    continue;
+                }
+                edge_change(pb, b->word[k] >> 2, t, b->word[k] & 3);
             }
     }
 }

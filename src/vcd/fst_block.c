@@ -10,7 +10,8 @@
  * the block, a range of handles, is then decoded on its own: its chains
  * decompressed, then, a time window at a time, each chain waiting for the
  * window walked through its entries there (its bytes in order), the bits
- * that changed listed and the list put in time order by a counting sort.
+ * that changed listed and the list put in time order by a counting sort;
+ * or, for a sink that takes runs, each bit's changes in turn (fst_runs.c).
  * Only delivered handles are decoded.  Every offset, length and varint is
  * checked against the bytes it lies in: a damaged block is error 6110. */
 #include "vcd/fst_reader.h"
@@ -250,12 +251,14 @@ void fst_decoder_free(fst_decoder *dec)
     vec_u32_free(&dec->count);
     vec_u32_free(&dec->waiting);
     fst_bytes_free(&dec->value);
+    vec_u32_free(&dec->run);
+    vec_i64_free(&dec->run_times);
     if (dec->z_ready)
         inflateEnd(&dec->z);
     *dec = (fst_decoder){0};
 }
 
-static bool delivered(const fst_reader *f, uint32_t h)
+bool fst_delivered(const fst_reader *f, uint32_t h)
 {
     return h <= f->st.slot_count && f->st.slots[h - 1].deliver;
 }
@@ -301,8 +304,7 @@ static bool entry_delta(const uint8_t *p, const uint8_t *end, uint32_t width, ui
     return true;
 }
 
-/* Moves chain c, whose next entry is at c->pos, to that entry's time. */
-static bool step_chain(const fst_block_index *ix, const fst_decoder *dec, fst_chain *c,
+bool fst_chain_step(const fst_block_index *ix, const fst_decoder *dec, fst_chain *c,
                        uint32_t width)
 {
     uint64_t delta;
@@ -333,7 +335,7 @@ static gp_status chains_size(const fst_reader *f, const fst_block_index *ix, uin
     bool stored;
     *total = *estimate = 0;
     for (uint32_t h = lo; h < hi; h++)
-        if (ix->chain_at[h - 1] && delivered(f, h)) {
+        if (ix->chain_at[h - 1] && fst_delivered(f, h)) {
             if (!chain_bytes(ix, h, &src, &n, &size, &stored))
                 return block_damaged(f, ix, "a chain's length is wrong");
             *total += size;
@@ -367,7 +369,7 @@ static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t 
     for (uint32_t h = lo; h < hi; h++) {
         fst_chain *c = &dec->chain.data[h - lo];
         *c = (fst_chain){at, at, 0, (uint32_t)bits, 0};
-        if (!delivered(f, h))
+        if (!fst_delivered(f, h))
             continue;
         bits += width[h - 1]; /* every delivered handle's: the same in every block */
         if (!ix->chain_at[h - 1])
@@ -380,7 +382,7 @@ static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t 
         else if (!decompress(dec, ix->pack, src, n, dec->mem.data + at, size))
             return block_damaged(f, ix, "a chain does not decompress");
         c->stop = at += (uint32_t)size;
-        if (!step_chain(ix, dec, c, width[h - 1]))
+        if (!fst_chain_step(ix, dec, c, width[h - 1]))
             return block_damaged(f, ix, "a chain's first change lies past the block's times");
         wait_for_window(dec, h - lo);
     }
@@ -390,9 +392,7 @@ static gp_status load_chains(fst_reader *f, const fst_block_index *ix, uint32_t 
     return GP_OK;
 }
 
-/* The entry of a handle of `width` bits at *p (below end): its value's
- * characters at *value. */
-static bool entry_value(fst_decoder *dec, const uint8_t **p, const uint8_t *end, uint32_t width,
+bool fst_entry_value(fst_decoder *dec, const uint8_t **p, const uint8_t *end, uint32_t width,
                         const uint8_t **value)
 {
     static const uint8_t nine_valued[8] = "xzhuwl-?";
@@ -464,13 +464,13 @@ static gp_status decode_window(fst_reader *f, const fst_block_index *ix, uint32_
             __builtin_prefetch(mem + chain[after - 1].pos);
         while (c->pos < c->stop && c->tix < thi) {
             const uint8_t *p = mem + c->pos, *value;
-            if (!entry_value(dec, &p, mem + c->stop, width, &value))
+            if (!fst_entry_value(dec, &p, mem + c->stop, width, &value))
                 return block_damaged(f, ix, "a chain's change is cut short");
             gp_status st = record_bits(f, ix, dec, h, c, tlo, value);
             if (st != GP_OK)
                 return st;
             c->pos = (uint32_t)(p - mem);
-            if (c->pos < c->stop && !step_chain(ix, dec, c, width))
+            if (c->pos < c->stop && !fst_chain_step(ix, dec, c, width))
                 return block_damaged(f, ix, "a chain's change lies past the block's times");
         }
         if (c->pos < c->stop)
@@ -542,7 +542,7 @@ static gp_status give_frame(fst_reader *f, const fst_block_index *ix, uint32_t l
     for (uint32_t h = 1; h < lo && h <= ix->frame_handles; h++)
         off += len[h - 1];
     for (uint32_t h = lo; h < hi && h <= ix->frame_handles; off += len[h - 1], h++) {
-        if (!delivered(f, h))
+        if (!fst_delivered(f, h))
             continue;
         const uint8_t *value = ix->frame + off;
         gp_status st = fst_value(f, ix->b->begin, h, value, len[h - 1]);
@@ -564,7 +564,7 @@ gp_status fst_block_decode(fst_reader *f, const fst_block_index *ix, uint32_t lo
     uint32_t widest = 1;
     uint64_t bits = 0, total, estimate, times = ix->n_times;
     for (uint32_t h = lo; h < hi; h++)
-        if (delivered(f, h)) {
+        if (fst_delivered(f, h)) {
             uint32_t w = f->ff->value_len[h - 1];
             widest = w > widest ? w : widest;
             bits += w;
@@ -583,6 +583,8 @@ gp_status fst_block_decode(fst_reader *f, const fst_block_index *ix, uint32_t lo
         memset(dec->waiting.data, 0, windows * sizeof *dec->waiting.data);
         st = load_chains(f, ix, lo, hi, dec, total);
     }
+    if (st == GP_OK && fst_runs_wanted(f, ix))
+        return fst_block_runs(f, ix, lo, hi, dec);
     if (st == GP_OK && ix->frame)
         st = give_frame(f, ix, lo, hi, dec);
     for (uint64_t w = 0; st == GP_OK && w < windows; w++) {

@@ -169,6 +169,8 @@ typedef struct fst_decoder {
     vec_u32 waiting;      /* per time window: the first chain (+1) whose next entry is in it */
     uint64_t window_times; /* time indices a window spans */
     fst_bytes value;      /* a value's characters */
+    vec_u32 run;          /* a bit's changes as a run (fst_runs.c) */
+    vec_i64 run_times;    /* the part's times in fs, for its runs */
     z_stream z;
     bool z_ready;
 } fst_decoder;
@@ -181,6 +183,25 @@ void fst_block_index_free(fst_block_index *ix);
 gp_status fst_block_decode(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi,
                            fst_decoder *dec);
 void fst_decoder_free(fst_decoder *dec);
+/* Whether handle h (1-based) is delivered. */
+bool fst_delivered(const fst_reader *f, uint32_t h);
+/* Moves chain c, whose next entry is at c->pos, to that entry's time. */
+bool fst_chain_step(const fst_block_index *ix, const fst_decoder *dec, fst_chain *c,
+                    uint32_t width);
+/* The entry of a handle of `width` bits at *p (below end): its value's
+ * characters at *value. */
+bool fst_entry_value(fst_decoder *dec, const uint8_t **p, const uint8_t *end, uint32_t width,
+                     const uint8_t **value);
+
+/* ---- a part given as runs (fst_runs.c) ---- */
+
+/* Whether f's part of the block goes to the sink as runs (vcd_sink.part_run). */
+bool fst_runs_wanted(const fst_reader *f, const fst_block_index *ix);
+/* The delivered handles in [lo, hi) of the block, their chains loaded
+ * (fst_block.c), each bit's changes a run: the frame's value first, then
+ * its chain's. */
+gp_status fst_block_runs(fst_reader *f, const fst_block_index *ix, uint32_t lo, uint32_t hi,
+                         fst_decoder *dec);
 
 /* ---- on threads (fst_parts.c) ---- */
 

@@ -84,6 +84,10 @@ typedef struct vcd_change {
     uint8_t value; /* vcd_value */
 } vcd_change;
 
+/* The times a part given as runs may have (vcd_sink.part_times): an
+ * index fits a run's word beside its value. */
+#define VCD_RUN_TIMES ((uint32_t)1 << 30)
+
 typedef struct vcd_info {
     const char *format;   /* "VCD" or "FST" */
     int64_t timescale_fs; /* one time unit of the file, in fs */
@@ -112,6 +116,16 @@ typedef struct vcd_sink {
      * order, so it needs no diagnostic of its own. */
     gp_status (*part_changes)(void *ctx, uint32_t part, int64_t time_fs, const vcd_change *c,
                               size_t n);
+    /* An FST's parts may come as runs instead, when the sink has both of
+     * these and no span is read: first, once per part before its runs,
+     * the part's times (increasing), then one bit's changes of the part at
+     * a time, in time order, each a word time_index << 2 | value (a
+     * vcd_value; time_index below VCD_RUN_TIMES, into the part's times).
+     * The part rules above hold; a part given runs gets no part_changes.
+     * Called from the reading threads, as part_changes. */
+    gp_status (*part_times)(void *ctx, uint32_t part, const int64_t *time_fs, size_t n);
+    gp_status (*part_run)(void *ctx, uint32_t part, uint32_t id, uint32_t bit,
+                          const uint32_t *change, size_t n);
     /* Parts [0, n) are read, agree with a reading in file order, and hold
      * every change before `complete_fs`; no part from n on holds any yet.
      * Called while no part_changes runs; a later parts(0) still drops

@@ -341,6 +341,10 @@ typedef struct vcd_part_sink {
 } vcd_part_sink;
 
 gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *c, size_t n);
+/* The same for a part given as runs (a reading of every time only). */
+gp_status vcd_part_forward_times(void *ctx, uint32_t part, const int64_t *time_fs, size_t n);
+gp_status vcd_part_forward_run(void *ctx, uint32_t part, uint32_t id, uint32_t bit,
+                               const uint32_t *change, size_t n);
 
 /* A part's bytes: [begin, end) of the file fd, or text[0 .. end - begin). */
 typedef struct vcd_part_input {

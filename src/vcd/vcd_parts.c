@@ -58,6 +58,21 @@ gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *c, size
     return ps->sink->part_changes(ps->sink->ctx, ps->part, time_fs, c, n);
 }
 
+gp_status vcd_part_forward_times(void *ctx, uint32_t part, const int64_t *time_fs, size_t n)
+{
+    const vcd_part_sink *ps = ctx;
+    (void)part;
+    return ps->sink->part_times(ps->sink->ctx, ps->part, time_fs, n);
+}
+
+gp_status vcd_part_forward_run(void *ctx, uint32_t part, uint32_t id, uint32_t bit,
+                               const uint32_t *change, size_t n)
+{
+    const vcd_part_sink *ps = ctx;
+    (void)part;
+    return ps->sink->part_run(ps->sink->ctx, ps->part, id, bit, change, n);
+}
+
 int64_t vcd_parse_ticks(const char *p, size_t n)
 {
     int64_t t = 0;

@@ -673,8 +673,9 @@ static void test_span_with_dumpoff_read_whole(void)
 
 #ifdef GATEPOWER_HAVE_FST
 /* A random FST of the netlist's nets in `blocks` value-change blocks or
- * so: scalars with x and z, the bus, repeated values and zero-width
- * pulses; dump on/off changes when `dump_off`.  The seed picks the pack
+ * so: start values (the first block's frame), scalars with x and z, the
+ * bus, repeated values and zero-width pulses; dump on/off changes when
+ * `dump_off`.  The seed picks the pack
  * type (zlib, FastLZ, LZ4). */
 static void write_random_fst(const char *path, uint64_t seed, int steps, int blocks, bool dump_off)
 {
@@ -694,7 +695,10 @@ static void write_random_fst(const char *path, uint64_t seed, int steps, int blo
     h[N_SCALARS] = fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, 4, "b [3:0]", 0);
     fstWriterSetUpscope(w);
     fstWriterSetUpscope(w);
-    uint64_t s = seed, t = 0;
+    for (int i = 0; i < N_SCALARS; i += 2) /* before the first time: the first block's frame */
+        fstWriterEmitValueChange(w, h[i], i % 4 ? "1" : "0");
+    fstWriterEmitValueChange(w, h[N_SCALARS], "10z1");
+    uint64_t s = seed, t = 3;
     for (int step = 0; step < steps; step++) {
         fstWriterEmitTimeChange(w, t);
         for (int k = (int)(rng_next(&s) % 6); k > 0; k--) {
