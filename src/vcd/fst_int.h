@@ -75,8 +75,15 @@ void fst_file_done_with(const fst_file *ff, uint32_t first, uint32_t stop);
 bool fst_varint_long(const uint8_t **p, const uint8_t *end, uint64_t *v);
 static inline bool fst_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
-    if (*p < end && !(**p & 0x80)) {
-        *v = *(*p)++;
+    const uint8_t *q = *p;
+    if (q < end && !(q[0] & 0x80)) {
+        *v = q[0];
+        *p = q + 1;
+        return true;
+    }
+    if (end - q >= 2 && !(q[1] & 0x80)) { /* a chain entry's, often */
+        *v = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+        *p = q + 2;
         return true;
     }
     return fst_varint_long(p, end, v);

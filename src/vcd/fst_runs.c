@@ -53,6 +53,33 @@ static bool run_add(fst_decoder *dec, const uint8_t *value, uint32_t width, uint
     return true;
 }
 
+/* A one-bit handle's entries from chain c onto the run: each entry one
+ * varint, its value in its low bits and its time step above them (the
+ * first entry's step is in c.tix already); false where the chain is
+ * damaged or a value is not 0, 1, x or z. */
+static bool scalar_entries(const fst_block_index *ix, fst_decoder *dec, fst_chain c,
+                           uint32_t shift, uint8_t *last)
+{
+    const uint8_t *p = dec->mem.data + c.pos, *end = dec->mem.data + c.stop;
+    uint64_t tix = c.tix;
+    for (bool first = true; p < end; first = false) {
+        uint64_t v, step;
+        if (!fst_varint(&p, end, &v))
+            return false;
+        step = first ? 0 : v >> (2 << (v & 1));
+        if (step >= ix->n_times - tix)
+            return false;
+        tix += step;
+        if ((v & 1) && ((v >> 1) & 7) > 1) /* h u w l - ?: no two- or four-state value */
+            return false;
+        uint8_t x = v & 1 ? VCD_X : (uint8_t)((v >> 1) & 1);
+        if (x != *last && !vec_u32_push(&dec->run, (uint32_t)(tix + shift) << 2 | x))
+            return false;
+        *last = x;
+    }
+    return true;
+}
+
 /* Bit `bit` of handle h as a run: its frame value (NULL: none), then its
  * chain's entries from chain c (a copy: the chain is walked once a bit). */
 static gp_status give_bit_run(fst_reader *f, const fst_block_index *ix, fst_decoder *dec,
@@ -64,7 +91,9 @@ static gp_status give_bit_run(fst_reader *f, const fst_block_index *ix, fst_deco
     dec->run.len = 0;
     if (frame && !run_add(dec, frame, width, bit, 0, &last))
         return GP_ERR_PARSE; /* a bad value or no memory: the reading in file order says */
-    while (c.pos < c.stop) {
+    if (width == 1 && !scalar_entries(ix, dec, c, shift, &last))
+        return GP_ERR_PARSE;
+    while (width > 1 && c.pos < c.stop) {
         const uint8_t *p = mem + c.pos, *value;
         if (!fst_entry_value(dec, &p, mem + c.stop, width, &value) ||
             !run_add(dec, value, width, bit, c.tix + shift, &last))
