@@ -61,11 +61,12 @@ typedef struct design_dag {
 /* Puts g's instances in waves on threads (design_waves.c): wave 0 those
  * no edge enters, then each instance one wave after its predecessors'
  * last.  order[wave0[w] .. wave0[w + 1]) gets wave w's instances (in no
- * fixed order), *ordered how many got a wave; returns the number of waves.
+ * fixed order), *ordered how many got a wave, *waves the number of waves.
  * waiting[i] (n_insts entries) ends as the edges into i from instances on
  * or behind a cycle: 0 for every instance that got a wave.  order and
- * wave0 need room for n_insts and n_insts + 1 entries. */
-uint32_t design_waves(const design_dag *g, uint32_t *waiting, uint32_t *order, uint32_t *wave0,
-                      uint32_t *ordered);
+ * wave0 need room for n_insts and n_insts + 1 entries.  False when out of
+ * memory. */
+bool design_waves(const design_dag *g, uint32_t *waiting, uint32_t *order, uint32_t *wave0,
+                  uint32_t *ordered, uint32_t *waves);
 
 #endif

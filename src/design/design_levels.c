@@ -64,15 +64,16 @@ gp_status design_levelize(design *dg, diag_ctx *d)
     uint32_t *order = mem_alloc((n ? n : 1) * sizeof *order);
     uint32_t *wave0 = mem_alloc(((size_t)n + 1) * sizeof *wave0);
     dg->inst_level = mem_calloc(n ? n : 1, sizeof *dg->inst_level);
-    if (!fanin || !order || !wave0 || !dg->inst_level) {
+    design_dag g = {.dg = dg, .from = comb_driver, .to = comb_load};
+    uint32_t waves, max_level = 0;
+    if (!fanin || !order || !wave0 || !dg->inst_level ||
+        !design_waves(&g, fanin, order, wave0, &ordered, &waves)) {
         mem_free(fanin);
         mem_free(order);
         mem_free(wave0);
         diag_error(d, 7008, DIAG_NOWHERE, "out of memory while levelising the design");
         return GP_ERR_NOMEM;
     }
-    design_dag g = {.dg = dg, .from = comb_driver, .to = comb_load};
-    uint32_t waves = design_waves(&g, fanin, order, wave0, &ordered), max_level = 0;
     for (uint32_t w = 0; w < waves; w++)
         for (uint32_t k = wave0[w]; k < wave0[w + 1]; k++)
             if (!design_is_sequential(dg, order[k]))

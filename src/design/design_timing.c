@@ -389,6 +389,7 @@ gp_status design_compute_timing(design *dg, const design_timing_options *opt, di
     uint32_t *waiting = mem_alloc(n * sizeof *waiting), *order = mem_alloc(n * sizeof *order);
     uint32_t *wave0 = mem_alloc((n + 1) * sizeof *wave0);
     slew_rules sr = {.opt = opt};
+    uint32_t ordered = 0, waves = 0;
     bool ok = is_timing_input && waiting && order && wave0 && alloc_timing(dg) &&
               port_net_slews(dg, &sr);
     if (ok) {
@@ -396,7 +397,9 @@ gp_status design_compute_timing(design *dg, const design_timing_options *opt, di
         mark_timing_inputs(dg, is_timing_input);
         design_dag g = {.dg = dg, .ctx = is_timing_input, .from = net_driver,
                         .to = timing_input};
-        uint32_t ordered, waves = design_waves(&g, waiting, order, wave0, &ordered);
+        ok = design_waves(&g, waiting, order, wave0, &ordered, &waves);
+    }
+    if (ok) {
         append_leftovers(dg, waiting, order, ordered);
         time_instances(dg, &sr, is_timing_input, order, ordered, wave0, waves);
         for (uint32_t a = 0; a < dg->n_arcs; a++)

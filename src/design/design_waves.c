@@ -7,23 +7,36 @@
  * order within a wave varies from run to run (each wave is then sorted
  * by index where the order's tail can hold it, for the next wave's
  * sake), and callers may not depend on it: the waves themselves do not
- * vary. */
+ * vary.  The edges are first listed per instance (counted, then written,
+ * in index order), so that a wave walks its instances' lists, not their
+ * pins' nets. */
 #include "design/design_int.h"
 
 #include <stdatomic.h>
 #include <string.h>
 
+#include "util/mem.h"
 #include "util/parts.h"
 
 /* Instances a part collects before it claims room for them in `order`. */
 #define WAVES_BATCH 256
+/* How far ahead a wave's walk fetches, in instances: the successors'
+ * place, then their list, then their waiting counts. */
+#define WAVES_AHEAD_PLACE 12
+#define WAVES_AHEAD_LIST 8
+#define WAVES_AHEAD_WAITING 4
 
 typedef struct waves_run {
     const design_dag *g;
     _Atomic uint32_t *waiting;
     uint32_t *order;
-    uint64_t first, count; /* the wave being done: order[first, first + count) */
-    _Atomic uint64_t end;  /* where the next wave's instances go */
+    /* The edges as lists: instance i's successors are
+     * succ[succ0[i] .. succ0[i + 1]), in the order of its pins. */
+    uint64_t *succ0;
+    uint32_t *succ;
+    uint64_t *part_edges;   /* per part of the counting: its edges, then its first */
+    uint64_t first, count;  /* the wave being done: order[first, first + count) */
+    _Atomic uint64_t end;   /* where the next wave's instances go */
 } waves_run;
 
 /* Calls visit(ctx, q) for every edge i -> q of g. */
@@ -41,17 +54,87 @@ static inline void for_each_edge(const design_dag *g, uint32_t i,
     }
 }
 
+/* Counting: each edge into its target's waiting count, and out of its
+ * source's (in succ0[i + 1], the part's own instances). */
+typedef struct waves_count {
+    waves_run *w;
+    uint64_t out;
+} waves_count;
+
 static void count_edge(void *ctx, uint32_t q)
 {
-    atomic_fetch_add_explicit(&((waves_run *)ctx)->waiting[q], 1, memory_order_relaxed);
+    waves_count *wc = ctx;
+    atomic_fetch_add_explicit(&wc->w->waiting[q], 1, memory_order_relaxed);
+    wc->out++;
 }
 
 static void count_part(void *ctx, uint32_t part, uint32_t parts)
 {
     waves_run *w = ctx;
+    uint64_t n = w->g->dg->n_insts, end = parts_begin(n, part + 1, parts), total = 0;
+    for (uint64_t i = parts_begin(n, part, parts); i < end; i++) {
+        waves_count wc = {w, 0};
+        for_each_edge(w->g, (uint32_t)i, count_edge, &wc);
+        w->succ0[i + 1] = wc.out;
+        total += wc.out;
+    }
+    w->part_edges[part] = total;
+}
+
+/* The lists' places from the counts, part by part. */
+static void place_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    waves_run *w = ctx;
     uint64_t n = w->g->dg->n_insts, end = parts_begin(n, part + 1, parts);
-    for (uint64_t i = parts_begin(n, part, parts); i < end; i++)
-        for_each_edge(w->g, (uint32_t)i, count_edge, w);
+    uint64_t at = w->part_edges[part];
+    for (uint64_t i = parts_begin(n, part, parts); i < end; i++) {
+        at += w->succ0[i + 1];
+        w->succ0[i + 1] = at;
+    }
+}
+
+typedef struct waves_fill {
+    uint32_t *at;
+} waves_fill;
+
+static void fill_edge(void *ctx, uint32_t q)
+{
+    *((waves_fill *)ctx)->at++ = q;
+}
+
+static void fill_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    waves_run *w = ctx;
+    uint64_t n = w->g->dg->n_insts, end = parts_begin(n, part + 1, parts);
+    for (uint64_t i = parts_begin(n, part, parts); i < end; i++) {
+        waves_fill wf = {w->succ + w->succ0[i]};
+        for_each_edge(w->g, (uint32_t)i, fill_edge, &wf);
+    }
+}
+
+/* The edges as lists, and every instance's waiting count; false when out
+ * of memory. */
+static bool make_lists(waves_run *w, uint32_t parts)
+{
+    uint32_t n = w->g->dg->n_insts;
+    w->succ0 = mem_alloc(((size_t)n + 1) * sizeof *w->succ0);
+    w->part_edges = mem_alloc(parts * sizeof *w->part_edges);
+    if (!w->succ0 || !w->part_edges)
+        return false;
+    memset(w->waiting, 0, (size_t)n * sizeof *w->waiting);
+    parts_run(count_part, w, parts);
+    uint64_t edges = 0;
+    for (uint32_t p = 0; p < parts; p++) {
+        uint64_t part = w->part_edges[p];
+        w->part_edges[p] = edges;
+        edges += part;
+    }
+    w->succ0[0] = 0;
+    parts_run(place_part, w, parts);
+    if (!(w->succ = mem_alloc((edges ? edges : 1) * sizeof *w->succ)))
+        return false;
+    parts_run(fill_part, w, parts);
+    return true;
 }
 
 typedef struct waves_batch {
@@ -67,9 +150,8 @@ static void flush(waves_batch *b)
     b->n = 0;
 }
 
-static void done_edge(void *ctx, uint32_t q)
+static void done_edge(waves_batch *b, uint32_t q)
 {
-    waves_batch *b = ctx;
     if (atomic_fetch_sub_explicit(&b->w->waiting[q], 1, memory_order_relaxed) != 1)
         return;
     b->held[b->n++] = q;
@@ -77,13 +159,37 @@ static void done_edge(void *ctx, uint32_t q)
         flush(b);
 }
 
+/* Fetches ahead for instance i of a wave: its list's place (stage 0), its
+ * list (1), its successors' waiting counts (2). */
+static void fetch_ahead(const waves_run *w, uint32_t i, int stage)
+{
+    if (stage == 0) {
+        __builtin_prefetch(&w->succ0[i]);
+    } else if (stage == 1) {
+        __builtin_prefetch(&w->succ[w->succ0[i]]);
+    } else {
+        for (uint64_t e = w->succ0[i]; e < w->succ0[i + 1]; e++)
+            __builtin_prefetch((const void *)&w->waiting[w->succ[e]], 1);
+    }
+}
+
 static void wave_part(void *ctx, uint32_t part, uint32_t parts)
 {
     waves_run *w = ctx;
     waves_batch b = {.w = w};
+    uint64_t begin = w->first + parts_begin(w->count, part, parts);
     uint64_t end = w->first + parts_begin(w->count, part + 1, parts);
-    for (uint64_t k = w->first + parts_begin(w->count, part, parts); k < end; k++)
-        for_each_edge(w->g, w->order[k], done_edge, &b);
+    for (uint64_t k = begin; k < end; k++) {
+        if (k + WAVES_AHEAD_PLACE < end)
+            fetch_ahead(w, w->order[k + WAVES_AHEAD_PLACE], 0);
+        if (k + WAVES_AHEAD_LIST < end)
+            fetch_ahead(w, w->order[k + WAVES_AHEAD_LIST], 1);
+        if (k + WAVES_AHEAD_WAITING < end)
+            fetch_ahead(w, w->order[k + WAVES_AHEAD_WAITING], 2);
+        uint32_t i = w->order[k];
+        for (uint64_t e = w->succ0[i]; e < w->succ0[i + 1]; e++)
+            done_edge(&b, w->succ[e]);
+    }
     flush(&b);
 }
 
@@ -104,28 +210,31 @@ static void sort_wave(uint32_t *a, uint64_t n, uint32_t *tmp)
     }
 }
 
-uint32_t design_waves(const design_dag *g, uint32_t *waiting, uint32_t *order, uint32_t *wave0,
-                      uint32_t *ordered)
+bool design_waves(const design_dag *g, uint32_t *waiting, uint32_t *order, uint32_t *wave0,
+                  uint32_t *ordered, uint32_t *waves)
 {
-    uint32_t n = g->dg->n_insts, waves = 0;
+    uint32_t n = g->dg->n_insts;
     waves_run w = {.g = g, .waiting = (_Atomic uint32_t *)waiting, .order = order};
-    memset(waiting, 0, (size_t)n * sizeof *waiting);
-    parts_run(count_part, &w, parts_for(n, UINT32_MAX));
+    bool ok = make_lists(&w, parts_for(n, UINT32_MAX));
     uint64_t end = 0;
-    for (uint32_t i = 0; i < n; i++)
+    *waves = 0;
+    for (uint32_t i = 0; ok && i < n; i++)
         if (waiting[i] == 0)
             order[end++] = i;
     atomic_store(&w.end, end);
     wave0[0] = 0;
-    while (end > w.first) {
+    while (ok && end > w.first) {
         w.count = end - w.first;
         parts_run(wave_part, &w, parts_for(w.count, UINT32_MAX));
         w.first = end;
         end = atomic_load(&w.end);
         if (end - w.first <= n - end) /* order's tail, unused yet, as scratch */
             sort_wave(order + w.first, end - w.first, order + end);
-        wave0[++waves] = (uint32_t)w.first;
+        wave0[++*waves] = (uint32_t)w.first;
     }
     *ordered = (uint32_t)end;
-    return waves;
+    mem_free(w.succ0);
+    mem_free(w.succ);
+    mem_free(w.part_edges);
+    return ok;
 }
