@@ -118,7 +118,7 @@ typedef struct vcd_sink {
                               size_t n);
     /* An FST's parts may come as runs instead, when the sink has both of
      * these and no span is read: first, once per part before its runs,
-     * the part's times (increasing), then one bit's changes of the part at
+     * the part's times (not decreasing), then one bit's changes of the part at
      * a time, in time order, each a word time_index << 2 | value (a
      * vcd_value; time_index below VCD_RUN_TIMES, into the part's times).
      * The part rules above hold; a part given runs gets no part_changes.
