@@ -756,6 +756,49 @@ static void test_fst_reads_alike(void)
     }
 }
 
+/* An FST whose scalar `n3` (or, `in_bus`, the bus) takes a value no
+ * two- or four-state dump has, 'u', in the middle of its 2000 steps. */
+static void write_fst_with_u(const char *path, bool in_bus)
+{
+    void *w = fstWriterCreate(path, 1);
+    if (!w)
+        return;
+    fstWriterSetTimescale(w, -12);
+    fstWriterSetScope(w, FST_ST_VCD_MODULE, "tb", NULL);
+    fstWriterSetScope(w, FST_ST_VCD_MODULE, "dut", NULL);
+    fstHandle n3 = fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, 1, "n3", 0);
+    fstHandle bus = fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, 4, "b [3:0]", 0);
+    fstWriterSetUpscope(w);
+    fstWriterSetUpscope(w);
+    for (int step = 0; step < 2000; step++) {
+        fstWriterEmitTimeChange(w, (uint64_t)step * 5);
+        bool bad = step == 1000;
+        fstWriterEmitValueChange(w, n3, bad && !in_bus ? "u" : step % 2 ? "1" : "0");
+        fstWriterEmitValueChange(w, bus, bad && in_bus ? "01u1" : step % 3 ? "0110" : "1001");
+        if (step % 400 == 399)
+            fstWriterFlushContext(w);
+    }
+    fstWriterClose(w);
+}
+
+/* A value that is not 0, 1, x or z is error 6107 with the same messages
+ * on one thread and on three (a part given as runs that meets it goes
+ * back to the reading in file order), in a scalar and in a bus. */
+static void test_fst_bad_value_read_alike(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/bad_value.fst", dir);
+    for (int in_bus = 0; in_bus <= 1; in_bus++) {
+        write_fst_with_u(path, in_bus);
+        reading one = read_with(path, 1), many = read_with(path, 3);
+        CHECK(one.st != GP_OK && many.st != GP_OK && one.ev == NULL && many.ev == NULL);
+        CHECK(one.messages && strstr(one.messages, "error 6107") != NULL);
+        CHECK(one.messages && many.messages && strcmp(one.messages, many.messages) == 0);
+        reading_free(&one);
+        reading_free(&many);
+    }
+}
+
 /* Bytes [at, at + n) of the file overwritten. */
 static void damage(const char *path, long at, size_t n)
 {
@@ -843,6 +886,7 @@ int main(void)
 #ifdef GATEPOWER_HAVE_FST
         RUN(test_fst_reads_alike);
         RUN(test_fst_damaged_block_read_alike);
+        RUN(test_fst_bad_value_read_alike);
 #endif
     }
     design_free(dg);
