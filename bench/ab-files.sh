@@ -19,7 +19,10 @@
 #
 # Knobs: GATES (1000000), CYCLES (200), REPEAT (2), ENGINE (cuda), BASE
 # (HEAD~1), WORK (/tmp/gp-ab-files), FULL (1), CPU=1 (power with the cpu
-# engine too).
+# engine too), FST=zlib|lz4|fastlz (the full dump as FST too, packed so,
+# read by `info` in the rounds: it needs fstapi's sources in the build,
+# which the device machine lacks: carry them and pass CMAKE_ARGS as
+# docs/performance.md says for bench/files.sh), CMAKE_ARGS.
 set -uo pipefail
 start=$SECONDS
 gates=${GATES:-1000000}
@@ -39,7 +42,7 @@ say "this tree: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/d
     echo ' +changes'); base: $base"
 cuda=$(command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] && echo ON || echo OFF)
 build_tree() { # source dir, build dir
-  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DGATEPOWER_CUDA="$cuda" \
+  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DGATEPOWER_CUDA="$cuda" ${CMAKE_ARGS:-} \
     >>"$out/build.log" 2>&1 &&
     cmake --build "$2" -j"$(nproc)" --target gatepower bench_files >>"$out/build.log" 2>&1
 }
@@ -58,7 +61,7 @@ say "case: $gates gates x $cycles cycles"
 mkdir -p "$work/case"
 full=$([ "${FULL:-1}" = 0 ] && echo --no-full)
 "$work/build-new/bench/bench_files" "$work/case" --gates "$gates" --cycles "$cycles" --sdf $full \
-  >>"$log" 2>&1 || { say "FAIL: bench_files"; exit 1; }
+  ${FST:+--fst-pack "$FST"} >>"$log" 2>&1 || { say "FAIL: bench_files"; exit 1; }
 ls -l "$work/case" | tee -a "$log"
 c=$work/case
 design=(--lib "$c/cells.lib" --netlist "$c/netlist.v" --sdf "$c/netlist.sdf")
@@ -82,6 +85,8 @@ for r in $(seq 1 "$repeat"); do
   for side in base new; do
     gp=$work/build-$side/gatepower
     run "$side-info" "$gp" info "${design[@]}" --timing
+    [ -z "${FST:-}" ] || run "$side-info-fst" "$gp" info "${design[@]:0:4}" \
+      --activity "$c/full.fst" --scope top --timing
     run "$side-resim" "$gp" resim "${design[@]}" --activity "$c/regs.vcd" --scope top \
       --period 10ns --power --engine "$engine" --timing --out "$out/$side-resim"
     [ "${FULL:-1}" = 0 ] || run "$side-power" "$gp" power "${design[@]:0:4}" \
