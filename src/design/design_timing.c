@@ -15,6 +15,7 @@
 #include "design/design_int.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "util/mem.h"
@@ -379,11 +380,9 @@ static bool port_net_slews(const design *dg, slew_rules *sr)
     return true;
 }
 
-gp_status design_compute_timing(design *dg, const design_timing_options *opt, diag_ctx *d)
+/* Loads, slews and delays of every instance (the levels aside). */
+static gp_status compute_timing(design *dg, const design_timing_options *opt, diag_ctx *d)
 {
-    gp_status levels = dg->inst_level ? GP_OK : design_levelize(dg, d);
-    if (levels != GP_OK)
-        return levels;
     size_t n = dg->n_insts ? dg->n_insts : 1;
     uint8_t *is_timing_input = mem_calloc(dg->n_pins ? dg->n_pins : 1, 1);
     uint32_t *waiting = mem_alloc(n * sizeof *waiting), *order = mem_alloc(n * sizeof *order);
@@ -412,4 +411,45 @@ gp_status design_compute_timing(design *dg, const design_timing_options *opt, di
     mem_free(order);
     mem_free(wave0);
     return ok ? GP_OK : no_memory(d);
+}
+
+/* The levels, on a thread of their own beside the timing: neither reads
+ * what the other writes. */
+typedef struct levels_job {
+    design *dg;
+    diag_ctx *d;
+    gp_status st;
+} levels_job;
+
+static void *levelize_thread(void *arg)
+{
+    levels_job *job = arg;
+    job->st = design_levelize(job->dg, job->d);
+    return NULL;
+}
+
+/* The messages come as from the levels and then the timing one after the
+ * other: each held, the timing's dropped when the levels failed (the
+ * timing would not have run). */
+gp_status design_compute_timing(design *dg, const design_timing_options *opt, diag_ctx *d)
+{
+    if (dg->inst_level)
+        return compute_timing(dg, opt, d);
+    levels_job job = {dg, diag_new_held(d), GP_OK};
+    diag_ctx *timing_d = job.d ? diag_new_held(d) : NULL;
+    pthread_t levels;
+    if (!timing_d || pthread_create(&levels, NULL, levelize_thread, &job) != 0) {
+        diag_free(job.d);
+        diag_free(timing_d);
+        gp_status st = design_levelize(dg, d);
+        return st == GP_OK ? compute_timing(dg, opt, d) : st;
+    }
+    gp_status st = compute_timing(dg, opt, timing_d);
+    pthread_join(levels, NULL);
+    diag_release(job.d);
+    if (job.st == GP_OK)
+        diag_release(timing_d);
+    diag_free(job.d);
+    diag_free(timing_d);
+    return job.st == GP_OK ? st : job.st;
 }
