@@ -175,6 +175,40 @@ static const char *vcd_token_end(const char *p)
     return p;
 }
 
+/* A scalar change's code of 1 to 3 characters '!'..'~' (nearly every one):
+ * its end, found with its place in the direct tables (which vcd_locate
+ * would find again), its entry set and fetched; NULL for any other code
+ * (vcd_token_end and vcd_locate then).  A character is read only after
+ * the one before it was found inside a code: the buffer's sentinel stops
+ * the reads. */
+static const char *vcd_scalar_code(const vcd_text *r, vcd_op *op)
+{
+    const unsigned char *c = (const unsigned char *)op->code;
+    size_t a = (size_t)c[0] - '!', b, k;
+    if (a >= VCD_CODE_RADIX)
+        return NULL;
+    if (c[1] <= ' ') {
+        op->code_len = 1;
+        op->table = VCD_IN_SHORT;
+        op->entry = r->short_codes ? &r->short_codes[a] : NULL;
+    } else if ((b = (size_t)c[1] - '!') >= VCD_CODE_RADIX) {
+        return NULL;
+    } else if (c[2] <= ' ') {
+        op->code_len = 2;
+        op->table = VCD_IN_SHORT;
+        op->entry = r->short_codes ? &r->short_codes[VCD_CODE_RADIX + a * VCD_CODE_RADIX + b]
+                                   : NULL;
+    } else if ((k = (size_t)c[2] - '!') >= VCD_CODE_RADIX || c[3] > ' ') {
+        return NULL;
+    } else {
+        op->code_len = 3;
+        op->table = VCD_IN_PAGE;
+        op->entry = r->pages[a] ? &r->pages[a][b * VCD_CODE_RADIX + k] : NULL;
+    }
+    __builtin_prefetch(op->entry);
+    return op->code + op->code_len;
+}
+
 /* Finds where op's code lives and prefetches that memory; the lookup ends
  * in vcd_find, once the memory has had time to arrive. */
 static void vcd_locate(const vcd_text *r, vcd_op *op)
@@ -224,10 +258,14 @@ static vcd_stop vcd_split(const vcd_text *r, const char **pp, vcd_op *ops, size_
         const char *q;
         op->cmd = p;
         op->code = NULL;
+        op->entry = NULL;
+        const char *located = NULL;
         switch (*p) {
         case '0': case '1': case 'x': case 'X': case 'z': case 'Z':
             op->code = p + 1;
-            q = vcd_token_end(op->code);
+            q = located = vcd_scalar_code(r, op);
+            if (!q)
+                q = vcd_token_end(op->code);
             break;
         case 'b': case 'B': case 'r': case 'R': case 's': case 'S':
             op->end = vcd_token_end(p + 1);
@@ -249,7 +287,7 @@ static vcd_stop vcd_split(const vcd_text *r, const char **pp, vcd_op *ops, size_
             stop = VCD_STOP_CUT;
             goto done;
         }
-        if (op->code && (op->code_len = (size_t)(q - op->code)) > 0)
+        if (!located && op->code && (op->code_len = (size_t)(q - op->code)) > 0)
             vcd_locate(r, op);
         p = q;
     }
@@ -261,6 +299,12 @@ done:
 
 static gp_status vcd_apply(vcd_text *r, const vcd_op *op)
 {
+    const vcd_code *fast = op->entry;
+    if (fast && fast->scalar && op->code == op->cmd + 1) {
+        uint8_t v = vcd_value_plus1[(unsigned char)*op->cmd] - 1; /* a scalar change */
+        return r->st.in_part ? vcd_state_put_bit(&r->st, fast->id, fast->off, v)
+                             : vcd_state_set_bit(&r->st, fast->id, fast->off, 0, v);
+    }
     if (!op->code)
         return vcd_time(r, op->cmd, op->end);
     const vcd_code *e = vcd_find(r, op);

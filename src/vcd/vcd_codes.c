@@ -76,6 +76,7 @@ static void vcd_fill_entry(const vcd_state *s, vcd_code *e)
     e->off = slot->off;
     e->kind = slot->kind;
     e->deliver = slot->deliver;
+    e->scalar = e->deliver && e->width == 1;
 }
 
 void vcd_codes_fill(vcd_text *r)

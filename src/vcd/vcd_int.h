@@ -169,6 +169,7 @@ typedef struct vcd_code {
     uint32_t width; /* 0: no $var declares the code */
     uint8_t kind;
     bool deliver;
+    bool scalar;    /* delivered, one bit wide: a scalar change goes straight on */
 } vcd_code;
 
 VEC_DECLARE(vcd_code_vec, vcd_code)
