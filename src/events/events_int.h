@@ -64,7 +64,9 @@ typedef struct range_pool {
 /* No change's word: its slot would be the largest number and its value
  * EVENTS_PART_DROPPED, and no dump has that many slots. */
 #define EVENTS_TIME_MARK UINT32_MAX
-#define EVENTS_RUN_MARK (UINT32_MAX - 1) /* slot EVENTS_MAX_SLOTS, value X: no slot has it */
+/* Slot EVENTS_MAX_SLOTS, value X: no slot has it.  Both marks are the
+ * largest words: one test finds either. */
+#define EVENTS_RUN_MARK (UINT32_MAX - 1)
 #define EVENTS_NO_TIME UINT32_MAX
 /* Ranges of slots: a range's buckets hold its slots' changes, and its
  * changes are counted and written by one thread.  A range of

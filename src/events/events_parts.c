@@ -306,12 +306,8 @@ static void count_range(parts_build *pb, uint32_t range)
     for (uint32_t p = 0; p < rows_held(c); p++)
         for (bucket_block *b = c->bucket[(size_t)p * c->n_ranges + range].first; b; b = b->next)
             for (uint32_t k = 0; k < b->len; k++) {
-                if (b->word[k] == EVENTS_TIME_MARK) {
-                    k++; /* the time's index */
-                    continue;
-                }
-                if (b->word[k] == EVENTS_RUN_MARK) {
-                    k += count_run(pb, b->word + k) - 1;
+                if (b->word[k] >= EVENTS_RUN_MARK) { /* a time's index follows, or a run */
+                    k += b->word[k] == EVENTS_TIME_MARK ? 1 : count_run(pb, b->word + k) - 1;
                     continue;
                 }
                 uint32_t slot = b->word[k] >> 2;
@@ -434,12 +430,11 @@ static void fill_range(parts_build *pb, uint32_t range)
         for (const bucket_block *b = bucket->first; b; b = b->next)
             for (uint32_t k = 0; k < b->len; k++) {
                 uint32_t r = b->word[k];
-                if (r == EVENTS_TIME_MARK) {
-                    t = times[b->word[++k]];
-                    continue;
-                }
-                if (r == EVENTS_RUN_MARK) {
-                    k += fill_run(pb, b->word + k, times) - 1;
+                if (r >= EVENTS_RUN_MARK) {
+                    if (r == EVENTS_TIME_MARK)
+                        t = times[b->word[++k]];
+                    else
+                        k += fill_run(pb, b->word + k, times) - 1;
                     continue;
                 }
                 uint32_t e = c->slot_net[r >> 2];
