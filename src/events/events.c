@@ -94,9 +94,9 @@ static gp_status on_var(void *ctx, const vcd_var *v)
         return GP_ERR_INPUT;
     c->stats->vars++;
     for (uint32_t bit = 0; bit < v->width; bit++) {
-        if (vcd_bit_name(v, bit, name, sizeof name) >= (int)sizeof name)
-            name[sizeof name - 1] = '\0'; /* longer than any net name: stays unmatched */
-        size_t at = c->names.len, len = strlen(name) + 1;
+        size_t at = c->names.len, len = (size_t)vcd_bit_name(v, bit, name, sizeof name) + 1;
+        if (len > sizeof name)
+            len = sizeof name; /* cut: longer than any net name, it stays unmatched */
         if (!vec_char_resize(&c->names, at + len) ||
             !vec_signal_bit_push(&c->signals, (signal_bit){v->id, bit, at, DESIGN_NONE, false}))
             return events_no_memory(c);

@@ -189,7 +189,9 @@ static gp_status vcd_parse_var(vcd_text *r, diag_loc loc)
     gp_status st = vcd_text_need_word(r, &w, "$var");
     if (st != GP_OK)
         return st;
-    snprintf(type, sizeof type, "%.*s", (int)w.len, w.text);
+    size_t type_len = w.len < sizeof type - 1 ? w.len : sizeof type - 1;
+    memcpy(type, w.text, type_len);
+    type[type_len] = '\0';
     decl.type = type;
     decl.kind = vcd_kind_of_type(&w);
     if ((st = vcd_text_need_word(r, &w, "$var")) != GP_OK ||

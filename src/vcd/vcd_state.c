@@ -419,11 +419,48 @@ bool vcd_decl_settle_range(vcd_decl *decl)
     return true;
 }
 
+/* Appends s[0..n) to buf (size bytes, a NUL kept room for) at *used, as
+ * much as fits; *used counts every byte, as snprintf's result does. */
+static void name_put(char *buf, size_t size, size_t *used, const char *s, size_t n)
+{
+    if (*used + 1 < size) {
+        size_t room = size - 1 - *used;
+        memcpy(buf + *used, s, n < room ? n : room);
+    }
+    *used += n;
+}
+
+/* "[index]" into text; its length. */
+static size_t index_text(int64_t index, char text[24])
+{
+    char digits[20];
+    size_t n = 0, len = 0;
+    uint64_t mag = index < 0 ? 0 - (uint64_t)index : (uint64_t)index;
+    do
+        digits[n++] = (char)('0' + mag % 10);
+    while ((mag /= 10) > 0);
+    text[len++] = '[';
+    if (index < 0)
+        text[len++] = '-';
+    while (n > 0)
+        text[len++] = digits[--n];
+    text[len++] = ']';
+    return len;
+}
+
 int vcd_bit_name(const vcd_var *v, uint32_t bit, char *buf, size_t size)
 {
-    const char *sep = v->scope[0] ? "/" : "";
-    if (!v->has_range && v->width == 1)
-        return snprintf(buf, size, "%s%s%s", v->scope, sep, v->name);
-    int64_t index = v->msb >= v->lsb ? (int64_t)v->lsb + bit : (int64_t)v->lsb - bit;
-    return snprintf(buf, size, "%s%s%s[%lld]", v->scope, sep, v->name, (long long)index);
+    size_t used = 0, scope = strlen(v->scope);
+    name_put(buf, size, &used, v->scope, scope);
+    if (scope)
+        name_put(buf, size, &used, "/", 1);
+    name_put(buf, size, &used, v->name, strlen(v->name));
+    if (v->has_range || v->width != 1) {
+        char text[24];
+        int64_t index = v->msb >= v->lsb ? (int64_t)v->lsb + bit : (int64_t)v->lsb - bit;
+        name_put(buf, size, &used, text, index_text(index, text));
+    }
+    if (size)
+        buf[used < size ? used : size - 1] = '\0';
+    return (int)used;
 }

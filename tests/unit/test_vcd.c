@@ -328,6 +328,24 @@ static void test_bit_name(void)
     CHECK_EQ_STR(buf, "x[0]");
     CHECK_EQ_INT(vcd_bit_name(&v, 0, buf, 4), 13); /* truncated, the length still told */
     CHECK_EQ_STR(buf, "u_s");
+    /* as snprintf writes them: negative and wide indices, every cut */
+    static const int32_t ends[][2] = {{-1, -8}, {-8, -1}, {INT32_MAX, INT32_MAX - 3},
+                                      {INT32_MIN + 3, INT32_MIN}, {0, 0}};
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++)
+        for (uint32_t bit = 0; bit < 4; bit++)
+            for (size_t size = 0; size <= 40; size++) {
+                vcd_var r = {.scope = k % 2 ? "" : "top/u1", .name = "bus", .width = 4,
+                             .has_range = true, .msb = ends[k][0], .lsb = ends[k][1]};
+                char want[64], got[64] = "unchanged";
+                int64_t index = r.msb >= r.lsb ? (int64_t)r.lsb + bit : (int64_t)r.lsb - bit;
+                int n = snprintf(want, size ? size : 1, "%s%s%s[%lld]", r.scope,
+                                 r.scope[0] ? "/" : "", r.name, (long long)index);
+                CHECK_EQ_INT(vcd_bit_name(&r, bit, got, size), n);
+                if (size)
+                    CHECK_EQ_STR(got, want);
+                else
+                    CHECK_EQ_STR(got, "unchanged");
+            }
 }
 
 /* ---- errors: message number and file:line -------------------------------- */
