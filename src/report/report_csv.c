@@ -5,6 +5,7 @@
  * a quote or a line break, as escaped Verilog identifiers may.  The long
  * tables are formatted on every core, a batch of rows at a time, each
  * batch written in row order while the next is formatted. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,7 @@ typedef struct csv_batch {
     const csv_text *written;
     uint32_t written_parts;
     FILE *out;
+    int write_errno; /* the writing part's errno when a write failed, else 0 */
 } csv_batch;
 
 static void csv_format_part(const csv_batch *b, uint32_t part)
@@ -62,19 +64,23 @@ static void csv_format_part(const csv_batch *b, uint32_t part)
         b->row(&b->texts[part], b->c, r);
 }
 
-static void csv_write_texts(FILE *out, const csv_text *texts, uint32_t parts)
+/* Writes the texts; the errno of a write that failed, else 0 (the
+ * stream's error flag is set too, for the caller). */
+static int csv_write_texts(FILE *out, const csv_text *texts, uint32_t parts)
 {
     for (uint32_t p = 0; p < parts; p++)
-        fwrite(texts[p].chars.data, 1, texts[p].chars.len, out);
+        if (fwrite(texts[p].chars.data, 1, texts[p].chars.len, out) != texts[p].chars.len)
+            return errno ? errno : EIO;
+    return 0;
 }
 
 static void csv_batch_part(void *ctx, uint32_t part, uint32_t parts_run)
 {
-    const csv_batch *b = ctx;
+    csv_batch *b = ctx;
     if (part < b->parts)
         csv_format_part(b, part);
     else if (part + 1 == parts_run)
-        csv_write_texts(b->out, b->written, b->written_parts);
+        b->write_errno = csv_write_texts(b->out, b->written, b->written_parts);
 }
 
 /* Empties parts [0, parts) of texts, their memory kept; false if one of
@@ -92,7 +98,8 @@ static bool csv_texts_clear(csv_text *texts, uint32_t parts)
 
 /* Prints rows [0, n) to out in order: each batch is formatted on threads
  * while the batch before it is written; an allocation that fails is
- * reported as out of memory. */
+ * reported as out of memory.  A write that fails ends the rows, its errno
+ * the caller's (the caller asks the stream's error flag). */
 static gp_status csv_rows(FILE *out, const report_ctx *c, uint32_t n, csv_row_fn *row)
 {
     uint32_t max_parts = parts_online_cores();
@@ -100,26 +107,30 @@ static gp_status csv_rows(FILE *out, const report_ctx *c, uint32_t n, csv_row_fn
     csv_text *formatted = texts, *written = texts + max_parts;
     uint32_t written_parts = 0;
     bool ok = texts != NULL;
-    for (uint32_t first = 0; ok && first < n;) {
+    int write_errno = 0;
+    for (uint32_t first = 0; ok && !write_errno && first < n;) {
         uint32_t parts = (n - first + CSV_PART_ROWS - 1) / CSV_PART_ROWS;
         parts = parts < max_parts ? parts : max_parts;
         uint64_t rows = (uint64_t)parts * CSV_PART_ROWS;
         csv_batch b = {c, row, first, rows < n - first ? (uint32_t)rows : n - first, parts,
-                       formatted, written, written_parts, out};
+                       formatted, written, written_parts, out, 0};
         parts_run(csv_batch_part, &b, parts + (written_parts > 0));
         ok = csv_texts_clear(written, written_parts);
+        write_errno = b.write_errno;
         csv_text *swap = written;
         written = formatted;
         formatted = swap;
         written_parts = parts;
         first += b.n;
     }
-    if (ok)
-        csv_write_texts(out, written, written_parts);
+    if (ok && !write_errno)
+        write_errno = csv_write_texts(out, written, written_parts);
     ok = ok && csv_texts_clear(written, written_parts);
     for (uint32_t p = 0; texts && p < 2 * max_parts; p++)
         vec_char_free(&texts[p].chars);
     mem_free(texts);
+    if (write_errno)
+        errno = write_errno;
     return ok ? GP_OK : report_nomem(c);
 }
 
@@ -263,10 +274,12 @@ gp_status report_cells_file(FILE *out, const report_ctx *c)
         csv_numbers(&t, cols, REPORT_COLS);
         csv_put(&t, "\n", 1);
     }
-    csv_write_texts(out, &t, t.failed ? 0 : 1);
+    int write_errno = csv_write_texts(out, &t, t.failed ? 0 : 1);
     bool failed = t.failed;
     vec_char_free(&t.chars);
     mem_free(sums);
     strtab_free(&names);
+    if (write_errno)
+        errno = write_errno; /* the caller asks the stream's error flag */
     return failed ? report_nomem(c) : GP_OK;
 }

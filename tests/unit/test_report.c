@@ -763,6 +763,31 @@ static void test_long_table_in_order(void)
     free_result(r);
 }
 
+/* A long table whose writes fail (waveform.csv's temporary name is a link
+ * to /dev/full): its batches are written on another thread than the
+ * caller's, and the error still says why. */
+static void test_long_table_on_a_full_disk(void)
+{
+    enum { CYCLES = 100003 };
+    power_result *r = make_result(false);
+    mem_free(r->bin_energy);
+    r->n_cycles = CYCLES;
+    r->bin_energy = mem_calloc((size_t)CYCLES * POWER_COMPONENTS, sizeof(double));
+    char out_dir[256], tmp[320];
+    snprintf(out_dir, sizeof out_dir, "%s/full", dir);
+    snprintf(tmp, sizeof tmp, "%s/.gatepower-tmp.waveform.csv", out_dir);
+    CHECK_EQ_INT(mkdir(out_dir, 0777), 0);
+    if (access("/dev/full", W_OK) == 0 && symlink("/dev/full", tmp) == 0) {
+        diag_ctx *d = diag_new(NULL);
+        CHECK_EQ_INT(report_write_all(out_dir, dg, r, NULL, d), GP_ERR_IO);
+        CHECK_EQ_INT(diag_first_error_no(d), 8501);
+        CHECK(strstr(diag_first_error_text(d), "waveform.csv") != NULL);
+        CHECK(strstr(diag_first_error_text(d), "No space left on device") != NULL);
+        diag_free(d);
+    }
+    free_result(r);
+}
+
 /* The output directory's path goes through a regular file. */
 static void test_out_dir_under_a_file(void)
 {
@@ -830,6 +855,7 @@ int main(void)
     RUN(test_write_all);
     RUN(test_svg_downsampling);
     RUN(test_long_table_in_order);
+    RUN(test_long_table_on_a_full_disk);
     RUN(test_out_dir_under_a_file);
     RUN(test_unwritable_files);
     design_free(dg);
