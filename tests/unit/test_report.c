@@ -736,15 +736,24 @@ static void test_svg_downsampling(void)
 
 /* A table longer than the batches that the rows are formatted in on
  * threads: every row in order, each with its own cycle's numbers. */
-static void test_long_table_in_order(void)
+enum { LONG_CYCLES = 100003 };
+
+/* The small result over LONG_CYCLES cycles, bin b's internal energy
+ * (b + 0.25) U. */
+static power_result *make_long_result(void)
 {
-    enum { CYCLES = 100003 };
     power_result *r = make_result(false);
     mem_free(r->bin_energy);
-    r->n_cycles = CYCLES;
-    r->bin_energy = mem_calloc((size_t)CYCLES * POWER_COMPONENTS, sizeof(double));
-    for (int b = 0; b < CYCLES; b++)
+    r->n_cycles = LONG_CYCLES;
+    r->bin_energy = mem_calloc((size_t)LONG_CYCLES * POWER_COMPONENTS, sizeof(double));
+    for (int b = 0; b < LONG_CYCLES; b++)
         r->bin_energy[b * POWER_COMPONENTS + POWER_INTERNAL] = (b + 0.25) * U;
+    return r;
+}
+
+static void test_long_table_in_order(void)
+{
+    power_result *r = make_long_result();
     char out_dir[256];
     snprintf(out_dir, sizeof out_dir, "%s/long", dir);
     diag_ctx *d = diag_new(stderr);
@@ -757,7 +766,7 @@ static void test_long_table_in_order(void)
         wrong += csv_split(line, buf, sizeof buf, f, 16) != 8 || atoi(f[0]) != b ||
                  strtod(f[2], NULL) != (b + 0.25) * U / period;
     CHECK_EQ_INT(wrong, 0);
-    CHECK_EQ_INT(b, CYCLES);
+    CHECK_EQ_INT(b, LONG_CYCLES);
     free(text);
     diag_free(d);
     free_result(r);
@@ -768,11 +777,7 @@ static void test_long_table_in_order(void)
  * caller's, and the error still says why. */
 static void test_long_table_on_a_full_disk(void)
 {
-    enum { CYCLES = 100003 };
-    power_result *r = make_result(false);
-    mem_free(r->bin_energy);
-    r->n_cycles = CYCLES;
-    r->bin_energy = mem_calloc((size_t)CYCLES * POWER_COMPONENTS, sizeof(double));
+    power_result *r = make_long_result();
     char out_dir[256], tmp[320];
     snprintf(out_dir, sizeof out_dir, "%s/full", dir);
     snprintf(tmp, sizeof tmp, "%s/.gatepower-tmp.waveform.csv", out_dir);
