@@ -22,7 +22,9 @@
 # engine too), FST=zlib|lz4|fastlz (the full dump as FST too, packed so,
 # read by `info` in the rounds: it needs fstapi's sources in the build,
 # which the device machine lacks: carry them and pass CMAKE_ARGS as
-# docs/performance.md says for bench/files.sh), CMAKE_ARGS.
+# docs/performance.md says for bench/files.sh), READ=1 (`info` on the full
+# VCD on every core and on one thread: issue 18's reading rates),
+# CMAKE_ARGS.
 set -uo pipefail
 start=$SECONDS
 gates=${GATES:-1000000}
@@ -87,6 +89,12 @@ for r in $(seq 1 "$repeat"); do
     run "$side-info" "$gp" info "${design[@]}" --timing
     [ -z "${FST:-}" ] || run "$side-info-fst" "$gp" info "${design[@]:0:4}" \
       --activity "$c/full.fst" --scope top --timing
+    if [ -n "${READ:-}" ] && [ "${FULL:-1}" != 0 ]; then
+      run "$side-info-vcd" "$gp" info "${design[@]:0:4}" --activity "$c/full.vcd" --scope top \
+        --timing
+      run "$side-info-vcd-1" "$gp" info "${design[@]:0:4}" --activity "$c/full.vcd" \
+        --scope top --timing --threads 1
+    fi
     run "$side-resim" "$gp" resim "${design[@]}" --activity "$c/regs.vcd" --scope top \
       --period 10ns --power --engine "$engine" --timing --out "$out/$side-resim"
     [ "${FULL:-1}" = 0 ] || run "$side-power" "$gp" power "${design[@]:0:4}" \
