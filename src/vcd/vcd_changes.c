@@ -57,20 +57,21 @@ static gp_status vcd_bad_value(vcd_text *r, const char *at)
 }
 
 /* Hands the sink the bits of e that differ from vals: u[0..n) (MSB first,
- * already checked) from bit 0 up, `ext` above them.  Branch-free: every
- * bit is written to the batch, and the batch grows only by the changed
- * ones, so random vector values cost no mispredictions.  The batch must
- * have room for e->width entries. */
+ * already checked) from bit 0 up, `ext` above them; a part's one-bit code
+ * keeps no value (vcd_put_scalar), so its bit goes unchecked.  Branch-free:
+ * every bit is written to the batch, and the batch grows only by the
+ * changed ones, so random vector values cost no mispredictions.  The batch
+ * must have room for e->width entries. */
 static void vcd_deliver_vector(vcd_state *s, const vcd_code *e, const unsigned char *u, uint32_t n,
                                uint8_t ext)
 {
     uint8_t *vals = s->vals + e->off;
     vcd_change *batch = s->batch;
-    size_t bn = s->batch_n, live = !s->dump_off;
+    size_t bn = s->batch_n, live = !s->dump_off, unchecked = s->in_part && e->width == 1;
     for (uint32_t i = 0; i < e->width; i++) {
         uint8_t x = i < n ? vcd_value_plus1[u[n - 1 - i]] - 1 : ext;
         batch[bn] = (vcd_change){.id = e->id, .bit = i, .value = x};
-        bn += (vals[i] != x) & live;
+        bn += ((vals[i] != x) | unchecked) & live;
         vals[i] = x;
     }
     s->batch_n = bn;
@@ -297,14 +298,22 @@ done:
     return stop;
 }
 
+/* A delivered one-bit code's scalar change.  A part's reader has no
+ * $dumpoff (it stops the part) and leaves repeats to the sink: the bit's
+ * value is neither looked at nor kept (its changes in vector notation go
+ * unchecked too, vcd_deliver_vector). */
+static inline gp_status vcd_put_scalar(vcd_text *r, const vcd_code *e, char value)
+{
+    uint8_t v = vcd_value_plus1[(unsigned char)value] - 1;
+    return r->st.in_part ? vcd_state_deliver(&r->st, e->id, 0, v)
+                         : vcd_state_set_bit(&r->st, e->id, e->off, 0, v);
+}
+
 static gp_status vcd_apply(vcd_text *r, const vcd_op *op)
 {
     const vcd_code *fast = op->entry;
-    if (fast && fast->scalar && op->code == op->cmd + 1) {
-        uint8_t v = vcd_value_plus1[(unsigned char)*op->cmd] - 1; /* a scalar change */
-        return r->st.in_part ? vcd_state_put_bit(&r->st, fast->id, fast->off, v)
-                             : vcd_state_set_bit(&r->st, fast->id, fast->off, 0, v);
-    }
+    if (fast && fast->scalar && op->code == op->cmd + 1)
+        return vcd_put_scalar(r, fast, *op->cmd);
     if (!op->code)
         return vcd_time(r, op->cmd, op->end);
     const vcd_code *e = vcd_find(r, op);
@@ -314,13 +323,8 @@ static gp_status vcd_apply(vcd_text *r, const vcd_op *op)
         return vcd_value_change(r, op, e);
     if (!e->deliver)
         return GP_OK;
-    if (e->width == 1) {
-        uint8_t v = vcd_value_plus1[(unsigned char)*op->cmd] - 1;
-        /* A part's reader has no $dumpoff (it stops the part) and leaves
-         * repeats to the sink: the bit's value is not waited for. */
-        return r->st.in_part ? vcd_state_put_bit(&r->st, e->id, e->off, v)
-                             : vcd_state_set_bit(&r->st, e->id, e->off, 0, v);
-    }
+    if (e->width == 1)
+        return vcd_put_scalar(r, e, *op->cmd);
     return vcd_apply_vector(r, e, op->cmd, 1);
 }
 

@@ -141,15 +141,6 @@ static inline gp_status vcd_state_set_bit(vcd_state *s, uint32_t id, uint32_t of
     return s->dump_off ? GP_OK : vcd_state_deliver(s, id, bit, v);
 }
 
-/* Records bit 0 of `id` becoming `v` without looking at its value before
- * (a part's scalar changes, vcd.h): the value is kept for a vector change
- * of the same code, and the change goes to the batch. */
-static inline gp_status vcd_state_put_bit(vcd_state *s, uint32_t id, uint32_t off, uint8_t v)
-{
-    s->vals[off] = v;
-    return vcd_state_deliver(s, id, 0, v);
-}
-
 /* $dumpoff (on false): every delivered bit becomes X for the sink while the
  * values read on are kept; $dumpon: the kept values are delivered again. */
 gp_status vcd_state_dump(vcd_state *s, bool on);
