@@ -9,9 +9,8 @@
  * nothing of the blocks before it.  A file with dump on/off changes is
  * read in file order; a part that fails makes the whole read go back to
  * it, for its messages.  A span of time (vcd_options.span) reads only
- * the blocks whose times meet it, and only their changes inside it; a
- * reading of every time goes to a sink that takes them as runs
- * (vcd_sink.part_run). */
+ * the blocks whose times meet it, and only their changes inside it.  A
+ * sink that takes runs (vcd_sink.part_run) gets the parts so. */
 #include "vcd/fst_reader.h"
 
 #ifdef GATEPOWER_HAVE_FST
@@ -80,10 +79,10 @@ static bool part_run(fst_parts *ps, fst_reader *w, fst_decoder *dec, uint32_t k)
     uint32_t lo = 1 + (uint32_t)((uint64_t)handles * g / ps->groups);
     uint32_t hi = 1 + (uint32_t)((uint64_t)handles * (g + 1) / ps->groups);
     vcd_part_sink fwd = {ps->head->st.sink, (ps->first - ps->base) * ps->groups + k, ps->from_fs,
-                         ps->to_fs};
+                         ps->to_fs, 0, 0};
     vcd_sink sink = {.ctx = &fwd, .changes = vcd_part_forward};
     const vcd_sink *head = ps->head->st.sink;
-    if (head->part_times && head->part_run && !ps->span) {
+    if (head->part_times && head->part_run) {
         sink.part_times = vcd_part_forward_times;
         sink.part_run = vcd_part_forward_run;
     }

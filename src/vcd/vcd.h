@@ -117,12 +117,12 @@ typedef struct vcd_sink {
     gp_status (*part_changes)(void *ctx, uint32_t part, int64_t time_fs, const vcd_change *c,
                               size_t n);
     /* An FST's parts may come as runs instead, when the sink has both of
-     * these and no span is read: first, once per part before its runs,
-     * the part's times (not decreasing), then one bit's changes of the part at
-     * a time, in time order, each a word time_index << 2 | value (a
-     * vcd_value; time_index below VCD_RUN_TIMES, into the part's times).
-     * The part rules above hold; a part given runs gets no part_changes.
-     * Called from the reading threads, as part_changes. */
+     * these: first, once per part before its runs, the part's times (not
+     * decreasing), then one bit's changes of the part at a time, in time
+     * order, each a word time_index << 2 | value (a vcd_value; time_index
+     * below VCD_RUN_TIMES, into the part's times).  The part rules above
+     * hold (a span's runs hold only its changes); a part given runs gets
+     * no part_changes.  Called from the reading threads, as part_changes. */
     gp_status (*part_times)(void *ctx, uint32_t part, const int64_t *time_fs, size_t n);
     gp_status (*part_run)(void *ctx, uint32_t part, uint32_t id, uint32_t bit,
                           const uint32_t *change, size_t n);

@@ -330,10 +330,12 @@ typedef struct vcd_part_sink {
     const vcd_sink *sink;
     uint32_t part;
     int64_t from_fs, to_fs; /* only the changes at times in [from_fs, to_fs) go on */
+    /* Given runs: the indices of the part's times inside [from_fs, to_fs). */
+    size_t tix_from, tix_to;
 } vcd_part_sink;
 
 gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *c, size_t n);
-/* The same for a part given as runs (a reading of every time only). */
+/* The same for a part given as runs. */
 gp_status vcd_part_forward_times(void *ctx, uint32_t part, const int64_t *time_fs, size_t n);
 gp_status vcd_part_forward_run(void *ctx, uint32_t part, uint32_t id, uint32_t bit,
                                const uint32_t *change, size_t n);

@@ -58,19 +58,44 @@ gp_status vcd_part_forward(void *ctx, int64_t time_fs, const vcd_change *c, size
     return ps->sink->part_changes(ps->sink->ctx, ps->part, time_fs, c, n);
 }
 
+/* The first of times[0..n) (not decreasing) at or after t. */
+static size_t vcd_first_time_at(const int64_t *times, size_t n, int64_t t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (times[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 gp_status vcd_part_forward_times(void *ctx, uint32_t part, const int64_t *time_fs, size_t n)
 {
-    const vcd_part_sink *ps = ctx;
+    vcd_part_sink *ps = ctx;
     (void)part;
+    ps->tix_from = vcd_first_time_at(time_fs, n, ps->from_fs);
+    ps->tix_to = vcd_first_time_at(time_fs, n, ps->to_fs);
     return ps->sink->part_times(ps->sink->ctx, ps->part, time_fs, n);
 }
 
+/* The run's changes at times inside the span go on: a run is in time
+ * order, so they are one piece of it. */
 gp_status vcd_part_forward_run(void *ctx, uint32_t part, uint32_t id, uint32_t bit,
                                const uint32_t *change, size_t n)
 {
     const vcd_part_sink *ps = ctx;
+    size_t first = 0, end = n;
     (void)part;
-    return ps->sink->part_run(ps->sink->ctx, ps->part, id, bit, change, n);
+    while (first < end && change[first] >> 2 < ps->tix_from)
+        first++;
+    while (end > first && change[end - 1] >> 2 >= ps->tix_to)
+        end--;
+    return end > first ? ps->sink->part_run(ps->sink->ctx, ps->part, id, bit, change + first,
+                                            end - first)
+                       : GP_OK;
 }
 
 int64_t vcd_parse_ticks(const char *p, size_t n)
@@ -146,7 +171,7 @@ static void vcd_part_setup(vcd_part_reader *pr, const vcd_part_input *in, const 
 bool vcd_part_read(vcd_part_reader *pr, uint32_t part, const vcd_part_input *in,
                    int64_t *last_ticks)
 {
-    vcd_part_sink fwd = {pr->head->st.sink, part, in->from_fs, in->to_fs};
+    vcd_part_sink fwd = {pr->head->st.sink, part, in->from_fs, in->to_fs, 0, 0};
     vcd_sink sink = {.ctx = &fwd, .changes = vcd_part_forward};
     vcd_part_setup(pr, in, &sink);
     gp_status st = vcd_text_refill(&pr->w);
