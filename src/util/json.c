@@ -227,13 +227,10 @@ static int wide_cmp(const json_wide *a, const json_wide *b)
     return 0;
 }
 
-/* A positive double as m * 2^-s, its mantissa m even or not, and whether
- * the double below it is nearer than the one above (m = 2^52, a power of
- * two with a normal double below). */
+/* A positive normal double as m * 2^-s, 2^52 <= m < 2^53. */
 typedef struct json_binary {
     uint64_t m;
     int s;
-    bool near_below;
 } json_binary;
 
 /* x scaled to P significant digits: x * 10^k * 2^s = v, 10^k = scale,
@@ -299,9 +296,11 @@ static bool exact_digits(const json_binary *x, const json_scaled *sc, json_decim
         out->exp10 = sc->E + 1;
     }
     /* x's neighbours lie 10^k apart in these units, the one below half as
-     * far where near_below: the digits read back as x when nearer to x
+     * far where x is a power of two (m = 2^52; in the exact range a normal
+     * double lies below it): the digits read back as x when nearer to x
      * than half that, or exactly half with m even. */
-    json_wide twice = wide_shl(gap, !up && x->near_below ? 2 : 1);
+    bool near_below = x->m == (uint64_t)1 << 52;
+    json_wide twice = wide_shl(gap, !up && near_below ? 2 : 1);
     c = wide_cmp(&twice, &sc->scale);
     return c < 0 || (c == 0 && !(x->m & 1));
 }
@@ -324,8 +323,7 @@ static const char *number_text_exact(double x, char buf[JSON_NUMBER_MAX])
     double a = fabs(x);
     int bexp;
     double frac = frexp(a, &bexp); /* a = frac * 2^bexp, frac in [0.5, 1) */
-    json_binary b = {(uint64_t)ldexp(frac, 53), 53 - bexp, false};
-    b.near_below = b.m == (uint64_t)1 << 52;
+    json_binary b = {(uint64_t)ldexp(frac, 53), 53 - bexp};
     json_scaled sc;
     scale_first(&sc, a, &b, 15);
     json_decimal dec;
