@@ -93,13 +93,11 @@ static void place_part(void *ctx, uint32_t part, uint32_t parts)
     }
 }
 
-typedef struct waves_fill {
-    uint32_t *at;
-} waves_fill;
-
+/* ctx: where the next successor of the instance goes. */
 static void fill_edge(void *ctx, uint32_t q)
 {
-    *((waves_fill *)ctx)->at++ = q;
+    uint32_t **at = ctx;
+    *(*at)++ = q;
 }
 
 static void fill_part(void *ctx, uint32_t part, uint32_t parts)
@@ -107,8 +105,8 @@ static void fill_part(void *ctx, uint32_t part, uint32_t parts)
     waves_run *w = ctx;
     uint64_t n = w->g->dg->n_insts, end = parts_begin(n, part + 1, parts);
     for (uint64_t i = parts_begin(n, part, parts); i < end; i++) {
-        waves_fill wf = {w->succ + w->succ0[i]};
-        for_each_edge(w->g, (uint32_t)i, fill_edge, &wf);
+        uint32_t *at = w->succ + w->succ0[i];
+        for_each_edge(w->g, (uint32_t)i, fill_edge, &at);
     }
 }
 
@@ -159,18 +157,12 @@ static void done_edge(waves_batch *b, uint32_t q)
         flush(b);
 }
 
-/* Fetches ahead for instance i of a wave: its list's place (stage 0), its
- * list (1), its successors' waiting counts (2). */
-static void fetch_ahead(const waves_run *w, uint32_t i, int stage)
+/* Fetches instance i's successors' waiting counts ahead of the wave's walk
+ * (its list's place and its list were fetched before). */
+static void fetch_waiting(const waves_run *w, uint32_t i)
 {
-    if (stage == 0) {
-        __builtin_prefetch(&w->succ0[i]);
-    } else if (stage == 1) {
-        __builtin_prefetch(&w->succ[w->succ0[i]]);
-    } else {
-        for (uint64_t e = w->succ0[i]; e < w->succ0[i + 1]; e++)
-            __builtin_prefetch((const void *)&w->waiting[w->succ[e]], 1);
-    }
+    for (uint64_t e = w->succ0[i]; e < w->succ0[i + 1]; e++)
+        __builtin_prefetch((const void *)&w->waiting[w->succ[e]], 1);
 }
 
 static void wave_part(void *ctx, uint32_t part, uint32_t parts)
@@ -181,11 +173,11 @@ static void wave_part(void *ctx, uint32_t part, uint32_t parts)
     uint64_t end = w->first + parts_begin(w->count, part + 1, parts);
     for (uint64_t k = begin; k < end; k++) {
         if (k + WAVES_AHEAD_PLACE < end)
-            fetch_ahead(w, w->order[k + WAVES_AHEAD_PLACE], 0);
+            __builtin_prefetch(&w->succ0[w->order[k + WAVES_AHEAD_PLACE]]);
         if (k + WAVES_AHEAD_LIST < end)
-            fetch_ahead(w, w->order[k + WAVES_AHEAD_LIST], 1);
+            __builtin_prefetch(&w->succ[w->succ0[w->order[k + WAVES_AHEAD_LIST]]]);
         if (k + WAVES_AHEAD_WAITING < end)
-            fetch_ahead(w, w->order[k + WAVES_AHEAD_WAITING], 2);
+            fetch_waiting(w, w->order[k + WAVES_AHEAD_WAITING]);
         uint32_t i = w->order[k];
         for (uint64_t e = w->succ0[i]; e < w->succ0[i + 1]; e++)
             done_edge(&b, w->succ[e]);
