@@ -56,7 +56,9 @@ static bool run_add(fst_decoder *dec, const uint8_t *value, uint32_t width, uint
 /* A one-bit handle's entries from chain c onto the run: each entry one
  * varint, its value in its low bits and its time step above them (the
  * first entry's step is in c.tix already); false where the chain is
- * damaged or a value is not 0, 1, x or z. */
+ * damaged or a value is not 0, 1, x or z.  It reads the one varint that
+ * fst_chain_step and fst_entry_value (fst_block.c) each decode, by their
+ * rules for one bit: a change to those is a change here. */
 static bool scalar_entries(const fst_block_index *ix, fst_decoder *dec, fst_chain c,
                            uint32_t shift, uint8_t *last)
 {
