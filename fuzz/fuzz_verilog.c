@@ -1,9 +1,11 @@
 /* fuzz_verilog.c: the structural Verilog reader on arbitrary text, through a
  * builder with a small fixed library (scalar and bus pins) that refuses
- * designs too large for a fuzzing run.  The top is guessed (NULL) and then
+ * designs too large for a fuzzing run and stops on anything given it that
+ * breaks verilog.h's promises.  The top is guessed (NULL) and then
  * asked for by name ("top"). */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "verilog/verilog.h"
@@ -23,7 +25,7 @@ static const fuzz_cell fuzz_cells[] = {
 };
 
 typedef struct fuzz_state {
-    uint32_t nets, insts;
+    uint32_t nets;
 } fuzz_state;
 
 static bool fuzz_find_cell(void *ctx, const char *name, vlog_cell_info *out)
@@ -46,45 +48,54 @@ static gp_status fuzz_reserve(void *ctx, const vlog_sizes *sizes)
     return too_big ? GP_ERR_INPUT : GP_OK;
 }
 
-static gp_status fuzz_add_net(void *ctx, const char *name, vlog_value value, uint32_t *net)
+/* What the builder is given must hold the header's promises; a broken
+ * one stops the run where the fuzzer sees it. */
+static void fuzz_promise(bool held)
+{
+    if (!held)
+        abort();
+}
+
+/* Every name names a net; nets are first named in their order. */
+static gp_status fuzz_add_nets(void *ctx, const vlog_nets *nets)
 {
     fuzz_state *s = ctx;
-    (void)name;
-    (void)value;
-    *net = s->nets++;
+    s->nets = nets->count;
+    uint32_t named = 0;
+    for (uint64_t k = 0; k < nets->n_names; k++) {
+        fuzz_promise(nets->name_net[k] <= named && nets->name_net[k] < nets->count);
+        fuzz_promise(nets->names[k].len > 0 && nets->names[k].s != NULL);
+        named += nets->name_net[k] == named;
+    }
+    fuzz_promise(named == nets->count);
+    for (uint32_t n = 0; n < nets->count; n++)
+        fuzz_promise(nets->value[n] <= VLOG_VALUE_X);
     return GP_OK;
 }
 
-static gp_status fuzz_add_alias(void *ctx, uint32_t net, const char *name)
+static gp_status fuzz_add_ports(void *ctx, const vlog_ports *ports)
 {
     fuzz_state *s = ctx;
-    (void)name;
-    return net < s->nets ? GP_OK : GP_ERR_INPUT;
-}
-
-static gp_status fuzz_add_port(void *ctx, const char *name, int dir, uint32_t net)
-{
-    fuzz_state *s = ctx;
-    (void)name;
-    return net < s->nets && dir >= VLOG_DIR_INPUT && dir <= VLOG_DIR_INOUT ? GP_OK : GP_ERR_INPUT;
-}
-
-static gp_status fuzz_add_instance(void *ctx, const char *path, const char *cell, uint32_t id,
-                                   uint32_t *inst)
-{
-    fuzz_state *s = ctx;
-    (void)path;
-    (void)cell;
-    (void)id;
-    *inst = s->insts++;
+    for (uint32_t k = 0; k < ports->count; k++)
+        fuzz_promise(ports->net[k] < s->nets && ports->dir[k] >= VLOG_DIR_INPUT &&
+                     ports->dir[k] <= VLOG_DIR_INOUT && ports->names[k].len > 0);
     return GP_OK;
 }
 
-static gp_status fuzz_connect(void *ctx, uint32_t inst, int pin, uint32_t net)
+/* Each instance's pins are its cell's, each on a net or on none. */
+static gp_status fuzz_add_instances(void *ctx, const vlog_instances *insts)
 {
     fuzz_state *s = ctx;
-    (void)pin;
-    return inst < s->insts && net < s->nets ? GP_OK : GP_ERR_INPUT;
+    fuzz_promise(insts->pin0[0] == 0);
+    for (uint32_t i = 0; i < insts->count; i++) {
+        fuzz_promise(insts->cell[i] < sizeof fuzz_cells / sizeof fuzz_cells[0]);
+        fuzz_promise(insts->pin0[i + 1] - insts->pin0[i] ==
+                     (uint32_t)fuzz_cells[insts->cell[i]].pin_count);
+        fuzz_promise(insts->paths[i].len > 0);
+        for (uint32_t p = insts->pin0[i]; p < insts->pin0[i + 1]; p++)
+            fuzz_promise(insts->pin_net[p] == VLOG_NO_NET || insts->pin_net[p] < s->nets);
+    }
+    return GP_OK;
 }
 
 /* Read twice: in one chunk without a top, and in chunks of 1-16 bytes (from
@@ -93,9 +104,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char *const tops[] = {NULL, "top"};
     for (size_t t = 0; t < 2; t++) {
-        fuzz_state s = {0, 0};
-        vlog_builder b = {&s, fuzz_find_cell, fuzz_reserve, fuzz_add_net, fuzz_add_alias,
-                          fuzz_add_port, fuzz_add_instance, fuzz_connect};
+        fuzz_state s = {0};
+        vlog_builder b = {&s, fuzz_find_cell, fuzz_reserve, fuzz_add_nets, fuzz_add_ports,
+                          fuzz_add_instances};
         diag_ctx *d = diag_new(NULL);
         vlog_read_memory_chunked("fuzz.v", (const char *)data, size, t ? size % 16 + 1 : 0,
                                  tops[t], &b, d);

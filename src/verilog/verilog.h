@@ -17,11 +17,11 @@
  *
  * Nets.  The reader merges the bits that `assign a = b;` and hierarchical
  * port connections make one electrical net (union-find over net bits), so the
- * builder sees each net once: add_net with its canonical name, then
- * add_net_alias once for every other name.  The canonical name is the one of
- * the highest hierarchy level; within a level, a port's name before another
- * net's (top-level ports thus always win), ports in port-list order, then
- * nets in declaration order.
+ * builder sees each net once, with its canonical name and every other name
+ * (vlog_nets).  The canonical name is the one of the highest hierarchy
+ * level; within a level, a port's name before another net's (top-level
+ * ports thus always win), ports in port-list order, then nets in
+ * declaration order.
  *
  * Constants.  A net that a constant drives (`assign a = 1'b0;`, `supply0`,
  * a constant on a submodule port) is added with that constant as its value.
@@ -37,13 +37,14 @@
  * (a bus counting once, where its first bit appears) are listed.
  *
  * Call order: find_cell while checking (once per distinct cell name), then
- * reserve (if set), every add_net/add_net_alias, every add_port, then per
- * instance add_instance followed by its connect calls.  A callback that fails
- * returns its status, preferably after reporting why through its own
- * diag_ctx; the reader stops and returns that status (reporting message 3090
- * itself when the callback reported no error).  After a failure the builder
- * may hold part of the design and should discard it.  Strings passed to the
- * callbacks live only during the call. */
+ * reserve (if set), then add_nets, add_ports and add_instances once each,
+ * every net, port bit and instance of the flat design in one call: the
+ * reader makes them on threads, and the builder may take them on threads.
+ * A callback that fails returns its status, preferably after reporting why
+ * through its own diag_ctx; the reader stops and returns that status
+ * (reporting message 3090 itself when the callback reported no error).
+ * After a failure the builder may hold part of the design and should
+ * discard it.  What the callbacks are given lives only during the call. */
 #ifndef GP_VERILOG_VERILOG_H
 #define GP_VERILOG_VERILOG_H
 
@@ -54,12 +55,13 @@
 #include "util/diag.h"
 #include "util/progress.h"
 #include "util/status.h"
+#include "util/strtab.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Port directions (add_port). */
+/* Port directions (vlog_ports.dir). */
 enum { VLOG_DIR_INPUT = 1, VLOG_DIR_OUTPUT = 2, VLOG_DIR_INOUT = 3 };
 
 /* A net's value: a signal, or driven by a constant. */
@@ -70,23 +72,58 @@ typedef enum vlog_value {
     VLOG_VALUE_X = 3
 } vlog_value;
 
+/* vlog_instances.pin_net of a pin left unconnected. */
+#define VLOG_NO_NET UINT32_MAX
+
 /* What the reader needs to know about a library cell.  The arrays stay the
  * builder's and must stay valid until vlog_read returns. */
 typedef struct vlog_cell_info {
-    uint32_t id;                  /* the builder's handle, given back to add_instance */
+    uint32_t id;                  /* the builder's handle, given back in vlog_instances.cell */
     int pin_count;
     const char *const *pin_names; /* scalar pin names, bus bits as "D[0]", in library order */
 } vlog_cell_info;
 
-/* The flattened design's size, known before the first add_net. */
+/* The flattened design's size, known before add_nets. */
 typedef struct vlog_sizes {
-    uint64_t names;            /* add_net plus add_net_alias calls to come */
-    uint64_t instances;        /* add_instance calls */
-    uint64_t connections;      /* connect calls */
+    uint64_t names;            /* net names (vlog_nets.n_names) */
+    uint64_t instances;        /* library cell instances */
+    uint64_t connections;      /* connected pins */
     uint64_t module_instances; /* instances of netlist modules (flattened away; the
                                   reader's own memory grows with them) */
     const char *top;           /* the top module's name (valid during the call) */
 } vlog_sizes;
+
+/* The flat design's nets, 0 .. count - 1: net n has value[n] (a
+ * vlog_value); names[k] names net name_net[k].  Every flat name of every
+ * net is there once, a net's canonical name before its others. */
+typedef struct vlog_nets {
+    uint32_t count;
+    const uint8_t *value;
+    uint64_t n_names;
+    const strtab_ref *names;
+    const uint32_t *name_net;
+} vlog_nets;
+
+/* The top module's port bits ("a" or "a[3]") in port-list order: port k is
+ * names[k], dir[k] (VLOG_DIR_*), on net[k]. */
+typedef struct vlog_ports {
+    uint32_t count;
+    const strtab_ref *names;
+    const uint8_t *dir;
+    const uint32_t *net;
+} vlog_ports;
+
+/* The library cell instances, 0 .. count - 1: instance i is cell[i] (the
+ * id find_cell gave) at flat path paths[i]; its pins are pin_net[pin0[i]
+ * .. pin0[i + 1]), one a pin of the cell in the order of its pin_names,
+ * each the net the pin is on or VLOG_NO_NET. */
+typedef struct vlog_instances {
+    uint32_t count;
+    const strtab_ref *paths;
+    const uint32_t *cell;
+    const uint32_t *pin0; /* [count + 1] */
+    const uint32_t *pin_net;
+} vlog_instances;
 
 typedef struct vlog_builder {
     void *ctx; /* passed to every callback */
@@ -95,18 +132,9 @@ typedef struct vlog_builder {
     /* Optional (may be NULL): to reserve memory, or to refuse a design that
      * is too large, before anything is added; it also names the top module. */
     gp_status (*reserve)(void *ctx, const vlog_sizes *sizes);
-    /* A net and its canonical flat name; *net is the builder's id for it. */
-    gp_status (*add_net)(void *ctx, const char *flat_name, vlog_value value, uint32_t *net);
-    /* Another flat name of `net`. */
-    gp_status (*add_net_alias)(void *ctx, uint32_t net, const char *flat_name);
-    /* A top-level port bit ("a" or "a[3]"), VLOG_DIR_*, and its net. */
-    gp_status (*add_port)(void *ctx, const char *name, int dir, uint32_t net);
-    /* A library cell instance at `flat_path`; cell_id from find_cell. */
-    gp_status (*add_instance)(void *ctx, const char *flat_path, const char *cell_name,
-                              uint32_t cell_id, uint32_t *inst);
-    /* Pin `pin_index` (into the cell's pin_names) of `inst` is on `net`.  Pins
-     * left unconnected get no call. */
-    gp_status (*connect)(void *ctx, uint32_t inst, int pin_index, uint32_t net);
+    gp_status (*add_nets)(void *ctx, const vlog_nets *nets);
+    gp_status (*add_ports)(void *ctx, const vlog_ports *ports);
+    gp_status (*add_instances)(void *ctx, const vlog_instances *insts);
 } vlog_builder;
 
 /* Reads the netlist files `paths` (gzip or plain; modules may be spread over

@@ -132,7 +132,7 @@ static gp_status vlog_lookup_cell(vlog_reader *r, uint32_t sym, diag_loc loc, bo
     }
     if (info.pin_count > 0 && !info.pin_names)
         return vlog_builder_failed(r, GP_ERR_INPUT, "to list the pins of cell", vlog_sym(r, sym));
-    vlog_cell cell = {.name = sym, .id = info.id};
+    vlog_cell cell = {.name = sym, .id = info.id, .npins = info.pin_count > 0 ? (uint32_t)info.pin_count : 0};
     gp_status st = vlog_build_groups(r, &cell, &info, loc);
     if (st != GP_OK)
         return st;
@@ -347,7 +347,7 @@ static gp_status vlog_check_module_inst(vlog_reader *r, const vlog_module *m,
 static gp_status vlog_check_module(vlog_reader *r, vlog_module *m)
 {
     m->flat_bits = m->nbits;
-    m->flat_insts = m->flat_conns = 0;
+    m->flat_insts = m->flat_pins = m->flat_conns = 0;
     m->flat_nodes = 1;
     for (uint32_t i = 0; i < m->ninst; i++) {
         uint32_t index = m->inst0 + i;
@@ -360,6 +360,7 @@ static gp_status vlog_check_module(vlog_reader *r, vlog_module *m)
             if ((st = vlog_check_cell_inst(r, m, inst, index + 1, &bits)) != GP_OK)
                 return st;
             m->flat_insts++;
+            m->flat_pins += r->cells.data[inst->target].npins;
             m->flat_conns += bits;
             continue;
         }
@@ -375,6 +376,7 @@ static gp_status vlog_check_module(vlog_reader *r, vlog_module *m)
         }
         m->flat_bits = vlog_add_sat(m->flat_bits, child->flat_bits);
         m->flat_insts = vlog_add_sat(m->flat_insts, child->flat_insts);
+        m->flat_pins = vlog_add_sat(m->flat_pins, child->flat_pins);
         m->flat_conns = vlog_add_sat(m->flat_conns, child->flat_conns);
         m->flat_nodes = vlog_add_sat(m->flat_nodes, child->flat_nodes);
     }
@@ -432,6 +434,7 @@ static gp_status vlog_check_size(vlog_reader *r, const vlog_module *top)
 {
     const char *what = top->flat_bits > VLOG_MAX_FLAT_BITS - VLOG_LITERAL_BITS ? "net bits"
                        : top->flat_insts > UINT32_MAX                          ? "instances"
+                       : top->flat_pins > UINT32_MAX - 1                       ? "pins"
                        : top->flat_nodes > VLOG_MAX_NODES ? "instances of modules"
                                                           : NULL;
     if (what) {

@@ -1,5 +1,6 @@
-/* verilog_elab.c: flattens the checked hierarchy below the top module into
- * the builder.
+/* verilog_elab.c: flattens the checked hierarchy below the top module:
+ * lists its nodes and merges their bits into nets, which verilog_emit.c
+ * hands to the builder.
  *
  * Every module instance of the flattened design (a "node") owns a block of
  * flat bit ids, one per bit of its module's nets, laid out as vlog_layout_bits
@@ -16,59 +17,6 @@
  * order), and a root precedes every other member in id order. */
 #include "verilog/verilog_int.h"
 
-typedef struct vlog_node {
-    uint32_t module;
-    uint32_t base;      /* its first flat bit */
-    size_t prefix;      /* its path prefix ("" or "u1/u2/") in the prefixes text */
-    size_t prefix_len;
-} vlog_node;
-VEC_DECLARE(vlog_node_vec, vlog_node)
-
-/* Instances ahead of the one emitted whose nets are fetched. */
-#define VLOG_EMIT_AHEAD 8
-
-typedef struct vlog_elab {
-    vlog_reader *r;
-    vlog_node_vec nodes;
-    vec_u8 prefixes;
-    uint32_t *parent;  /* union-find over flat bits */
-    uint8_t *value;    /* vlog_value of a class, at its root */
-    uint32_t *net_of;  /* the builder's net of a root; of every bit once all are added */
-    uint32_t nbits;
-} vlog_elab;
-
-/* The bits of a connection's terms, most significant first: a signal bit
- * gives its flat id, a constant bit the id of its literal net. */
-typedef struct vlog_bit_iter {
-    const vlog_reader *r;
-    const vlog_term *term;
-    uint32_t k; /* the next bit within *term */
-    uint32_t base;
-} vlog_bit_iter;
-
-static vlog_bit_iter vlog_bits(const vlog_reader *r, const vlog_conn *c, uint32_t base)
-{
-    return (vlog_bit_iter){r, &r->terms.data[c->term0], 0, base};
-}
-
-/* The next bit's id; true when it is a constant.  The caller asks for no
- * more bits than the connection has. */
-static inline bool vlog_next_bit(vlog_bit_iter *it, uint32_t *bit)
-{
-    if (it->k == it->term->width) {
-        it->term++;
-        it->k = 0;
-    }
-    const vlog_term *t = it->term;
-    uint32_t k = it->k++;
-    if (t->ref & VLOG_TERM_CONST) {
-        *bit = it->r->const_bits.data[t->pos + k] - 1u;
-        return true;
-    }
-    *bit = it->base + t->pos + k;
-    return false;
-}
-
 static uint32_t vlog_find(uint32_t *parent, uint32_t b)
 {
     while (parent[b] != b) {
@@ -80,25 +28,16 @@ static uint32_t vlog_find(uint32_t *parent, uint32_t b)
 
 /* --- names ------------------------------------------------------------------ */
 
-static const char *vlog_prefix(const vlog_elab *e, const vlog_node *n)
-{
-    return n->prefix_len ? (const char *)e->prefixes.data + n->prefix : "";
-}
-
 /* Writes the flat name of bit `pos` of signal s in node n with vlog_text. */
 static const char *vlog_bit_name(vlog_elab *e, const vlog_node *n, const vlog_signal *s,
                                  uint32_t pos)
 {
     vlog_reader *r = e->r;
+    size_t len = vlog_bit_name_len(e, n, s, pos);
     vlog_text_reset(r);
-    vlog_text_add(r, vlog_prefix(e, n), n->prefix_len);
-    vlog_text_add(r, vlog_sym(r, s->name), strtab_len(&r->syms, s->name));
-    if (s->flags & VLOG_SIG_VECTOR) {
-        char index[16];
-        int64_t i = s->msb >= s->lsb ? (int64_t)s->msb - pos : (int64_t)s->msb + pos;
-        int len = snprintf(index, sizeof index, "[%lld]", (long long)i);
-        vlog_text_add(r, index, (size_t)len);
-    }
+    if (!vec_u8_reserve(&r->name_buf, len + 1))
+        return "";
+    r->name_buf.len = vlog_bit_name_write(e, n, s, pos, (char *)r->name_buf.data);
     return vlog_text(r);
 }
 
@@ -290,140 +229,6 @@ static gp_status vlog_merge_node(vlog_elab *e, const vlog_node *n, size_t *child
     return st;
 }
 
-/* --- handing the design to the builder --------------------------------------- */
-
-static gp_status vlog_emit_name(vlog_elab *e, uint32_t bit, const char *name)
-{
-    const vlog_builder *b = e->r->b;
-    uint32_t root = e->parent[bit];
-    gp_status st;
-    if (root == bit) {
-        st = b->add_net(b->ctx, name, (vlog_value)e->value[bit], &e->net_of[bit]);
-        return st == GP_OK ? GP_OK : vlog_builder_failed(e->r, st, "net", name);
-    }
-    st = b->add_net_alias(b->ctx, e->net_of[root], name);
-    return st == GP_OK ? GP_OK : vlog_builder_failed(e->r, st, "net name", name);
-}
-
-/* Every flat bit in id order: a root as a net, the others as its aliases.
- * Nodes and their signals' blocks are walked in layout order, which is id
- * order, so each root comes before its aliases. */
-static gp_status vlog_emit_nets(vlog_elab *e)
-{
-    vlog_reader *r = e->r;
-    static const char *const literal[] = {"1'b0", "1'b1", "1'bx"};
-    gp_status st = GP_OK;
-    for (uint32_t b = 0; b < e->nbits; b++)
-        e->parent[b] = e->parent[e->parent[b]]; /* parent[b] <= b: now every bit points at its root */
-    for (uint32_t v = 0; v < VLOG_LITERAL_BITS && st == GP_OK; v++)
-        if (r->literal_used[v])
-            st = vlog_emit_name(e, v, literal[v]);
-    for (size_t i = 0; i < e->nodes.len && st == GP_OK; i++) {
-        const vlog_node *n = &e->nodes.data[i];
-        const vlog_module *m = &r->modules.data[n->module];
-        for (uint32_t p = 0; p < m->nport && st == GP_OK; p++) {
-            const vlog_signal *s = &r->signals.data[r->ports.data[m->port0 + p]];
-            for (uint32_t k = 0; k < vlog_signal_width(s) && st == GP_OK; k++)
-                st = vlog_emit_name(e, n->base + s->offset + k, vlog_bit_name(e, n, s, k));
-        }
-        for (uint32_t j = 0; j < m->nsig && st == GP_OK; j++) {
-            const vlog_signal *s = &r->signals.data[m->sig0 + j];
-            if (s->flags & VLOG_SIG_PORT)
-                continue; /* done above */
-            for (uint32_t k = 0; k < vlog_signal_width(s) && st == GP_OK; k++)
-                st = vlog_emit_name(e, n->base + s->offset + k, vlog_bit_name(e, n, s, k));
-        }
-    }
-    for (uint32_t b = 0; b < e->nbits; b++)
-        e->net_of[b] = e->net_of[e->parent[b]]; /* from here on, net_of maps every bit */
-    return st;
-}
-
-static gp_status vlog_emit_ports(vlog_elab *e)
-{
-    vlog_reader *r = e->r;
-    const vlog_builder *b = r->b;
-    const vlog_node *top = &e->nodes.data[0];
-    const vlog_module *m = &r->modules.data[top->module];
-    for (uint32_t p = 0; p < m->nport; p++) {
-        const vlog_signal *s = &r->signals.data[r->ports.data[m->port0 + p]];
-        for (uint32_t k = 0; k < vlog_signal_width(s); k++) {
-            uint32_t net = e->net_of[top->base + s->offset + k];
-            const char *name = vlog_bit_name(e, top, s, k);
-            gp_status st = b->add_port(b->ctx, name, s->dir, net);
-            if (st != GP_OK)
-                return vlog_builder_failed(r, st, "port", name);
-        }
-    }
-    return GP_OK;
-}
-
-/* One library cell instance of node n and its pin connections. */
-static gp_status vlog_emit_instance(vlog_elab *e, const vlog_node *n, const vlog_inst *inst)
-{
-    vlog_reader *r = e->r;
-    const vlog_builder *b = r->b;
-    const vlog_cell *cell = &r->cells.data[inst->target];
-    vlog_text_reset(r);
-    vlog_text_add(r, vlog_prefix(e, n), n->prefix_len);
-    vlog_text_add(r, vlog_sym(r, inst->name), strtab_len(&r->syms, inst->name));
-    const char *path = vlog_text(r);
-    uint32_t id;
-    gp_status st = b->add_instance(b->ctx, path, vlog_sym(r, cell->name), cell->id, &id);
-    if (st != GP_OK)
-        return vlog_builder_failed(r, st, "instance", path);
-    for (uint32_t k = 0; k < inst->nconn; k++) {
-        const vlog_conn *c = &r->conns.data[inst->conn0 + k];
-        if (c->nterm == 0)
-            continue;
-        const vlog_pin_group *g = &r->groups.data[cell->group0 + c->pin];
-        vlog_bit_iter it = vlog_bits(r, c, n->base);
-        for (uint32_t j = 0; j < g->width; j++) {
-            uint32_t bit, pin = r->pin_bits.data[g->bit0 + j].pin;
-            vlog_next_bit(&it, &bit);
-            st = b->connect(b->ctx, id, (int)pin, e->net_of[bit]);
-            if (st != GP_OK)
-                return vlog_builder_failed(r, st, "a connection of instance",
-                                           vlog_sym(r, inst->name));
-        }
-    }
-    return GP_OK;
-}
-
-/* The nets of the bits that instance inst of node n connects lie in
- * memory no cache holds on a large netlist: their loads start before the
- * instance is emitted. */
-static void vlog_prefetch_nets(const vlog_elab *e, const vlog_node *n, const vlog_inst *inst)
-{
-    const vlog_reader *r = e->r;
-    for (uint32_t k = 0; k < inst->nconn; k++) {
-        const vlog_conn *c = &r->conns.data[inst->conn0 + k];
-        for (uint32_t j = 0; j < c->nterm; j++) {
-            const vlog_term *t = &r->terms.data[c->term0 + j];
-            if (!(t->ref & VLOG_TERM_CONST))
-                __builtin_prefetch(&e->net_of[n->base + t->pos]);
-        }
-    }
-}
-
-static gp_status vlog_emit_instances(vlog_elab *e)
-{
-    vlog_reader *r = e->r;
-    gp_status st = GP_OK;
-    for (size_t i = 0; i < e->nodes.len && st == GP_OK; i++) {
-        const vlog_node *n = &e->nodes.data[i];
-        const vlog_module *m = &r->modules.data[n->module];
-        for (uint32_t k = 0; k < m->ninst && st == GP_OK; k++) {
-            if (k + VLOG_EMIT_AHEAD < m->ninst)
-                vlog_prefetch_nets(e, n, &r->insts.data[m->inst0 + k + VLOG_EMIT_AHEAD]);
-            const vlog_inst *inst = &r->insts.data[m->inst0 + k];
-            if (!(inst->target & VLOG_TARGET_MODULE) && inst->target != VLOG_TARGET_NONE)
-                st = vlog_emit_instance(e, n, inst);
-        }
-    }
-    return st;
-}
-
 static gp_status vlog_alloc_bits(vlog_elab *e)
 {
     e->parent = mem_alloc((size_t)e->nbits * sizeof *e->parent);
@@ -448,11 +253,7 @@ gp_status vlog_elaborate(vlog_reader *r, uint32_t top)
     for (size_t i = 0; i < e.nodes.len && st == GP_OK; i++)
         st = vlog_merge_node(&e, &e.nodes.data[i], &child);
     if (st == GP_OK)
-        st = vlog_emit_nets(&e);
-    if (st == GP_OK)
-        st = vlog_emit_ports(&e);
-    if (st == GP_OK)
-        st = vlog_emit_instances(&e);
+        st = vlog_emit(&e);
     mem_free(e.parent);
     mem_free(e.net_of);
     mem_free(e.value);

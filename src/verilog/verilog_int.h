@@ -135,13 +135,15 @@ typedef struct vlog_module {
     uint8_t state;     /* vlog_check: 0 unvisited, 1 on the DFS stack, 2 checked */
     bool is_blackbox;  /* nothing but declarations */
     bool warned_empty; /* message 3107 given */
-    uint64_t flat_bits, flat_insts, flat_conns, flat_nodes; /* with everything below it */
+    /* with everything below it: */
+    uint64_t flat_bits, flat_insts, flat_pins, flat_conns, flat_nodes;
 } vlog_module;
 
 /* A library cell as the reader sees it: scalar pins grouped into buses. */
 typedef struct vlog_cell {
     uint32_t name; /* sym */
     uint32_t id;   /* builder's */
+    uint32_t npins;
     uint32_t group0, ngroup;
 } vlog_cell;
 
@@ -365,7 +367,75 @@ gp_status vlog_fit_constant(vlog_reader *r, uint32_t pos, uint32_t len, uint32_t
  * connections; fills the flat_* totals. */
 gp_status vlog_check(vlog_reader *r, uint32_t top);
 
+/* A module instance of the flattened design (a "node"): its block of flat
+ * bits, one per bit of its module's nets, and its path prefix ("" or
+ * "u1/u2/") in vlog_elab.prefixes. */
+typedef struct vlog_node {
+    uint32_t module;
+    uint32_t base; /* its first flat bit */
+    size_t prefix;
+    size_t prefix_len;
+} vlog_node;
+VEC_DECLARE(vlog_node_vec, vlog_node)
+
+/* The flattening (verilog_elab.c merges, verilog_emit.c hands over). */
+typedef struct vlog_elab {
+    vlog_reader *r;
+    vlog_node_vec nodes; /* breadth-first from the top: bases grow with the index */
+    vec_u8 prefixes;
+    uint32_t *parent;    /* union-find over flat bits */
+    uint8_t *value;      /* vlog_value of a class, at its root */
+    uint32_t *net_of;    /* the builder's net of every bit, once the nets are made */
+    uint32_t nbits;
+} vlog_elab;
+
+static inline const char *vlog_prefix(const vlog_elab *e, const vlog_node *n)
+{
+    return n->prefix_len ? (const char *)e->prefixes.data + n->prefix : "";
+}
+
+/* The bits of a connection's terms, most significant first: a signal bit
+ * gives its flat id, a constant bit the id of its literal net. */
+typedef struct vlog_bit_iter {
+    const vlog_reader *r;
+    const vlog_term *term;
+    uint32_t k; /* the next bit within *term */
+    uint32_t base;
+} vlog_bit_iter;
+
+static inline vlog_bit_iter vlog_bits(const vlog_reader *r, const vlog_conn *c, uint32_t base)
+{
+    return (vlog_bit_iter){r, &r->terms.data[c->term0], 0, base};
+}
+
+/* The next bit's id; true when it is a constant.  The caller asks for no
+ * more bits than the connection has. */
+static inline bool vlog_next_bit(vlog_bit_iter *it, uint32_t *bit)
+{
+    if (it->k == it->term->width) {
+        it->term++;
+        it->k = 0;
+    }
+    const vlog_term *t = it->term;
+    uint32_t k = it->k++;
+    if (t->ref & VLOG_TERM_CONST) {
+        *bit = it->r->const_bits.data[t->pos + k] - 1u;
+        return true;
+    }
+    *bit = it->base + t->pos + k;
+    return false;
+}
+
 /* verilog_elab.c: flattens below `top` into the builder. */
 gp_status vlog_elaborate(vlog_reader *r, uint32_t top);
+
+/* verilog_emit.c: the merged bits to the builder: the nets (every bit's
+ * parent a root by then), the top's ports, the library cell instances. */
+gp_status vlog_emit(vlog_elab *e);
+/* The flat name of bit k of signal s in node n: its length, and the name
+ * written to out (that many bytes, no NUL). */
+size_t vlog_bit_name_len(const vlog_elab *e, const vlog_node *n, const vlog_signal *s, uint32_t k);
+size_t vlog_bit_name_write(const vlog_elab *e, const vlog_node *n, const vlog_signal *s,
+                           uint32_t k, char *out);
 
 #endif

@@ -1,6 +1,8 @@
 /* test_verilog.c: the structural Verilog reader, through a fake builder that
- * writes every callback as a line of text; the expected texts are written out
- * by hand from the netlists (net ids count from 0 in add_net order). */
+ * writes what each callback gives as lines of text (a net, each of its
+ * other names, a port, an instance and its connected pins in the cell's
+ * pin order); the expected texts are written out by hand from the
+ * netlists (net ids count from 0 in the order nets are first named). */
 #include <stdarg.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -16,7 +18,8 @@ typedef struct fake_cell {
 } fake_cell;
 
 /* Bus bits listed lowest index first, as a Liberty bit-blast may list them:
- * the reader must still connect the most significant bit first. */
+ * the reader must still give a connection's most significant bit to the
+ * highest index. */
 static const fake_cell fake_cells[] = {
     {"DFFHQx4_ASAP7_75t_R", {"CLK", "D", "Q"}},
     {"BUFx2_ASAP7_75t_R", {"A", "Y"}},
@@ -33,7 +36,6 @@ typedef struct fake {
     char log[16384];
     size_t len;
     uint32_t nets, insts;
-    uint32_t inst_cell[64];
     int fail_instances; /* add_instance fails (without a message) when set */
 } fake;
 
@@ -69,47 +71,57 @@ static bool fake_find_cell(void *ctx, const char *name, vlog_cell_info *out)
     return false;
 }
 
-static gp_status fake_add_net(void *ctx, const char *name, vlog_value value, uint32_t *net)
+/* Each net as "net N name" with its canonical name, its other names as
+ * "alias N name", in the order given. */
+static gp_status fake_add_nets(void *ctx, const vlog_nets *nets)
 {
     fake *f = ctx;
     static const char *const v[] = {"", " =0", " =1", " =x"};
-    *net = f->nets++;
-    fake_log(f, "net %u %s%s\n", *net, name, v[value]);
+    bool *named = calloc(nets->count + 1u, 1);
+    CHECK(named != NULL);
+    for (uint64_t k = 0; named && k < nets->n_names; k++) {
+        uint32_t net = nets->name_net[k];
+        CHECK(net < nets->count);
+        const strtab_ref *name = &nets->names[k];
+        if (net < nets->count && !named[net]) {
+            CHECK_EQ_INT(net, f->nets++); /* nets are first named in their order */
+            named[net] = true;
+            fake_log(f, "net %u %.*s%s\n", net, (int)name->len, name->s, v[nets->value[net]]);
+        } else {
+            fake_log(f, "alias %u %.*s\n", net, (int)name->len, name->s);
+        }
+    }
+    CHECK_EQ_INT(f->nets, nets->count);
+    free(named);
     return GP_OK;
 }
 
-static gp_status fake_add_alias(void *ctx, uint32_t net, const char *name)
+static gp_status fake_add_ports(void *ctx, const vlog_ports *ports)
 {
-    fake_log(ctx, "alias %u %s\n", net, name);
+    for (uint32_t k = 0; k < ports->count; k++) {
+        int dir = ports->dir[k];
+        fake_log(ctx, "port %.*s %s %u\n", (int)ports->names[k].len, ports->names[k].s,
+                 dir == VLOG_DIR_INPUT ? "in" : dir == VLOG_DIR_OUTPUT ? "out" : "inout",
+                 ports->net[k]);
+    }
     return GP_OK;
 }
 
-static gp_status fake_add_port(void *ctx, const char *name, int dir, uint32_t net)
-{
-    fake_log(ctx, "port %s %s %u\n", name,
-             dir == VLOG_DIR_INPUT ? "in" : dir == VLOG_DIR_OUTPUT ? "out" : "inout", net);
-    return GP_OK;
-}
-
-static gp_status fake_add_instance(void *ctx, const char *path, const char *cell, uint32_t id,
-                                   uint32_t *inst)
+/* Each instance as "inst path cell", then its connected pins as "  pin net". */
+static gp_status fake_add_instances(void *ctx, const vlog_instances *insts)
 {
     fake *f = ctx;
     if (f->fail_instances)
         return GP_ERR_INPUT;
-    CHECK_EQ_STR(fake_cells[id].name, cell);
-    *inst = f->insts++;
-    if (*inst < 64)
-        f->inst_cell[*inst] = id;
-    fake_log(f, "inst %s %s\n", path, cell);
-    return GP_OK;
-}
-
-static gp_status fake_connect(void *ctx, uint32_t inst, int pin, uint32_t net)
-{
-    fake *f = ctx;
-    CHECK(inst < f->insts && inst < 64);
-    fake_log(f, "  %s %u\n", fake_cells[f->inst_cell[inst]].pins[pin], net);
+    for (uint32_t i = 0; i < insts->count; i++) {
+        const fake_cell *cell = &fake_cells[insts->cell[i]];
+        CHECK_EQ_INT(insts->pin0[i + 1] - insts->pin0[i], fake_pin_count(cell));
+        fake_log(f, "inst %.*s %s\n", (int)insts->paths[i].len, insts->paths[i].s, cell->name);
+        for (uint32_t p = insts->pin0[i]; p < insts->pin0[i + 1]; p++)
+            if (insts->pin_net[p] != VLOG_NO_NET)
+                fake_log(f, "  %s %u\n", cell->pins[p - insts->pin0[i]], insts->pin_net[p]);
+    }
+    f->insts = insts->count;
     return GP_OK;
 }
 
@@ -124,8 +136,8 @@ static gp_status fake_reserve(void *ctx, const vlog_sizes *z)
 static vlog_builder fake_builder(fake *f)
 {
     memset(f, 0, sizeof *f);
-    return (vlog_builder){f, fake_find_cell, NULL, fake_add_net, fake_add_alias, fake_add_port,
-                          fake_add_instance, fake_connect};
+    return (vlog_builder){f, fake_find_cell, NULL, fake_add_nets, fake_add_ports,
+                          fake_add_instances};
 }
 
 /* What reading a text gave: the status, the builder's log, the messages. */
@@ -199,11 +211,11 @@ static void test_reg1_asap7(void)
                   "net 6 r1q\nnet 7 r2q\nnet 8 u1z\nnet 9 u2z\n"
                   "port in1 in 0\nport in2 in 1\nport clk1 in 2\nport clk2 in 3\n"
                   "port clk3 in 4\nport out out 5\n"
-                  "inst r1 DFFHQx4_ASAP7_75t_R\n  D 0\n  CLK 2\n  Q 6\n"
-                  "inst r2 DFFHQx4_ASAP7_75t_R\n  D 1\n  CLK 3\n  Q 7\n"
+                  "inst r1 DFFHQx4_ASAP7_75t_R\n  CLK 2\n  D 0\n  Q 6\n"
+                  "inst r2 DFFHQx4_ASAP7_75t_R\n  CLK 3\n  D 1\n  Q 7\n"
                   "inst u1 BUFx2_ASAP7_75t_R\n  A 7\n  Y 8\n"
                   "inst u2 AND2x2_ASAP7_75t_R\n  A 6\n  B 8\n  Y 9\n"
-                  "inst r3 DFFHQx4_ASAP7_75t_R\n  D 9\n  CLK 4\n  Q 5\n");
+                  "inst r3 DFFHQx4_ASAP7_75t_R\n  CLK 4\n  D 9\n  Q 5\n");
     CHECK_EQ_INT(diag_error_count(d), 0);
     diag_free(d);
 }
@@ -292,8 +304,8 @@ static void test_selects_constants_escapes(void)
                   "port a[3] in 2\nport a[2] in 3\nport a[1] in 4\nport a[0] in 5\n"
                   "port b in 6\nport q[3] out 7\nport q[2] out 8\nport q[1] out 9\n"
                   "port q[0] out 10\nport odd~name out 11\n"
-                  "inst u_reg REG4\n  CLK 6\n  D[3] 4\n  D[2] 5\n  D[1] 12\n  D[0] 6\n"
-                  "  Q[3] 7\n  Q[2] 8\n  Q[1] 9\n  Q[0] 10\n"
+                  "inst u_reg REG4\n  CLK 6\n  D[0] 6\n  D[1] 12\n  D[2] 5\n  D[3] 4\n"
+                  "  Q[0] 10\n  Q[1] 9\n  Q[2] 8\n  Q[3] 7\n"
                   "inst u/and AND2\n  A 13\n  B 1\n  Y 11\n"
                   "inst u2 AND2\n  A 14\n  B 0\n  Y 13\n"
                   "inst u3 INV\n  A 12\n");
@@ -570,6 +582,131 @@ static void test_instance_runs(void)
     }
 }
 
+/* A netlist large enough to be flattened in several parts (on a machine of
+ * two cores and up): top(in, out) with N leaves, leaf uK taking {in[K],
+ * out[K-1]} (u0: {in[0], 0}) and driving out[K] through an AND2 and an
+ * INV.  Bits: in[N-1..0], out[N-1..0], then per leaf a[1] a[0] y n. */
+enum { MANY_LEAVES = 20000, MANY_INV = 3, MANY_AND2 = 4 };
+
+static char *many_text(void)
+{
+    size_t cap = (size_t)MANY_LEAVES * 64 + 512, at = 0;
+    char *text = malloc(cap);
+    at += (size_t)sprintf(text + at,
+                          "module leaf(a, y); input [1:0] a; output y; wire n;\n"
+                          "  AND2 g0 (.A(a[1]), .B(a[0]), .Y(n)); INV g1 (.A(n), .Y(y));\n"
+                          "endmodule\nmodule top(in, out);\n"
+                          "  input [%d:0] in; output [%d:0] out;\n",
+                          MANY_LEAVES - 1, MANY_LEAVES - 1);
+    for (int k = 0; k < MANY_LEAVES; k++) {
+        char low[32];
+        if (k)
+            sprintf(low, "out[%d]", k - 1);
+        at += (size_t)sprintf(text + at, "  leaf u%d (.a({in[%d], %s}), .y(out[%d]));\n", k, k,
+                              k ? low : "1'b0", k);
+    }
+    strcpy(text + at, "endmodule\n");
+    return text;
+}
+
+/* The nets, as the header's rules number them: in[j] is net N-1-j, out[j]
+ * net 2N-1-j, u0/a[0] (tied to 0) net 2N, uK/n net 2N+1+K. */
+static uint32_t many_in(int j) { return (uint32_t)(MANY_LEAVES - 1 - j); }
+static uint32_t many_out(int j) { return (uint32_t)(2 * MANY_LEAVES - 1 - j); }
+static uint32_t many_n(int k) { return (uint32_t)(2 * MANY_LEAVES + 1 + k); }
+
+static bool many_name_is(const strtab_ref *r, const char *want)
+{
+    return r->len == strlen(want) && memcmp(r->s, want, r->len) == 0;
+}
+
+static gp_status many_nets(void *ctx, const vlog_nets *nets)
+{
+    (void)ctx;
+    const int N = MANY_LEAVES;
+    CHECK_EQ_INT(nets->count, 3 * N + 1);
+    CHECK_EQ_INT(nets->n_names, 6 * N);
+    bool same = nets->count == 3 * N + 1 && nets->n_names == 6 * (uint64_t)N;
+    for (int j = N - 1; same && j >= 0; j--) {
+        char name[32];
+        uint64_t k = (uint64_t)(N - 1 - j);
+        sprintf(name, "in[%d]", j);
+        same = many_name_is(&nets->names[k], name) && nets->name_net[k] == many_in(j);
+        sprintf(name, "out[%d]", j);
+        same = same && many_name_is(&nets->names[N + k], name) &&
+               nets->name_net[N + k] == many_out(j);
+    }
+    for (int k = 0; same && k < N; k++) {
+        char name[4][32];
+        uint32_t want[4] = {many_in(k), k ? many_out(k - 1) : 2u * N, many_out(k), many_n(k)};
+        sprintf(name[0], "u%d/a[1]", k);
+        sprintf(name[1], "u%d/a[0]", k);
+        sprintf(name[2], "u%d/y", k);
+        sprintf(name[3], "u%d/n", k);
+        for (int b = 0; b < 4; b++) {
+            uint64_t at = 2 * (uint64_t)N + 4 * (uint64_t)k + (uint64_t)b;
+            same = same && many_name_is(&nets->names[at], name[b]) && nets->name_net[at] == want[b];
+        }
+    }
+    CHECK(same);
+    for (uint32_t n = 0; same && n < nets->count; n++)
+        CHECK_EQ_INT(nets->value[n], n == 2u * N ? VLOG_VALUE_0 : VLOG_VALUE_SIGNAL);
+    return GP_OK;
+}
+
+static gp_status many_ports(void *ctx, const vlog_ports *ports)
+{
+    (void)ctx;
+    const int N = MANY_LEAVES;
+    CHECK_EQ_INT(ports->count, 2 * N);
+    bool same = ports->count == 2u * N;
+    for (int j = N - 1; same && j >= 0; j--) {
+        char name[32];
+        uint32_t k = (uint32_t)(N - 1 - j);
+        sprintf(name, "in[%d]", j);
+        same = many_name_is(&ports->names[k], name) && ports->dir[k] == VLOG_DIR_INPUT &&
+               ports->net[k] == many_in(j);
+        sprintf(name, "out[%d]", j);
+        same = same && many_name_is(&ports->names[N + k], name) &&
+               ports->dir[N + k] == VLOG_DIR_OUTPUT && ports->net[N + k] == many_out(j);
+    }
+    CHECK(same);
+    return GP_OK;
+}
+
+static gp_status many_instances(void *ctx, const vlog_instances *insts)
+{
+    (void)ctx;
+    const int N = MANY_LEAVES;
+    CHECK_EQ_INT(insts->count, 2 * N);
+    bool same = insts->count == 2u * N;
+    for (int k = 0; same && k < N; k++) {
+        char g0[32], g1[32];
+        sprintf(g0, "u%d/g0", k);
+        sprintf(g1, "u%d/g1", k);
+        uint32_t i = 2 * (uint32_t)k, p = insts->pin0[i];
+        uint32_t want[5] = {many_in(k), k ? many_out(k - 1) : 2u * N, many_n(k), many_n(k),
+                            many_out(k)};
+        same = many_name_is(&insts->paths[i], g0) && insts->cell[i] == MANY_AND2 &&
+               many_name_is(&insts->paths[i + 1], g1) && insts->cell[i + 1] == MANY_INV &&
+               p == 5u * k && insts->pin0[i + 1] == p + 3 && insts->pin0[i + 2] == p + 5;
+        for (int b = 0; same && b < 5; b++)
+            same = insts->pin_net[p + (uint32_t)b] == want[b];
+    }
+    CHECK(same);
+    return GP_OK;
+}
+
+static void test_many_parts(void)
+{
+    char *text = many_text();
+    vlog_builder b = {NULL, fake_find_cell, NULL, many_nets, many_ports, many_instances};
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(vlog_read_memory("t.v", text, strlen(text), "top", &b, d), GP_OK);
+    diag_free(d);
+    free(text);
+}
+
 /* A module hierarchy thousands of levels deep is refused at the instance
  * whose path passes 4096 characters, not elaborated in memory that grows
  * with the square of its depth. */
@@ -835,7 +972,7 @@ static void test_builder_failure(void)
     CHECK_EQ_INT(vlog_read_memory("t.v", hier_text, strlen(hier_text), "top", &b, d),
                  GP_ERR_INPUT);
     CHECK_EQ_INT(diag_first_error_no(d), 3090);
-    CHECK(strstr(diag_first_error_text(d), "m/l0/u0") != NULL);
+    CHECK(strstr(diag_first_error_text(d), "the instances of design 'top'") != NULL);
     diag_free(d);
     /* a builder that refuses the design's size */
     b = fake_builder(&f);
@@ -859,6 +996,7 @@ int main(void)
     RUN(test_more_syntax);
     RUN(test_chunk_borders);
     RUN(test_instance_runs);
+    RUN(test_many_parts);
     RUN(test_two_files);
     RUN(test_missing_file);
     RUN(test_syntax_errors);
