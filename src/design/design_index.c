@@ -2,6 +2,8 @@
  * slots) and levelisation of the combinational logic. */
 #include "design/design_int.h"
 
+#include <string.h>
+
 #include "util/mem.h"
 #include "util/parts.h"
 
@@ -11,30 +13,65 @@ static gp_status no_memory(diag_ctx *d)
     return GP_ERR_NOMEM;
 }
 
-/* Net -> pins in CSR form, by counting then filling (pins stay in order). */
-static gp_status index_net_pins(design *dg, diag_ctx *d)
+/* Net -> pins in CSR form, by counting then filling, on threads: part k
+ * owns a range of nets and takes, in one scan of every pin, the pins on
+ * its nets (so each net's pins stay in pin order, and a part's counts and
+ * places stay in the range of nets it owns, which caches hold better than
+ * all of them). */
+typedef struct net_pins_run {
+    design *dg;
+    uint32_t *at; /* per net: where its next pin goes */
+} net_pins_run;
+
+static void net_range(const design *dg, uint32_t part, uint32_t parts, uint32_t *lo,
+                      uint32_t *width)
 {
-    dg->net_pin0 = mem_calloc((size_t)dg->n_nets + 1, sizeof *dg->net_pin0);
-    dg->net_pins = mem_calloc(dg->n_pins ? dg->n_pins : 1, sizeof *dg->net_pins);
-    if (!dg->net_pin0 || !dg->net_pins)
-        return no_memory(d);
-    dg->n_connected_pins = 0;
-    for (uint32_t p = 0; p < dg->n_pins; p++)
-        if (dg->pin_net[p] != DESIGN_NONE) {
-            dg->net_pin0[dg->pin_net[p] + 1]++;
-            dg->n_connected_pins++;
-        }
-    for (uint32_t n = 0; n < dg->n_nets; n++)
-        dg->net_pin0[n + 1] += dg->net_pin0[n];
-    uint32_t *fill = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *fill);
-    if (!fill)
-        return no_memory(d);
+    *lo = (uint32_t)parts_begin(dg->n_nets, part, parts);
+    *width = (uint32_t)parts_begin(dg->n_nets, part + 1, parts) - *lo;
+}
+
+static void count_net_pins_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    design *dg = ((net_pins_run *)ctx)->dg;
+    uint32_t lo, width, *count = dg->net_pin0 + 1;
+    net_range(dg, part, parts, &lo, &width);
+    for (uint32_t p = 0; p < dg->n_pins; p++) {
+        uint32_t n = dg->pin_net[p]; /* DESIGN_NONE is in no range */
+        if (n - lo < width)
+            count[n]++;
+    }
+}
+
+static void fill_net_pins_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    net_pins_run *r = ctx;
+    design *dg = r->dg;
+    uint32_t lo, width;
+    net_range(dg, part, parts, &lo, &width);
+    memcpy(r->at + lo, dg->net_pin0 + lo, width * sizeof *r->at);
     for (uint32_t p = 0; p < dg->n_pins; p++) {
         uint32_t n = dg->pin_net[p];
-        if (n != DESIGN_NONE)
-            dg->net_pins[dg->net_pin0[n] + fill[n]++] = p;
+        if (n - lo < width)
+            dg->net_pins[r->at[n]++] = p;
     }
-    mem_free(fill);
+}
+
+static gp_status index_net_pins(design *dg, diag_ctx *d)
+{
+    net_pins_run r = {dg, mem_alloc((dg->n_nets ? dg->n_nets : 1) * sizeof *r.at)};
+    dg->net_pin0 = mem_calloc((size_t)dg->n_nets + 1, sizeof *dg->net_pin0);
+    dg->net_pins = mem_alloc((dg->n_pins ? dg->n_pins : 1) * sizeof *dg->net_pins);
+    if (!r.at || !dg->net_pin0 || !dg->net_pins) {
+        mem_free(r.at);
+        return no_memory(d);
+    }
+    uint32_t parts = parts_for(dg->n_nets, UINT32_MAX);
+    parts_run(count_net_pins_part, &r, parts);
+    for (uint32_t n = 0; n < dg->n_nets; n++)
+        dg->net_pin0[n + 1] += dg->net_pin0[n];
+    dg->n_connected_pins = dg->net_pin0[dg->n_nets];
+    parts_run(fill_net_pins_part, &r, parts);
+    mem_free(r.at);
     return GP_OK;
 }
 

@@ -1,6 +1,8 @@
 /* test_design.c: the design database on a four-instance design whose
  * expected loads, levels, slews, delays, SDF and SPEF annotation and events
- * are worked out here from the tables and the SPEC §2 rules. */
+ * are worked out here from the tables and the SPEC §2 rules; and its net ->
+ * pins index on a design large enough to be made in parts, checked against
+ * each pin's net. */
 #include "check.h"
 #include "scratch.h"
 #include "design/design.h"
@@ -217,6 +219,41 @@ static char *interleaved_sdf(int k, bool wildcard)
     }
     snprintf(text + at, size - at, ")\n");
     return text;
+}
+
+/* Net -> pins on a design large enough to be indexed in several parts:
+ * INV k reads x[k*k mod X] (nets of 0 to a few loads, in no order) and
+ * drives y[k].  Each net's pins must be the pins on it, in pin order. */
+static void test_net_pins_of_many_nets(void)
+{
+    enum { K = 40000, X = 13001 };
+    char *text = malloc((size_t)K * 48 + 256), path[256];
+    size_t at = (size_t)sprintf(text, "module many (x, y);\n  input [%d:0] x; output [%d:0] y;\n",
+                                X - 1, K - 1);
+    for (uint64_t k = 0; k < K; k++)
+        at += (size_t)sprintf(text + at, "  INV u%llu (.A(x[%llu]), .Y(y[%llu]));\n",
+                              (unsigned long long)k, (unsigned long long)(k * k % X),
+                              (unsigned long long)k);
+    strcpy(text + at, "endmodule\n");
+    diag_ctx *d = diag_new(stderr);
+    design *many = NULL;
+    const char *paths[] = {scratch_write(dir, "many.v", text, path, sizeof path)};
+    CHECK_EQ_INT(design_read_structure(&many, libs, paths, 1, "many", NULL, d), GP_OK);
+    free(text);
+    uint32_t connected = 0;
+    bool in_order = many != NULL;
+    for (uint32_t p = 0; many && p < many->n_pins; p++)
+        connected += many->pin_net[p] != DESIGN_NONE;
+    for (uint32_t n = 0; in_order && n < many->n_nets; n++)
+        for (uint32_t k = many->net_pin0[n]; k < many->net_pin0[n + 1]; k++)
+            in_order = many->pin_net[many->net_pins[k]] == n &&
+                       (k == many->net_pin0[n] || many->net_pins[k - 1] < many->net_pins[k]);
+    CHECK(in_order);
+    CHECK_EQ_INT(many ? many->n_connected_pins : 0, 2 * K);
+    CHECK_EQ_INT(connected, 2 * K);
+    CHECK_EQ_INT(many ? many->net_pin0[many->n_nets] : 0, 2 * K);
+    design_free(many);
+    diag_free(d);
 }
 
 static void test_sdf_entries_on_threads_keep_their_order(void)
@@ -451,6 +488,7 @@ int main(void)
     RUN(test_sdf_annotation);
     RUN(test_sdf_delay_range);
     RUN(test_sdf_every_kind_in_order);
+    RUN(test_net_pins_of_many_nets);
     RUN(test_sdf_entries_on_threads_keep_their_order);
     RUN(test_spef_wire_cap);
     RUN(test_events);
