@@ -273,6 +273,10 @@ typedef struct timing_wave {
  * chain of cache misses that one instance alone would wait for in turn. */
 #define TIMING_AHEAD_NETS 16
 #define TIMING_AHEAD_SLEWS 8
+/* A wave's instances a part takes at least: an instance's timing is about
+ * a microsecond (its tables, its inputs' drivers out of cache), and the
+ * waves of a large design hold a few thousand each. */
+#define TIMING_PART_INSTS 1024
 
 static void fetch_input_nets(const design *dg, uint32_t i)
 {
@@ -339,7 +343,7 @@ static void time_wave(timing_wave *tw, parts_fn *fn, uint32_t first, uint32_t co
 {
     tw->first = first;
     tw->count = count;
-    parts_run(fn, tw, parts_for(count, UINT32_MAX));
+    parts_run(fn, tw, parts_for_items(count, UINT32_MAX, TIMING_PART_INSTS));
 }
 
 /* Times every instance: the ordered ones wave by wave, the ones left over

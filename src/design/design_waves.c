@@ -18,6 +18,9 @@
 #include "util/mem.h"
 #include "util/parts.h"
 
+/* A wave's instances a part takes at least: most waves of a large design
+ * hold a few thousand, each a fraction of a microsecond's work. */
+#define WAVES_PART_INSTS 4096
 /* Instances a part collects before it claims room for them in `order`. */
 #define WAVES_BATCH 256
 /* How far ahead a wave's walk fetches, in instances: the successors'
@@ -217,7 +220,7 @@ bool design_waves(const design_dag *g, uint32_t *waiting, uint32_t *order, uint3
     wave0[0] = 0;
     while (ok && end > w.first) {
         w.count = end - w.first;
-        parts_run(wave_part, &w, parts_for(w.count, UINT32_MAX));
+        parts_run(wave_part, &w, parts_for_items(w.count, UINT32_MAX, WAVES_PART_INSTS));
         w.first = end;
         end = atomic_load(&w.end);
         if (end - w.first <= n - end) /* order's tail, unused yet, as scratch */

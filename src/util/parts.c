@@ -13,12 +13,17 @@ uint32_t parts_online_cores(void)
     return cores < 1 ? 1 : (uint32_t)cores;
 }
 
+uint32_t parts_for_items(uint64_t n, uint32_t max, uint64_t min_items)
+{
+    uint64_t parts = parts_online_cores(), most = n / (min_items ? min_items : 1);
+    parts = parts < max ? parts : max;
+    parts = parts < most ? parts : most;
+    return parts < 1 ? 1 : (uint32_t)parts;
+}
+
 uint32_t parts_for(uint64_t n, uint32_t max)
 {
-    uint64_t parts = parts_online_cores();
-    parts = parts < max ? parts : max;
-    parts = parts < n / PARTS_MIN_ITEMS ? parts : n / PARTS_MIN_ITEMS;
-    return parts < 1 ? 1 : (uint32_t)parts;
+    return parts_for_items(n, max, PARTS_MIN_ITEMS);
 }
 
 typedef struct parts_job {

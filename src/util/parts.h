@@ -30,6 +30,9 @@ uint32_t parts_online_cores(void);
 /* The parts for a loop of n items: one per online core, at most `max`,
  * fewer where parts would hold under PARTS_MIN_ITEMS items; at least 1. */
 uint32_t parts_for(uint64_t n, uint32_t max);
+/* The same with the caller's own least items a part, for loops whose items
+ * take long (a microsecond or more: fewer of them pay for a thread). */
+uint32_t parts_for_items(uint64_t n, uint32_t max, uint64_t min_items);
 
 /* What parts_run could not do as asked: the parts that ran on the calling
  * thread because the system refused them a thread, and the first refusal's

@@ -55,6 +55,15 @@ static void test_part_counts(void)
     CHECK(big >= 1 && big <= 8);
     CHECK(parts_for(3 * PARTS_MIN_ITEMS, 8) <= 3);
     CHECK_EQ_INT(parts_for(1u << 30, 1), 1);
+    /* With the caller's least items a part: the same rules at its size. */
+    uint32_t cores = parts_online_cores();
+    CHECK_EQ_INT(parts_for_items(3000, 64, 1024), cores < 2 ? cores : 2);
+    CHECK_EQ_INT(parts_for_items(1023, 64, 1024), 1);
+    CHECK_EQ_INT(parts_for_items(1u << 20, 64, 1024), cores < 64 ? cores : 64);
+    CHECK_EQ_INT(parts_for_items(1u << 20, 3, 1), cores < 3 ? cores : 3);
+    CHECK_EQ_INT(parts_for_items(5, 64, 0), cores < 5 ? cores : 5);
+    CHECK_EQ_INT(parts_for_items(3 * PARTS_MIN_ITEMS, 8, PARTS_MIN_ITEMS),
+                 parts_for(3 * PARTS_MIN_ITEMS, 8));
 }
 
 int main(void)
