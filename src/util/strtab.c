@@ -6,8 +6,6 @@
 
 #include "util/mem.h"
 
-
-
 void strtab_init(strtab *st) { memset(st, 0, sizeof *st); }
 
 void strtab_free(strtab *st)
@@ -25,6 +23,25 @@ static uint64_t strtab_load64(const char *p)
     return w;
 }
 
+static uint64_t strtab_load32(const char *p)
+{
+    uint32_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* The last 1 to 7 bytes of a string, s[0 .. len), as one word that tells
+ * them apart for that length, from loads inside them: two overlapping
+ * words of four, or the first, middle and last byte.  (Copying them into
+ * a word byte by byte stalls the load of the word that follows.) */
+static uint64_t strtab_load_tail(const char *s, size_t len)
+{
+    if (len >= 4)
+        return strtab_load32(s) | strtab_load32(s + len - 4) << 32;
+    return (uint64_t)(uint8_t)s[0] | (uint64_t)(uint8_t)s[len / 2] << 8 |
+           (uint64_t)(uint8_t)s[len - 1] << 16;
+}
+
 /* Spreads every input bit over the whole word (a multiply-xorshift mixer). */
 static uint64_t strtab_mix(uint64_t h)
 {
@@ -36,8 +53,8 @@ static uint64_t strtab_mix(uint64_t h)
     return h;
 }
 
-/* Eight bytes per step; the tail is loaded zero-padded, and the length is
- * mixed in so that "a" and "a\0" differ. */
+/* Eight bytes per step, then the tail; the length is mixed in first, so
+ * that "a" and "a\0" differ. */
 uint32_t strtab_hash(const char *s, size_t len)
 {
     const uint64_t k = 0x9e3779b97f4a7c15ULL;
@@ -48,11 +65,8 @@ uint32_t strtab_hash(const char *s, size_t len)
         s += 8;
         len -= 8;
     }
-    if (len > 0) {
-        uint64_t w = 0;
-        memcpy(&w, s, len);
-        h = (h ^ w) * k;
-    }
+    if (len > 0)
+        h = (h ^ strtab_load_tail(s, len)) * k;
     return (uint32_t)strtab_mix(h);
 }
 
