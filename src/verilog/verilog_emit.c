@@ -140,9 +140,9 @@ static void vlog_walk_signal(vlog_walk *w)
     w->width = vlog_signal_width(w->s);
 }
 
-/* Moves to the first signal of node w->node or a later one that has bits;
- * false past the last node. */
-static bool vlog_walk_node(vlog_walk *w)
+/* Moves to the first signal of node w->node or of the next one that has
+ * bits (past the last node, to none: the walk is over). */
+static void vlog_walk_node(vlog_walk *w)
 {
     for (; w->node < w->e->nodes.len; w->node++) {
         w->n = &w->e->nodes.data[w->node];
@@ -150,10 +150,9 @@ static bool vlog_walk_node(vlog_walk *w)
         w->end = w->layout->sig0[w->n->module + 1];
         if (w->at < w->end) {
             vlog_walk_signal(w);
-            return true;
+            return;
         }
     }
-    return false;
 }
 
 /* The walk at flat bit `bit` (VLOG_LITERAL_BITS <= bit < nbits). */
