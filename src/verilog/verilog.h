@@ -95,7 +95,9 @@ typedef struct vlog_sizes {
 
 /* The flat design's nets, 0 .. count - 1: net n has value[n] (a
  * vlog_value); names[k] names net name_net[k].  Every flat name of every
- * net is there once, a net's canonical name before its others. */
+ * net is there once, a net's canonical name before its others, and the
+ * nets are first named in their order (net n's canonical name comes
+ * before net n + 1's). */
 typedef struct vlog_nets {
     uint32_t count;
     const uint8_t *value;

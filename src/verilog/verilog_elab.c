@@ -41,12 +41,8 @@ static const char *vlog_bit_name(vlog_elab *e, const vlog_node *n, const vlog_si
     return vlog_text(r);
 }
 
-/* The flat name of any bit (for messages; not fast). */
-static const char *vlog_flat_bit_name(vlog_elab *e, uint32_t bit)
+size_t vlog_node_of_bit(const vlog_elab *e, uint32_t bit)
 {
-    static const char *const literal[] = {"1'b0", "1'b1", "1'bx"};
-    if (bit < VLOG_LITERAL_BITS)
-        return literal[bit];
     size_t lo = 0, hi = e->nodes.len; /* the last node whose base <= bit */
     while (hi - lo > 1) {
         size_t mid = (lo + hi) / 2;
@@ -55,7 +51,16 @@ static const char *vlog_flat_bit_name(vlog_elab *e, uint32_t bit)
         else
             hi = mid;
     }
-    const vlog_node *n = &e->nodes.data[lo];
+    return lo;
+}
+
+/* The flat name of any bit (for messages; not fast). */
+static const char *vlog_flat_bit_name(vlog_elab *e, uint32_t bit)
+{
+    static const char *const literal[] = {"1'b0", "1'b1", "1'bx"};
+    if (bit < VLOG_LITERAL_BITS)
+        return literal[bit];
+    const vlog_node *n = &e->nodes.data[vlog_node_of_bit(e, bit)];
     const vlog_module *m = &e->r->modules.data[n->module];
     uint32_t offset = bit - n->base;
     for (uint32_t i = 0; i < m->nsig; i++) {

@@ -158,16 +158,7 @@ static void vlog_walk_node(vlog_walk *w)
 /* The walk at flat bit `bit` (VLOG_LITERAL_BITS <= bit < nbits). */
 static vlog_walk vlog_walk_at(const vlog_elab *e, const vlog_layout *layout, uint32_t bit)
 {
-    vlog_walk w = {.e = e, .layout = layout};
-    size_t lo = 0, hi = e->nodes.len; /* the last node whose base <= bit */
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (e->nodes.data[mid].base <= bit)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    w.node = lo;
+    vlog_walk w = {.e = e, .layout = layout, .node = vlog_node_of_bit(e, bit)};
     vlog_walk_node(&w);
     uint32_t offset = bit - w.n->base, a = w.at, b = w.end; /* the last signal at or before */
     while (b - a > 1) {

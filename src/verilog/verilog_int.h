@@ -428,6 +428,10 @@ static inline bool vlog_next_bit(vlog_bit_iter *it, uint32_t *bit)
 
 /* verilog_elab.c: flattens below `top` into the builder. */
 gp_status vlog_elaborate(vlog_reader *r, uint32_t top);
+/* The node whose block holds flat bit `bit` (>= VLOG_LITERAL_BITS): the
+ * last whose base is at or before it, since a node without bits shares
+ * its base with the next. */
+size_t vlog_node_of_bit(const vlog_elab *e, uint32_t bit);
 
 /* verilog_emit.c: the merged bits to the builder: the nets (every bit's
  * parent a root by then), the top's ports, the library cell instances. */
