@@ -197,14 +197,14 @@ static const char *vcd_scalar_code(const vcd_text *r, vcd_op *op)
     } else if (c[2] <= ' ') {
         op->code_len = 2;
         op->table = VCD_IN_SHORT;
-        op->entry = r->short_codes ? &r->short_codes[VCD_CODE_RADIX + a * VCD_CODE_RADIX + b]
+        op->entry = r->short_codes ? &r->short_codes[VCD_CODE_RADIX + b * VCD_CODE_RADIX + a]
                                    : NULL;
     } else if ((k = (size_t)c[2] - '!') >= VCD_CODE_RADIX || c[3] > ' ') {
         return NULL;
     } else {
         op->code_len = 3;
         op->table = VCD_IN_PAGE;
-        op->entry = r->pages[a] ? &r->pages[a][b * VCD_CODE_RADIX + k] : NULL;
+        op->entry = r->pages[k] ? &r->pages[k][b * VCD_CODE_RADIX + a] : NULL;
     }
     __builtin_prefetch(op->entry);
     return op->code + op->code_len;

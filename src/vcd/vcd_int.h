@@ -236,10 +236,13 @@ static inline bool vcd_word_is(const vcd_word *w, const char *s)
 }
 
 /* Which table code c[0..n) (n >= 1) belongs in, and its index there (and,
- * for VCD_IN_PAGE, the page).  vcd_scalar_code (vcd_changes.c) applies the
- * same rule to the direct tables while it scans a scalar change's code:
- * calling this after the scan costs the hot loop about 40 instructions a
- * change, so a change to the rule is a change to both. */
+ * for VCD_IN_PAGE, the page).  The first character counts least, as the
+ * writers count their codes up ("!", ..., "~", "!!", "\"!", ...): the
+ * $vars' codes, and a time's changes in declaration order, then walk the
+ * tables forwards, not 94 pages at once.  vcd_scalar_code (vcd_changes.c)
+ * applies the same rule to the direct tables while it scans a scalar
+ * change's code: calling this after the scan costs the hot loop about 40
+ * instructions a change, so a change to the rule is a change to both. */
 static inline vcd_code_table vcd_code_place(const unsigned char *c, size_t n, size_t *page,
                                             size_t *index)
 {
@@ -254,13 +257,13 @@ static inline vcd_code_table vcd_code_place(const unsigned char *c, size_t n, si
     if ((b = (size_t)c[1] - '!') >= VCD_CODE_RADIX)
         return other;
     if (n == 2) {
-        *index = VCD_CODE_RADIX + a * VCD_CODE_RADIX + b;
+        *index = VCD_CODE_RADIX + b * VCD_CODE_RADIX + a;
         return VCD_IN_SHORT;
     }
     if ((k = (size_t)c[2] - '!') >= VCD_CODE_RADIX)
         return other;
-    *page = a;
-    *index = b * VCD_CODE_RADIX + k;
+    *page = k;
+    *index = b * VCD_CODE_RADIX + a;
     return VCD_IN_PAGE;
 }
 
