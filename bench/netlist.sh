@@ -12,13 +12,15 @@
 #    gates, two cycles of activity, not used);
 # 3. runs `gatepower info --lib --netlist --timing` with each binary, REPEAT
 #    rounds in turns, on every core and then on one (taskset -c 0);
-# 4. prints the median netlist phase and peak memory of each, a table last.
+# 4. prints the median netlist and design phases and peak memory of each,
+#    a table last.
 #
 # Knobs: GATES (1000000), REPEAT (5), BASE, WORK (/tmp/gp-netlist),
 # CYCLES (2) with ACTIVITY=1 (the runs read the full-net VCD too, and the
 # table has the activity phase), ONE_CORE=0 (no runs on one core), PATCH (a
 # diff applied to both trees, e.g. prints of sub-phases; the runs' stderr is
-# kept in $OUT/<label>.err).
+# kept in $OUT/<label>.err), PATCH_NEW (a diff applied to this tree only:
+# a variant timed against BASE, e.g. BASE a tar of this commit).
 set -uo pipefail
 start=$SECONDS
 gates=${GATES:-1000000}
@@ -44,6 +46,9 @@ if [ -f "$base" ]; then # a tar of the tree (git archive), where this copy's git
 else
   git archive "$base" | tar -x -C "$work/base"
 fi || { say "FAIL: the base tree $base"; exit 1; }
+if [ -n "${PATCH_NEW:-}" ]; then
+  git apply "$(realpath "$PATCH_NEW")" || { say "FAIL: PATCH_NEW"; exit 1; }
+fi
 if [ -n "${PATCH:-}" ]; then
   patch_file=$(realpath "$PATCH")
   git apply "$patch_file" && (cd "$work/base" && git apply "$patch_file") ||
@@ -60,7 +65,8 @@ ls -l "$work/case" >>"$log"
 
 activity=()
 [ -n "${ACTIVITY:-}" ] && activity=(--activity "$work/case/full.vcd" --scope top)
-# label, binary, taskset prefix...: appends "label netlist_s peak_gb activity_s" to runs.txt
+# label, binary, taskset prefix...: appends "label netlist_s peak_gb activity_s design_s"
+# to runs.txt
 run() {
   local label=$1 bin=$2; shift 2
   "$@" "$bin" --quiet info --lib "$work/case/cells.lib" --netlist "$work/case/netlist.v" \
@@ -68,8 +74,10 @@ run() {
     { say "FAIL: $label"; cat "$out/$label.err"; }
   local line; line=$(grep '^timing:' "$out/$label.err")
   local act; act=$(grep -o 'activity [0-9.]* s' <<<"$line" | cut -d' ' -f2)
+  local design; design=$(grep -o 'design [0-9.]* s' <<<"$line" | cut -d' ' -f2)
   echo "$label $(sed -E 's/.*netlist ([0-9.]+) s.*/\1/' <<<"$line")" \
-       "$(sed -E 's/.*peak memory ([0-9.]+) GB.*/\1/' <<<"$line") ${act:-0}" >>"$out/runs.txt"
+       "$(sed -E 's/.*peak memory ([0-9.]+) GB.*/\1/' <<<"$line") ${act:-0} ${design:-0}" \
+       >>"$out/runs.txt"
   say "$label: $line"
 }
 : >"$out/runs.txt"
@@ -90,14 +98,15 @@ cmp -s "$out/base.info" "$out/new.info" && say "info: the same counts" ||
   { say "FAIL: info differs"; diff "$out/base.info" "$out/new.info" | head; }
 
 say "medians (s, GB):"
-echo "| binary | netlist s | peak GB | activity s | runs |" | tee -a "$log"
-echo "|---|---:|---:|---:|---:|" | tee -a "$log"
+echo "| binary | netlist s | design s | peak GB | activity s | runs |" | tee -a "$log"
+echo "|---|---:|---:|---:|---:|---:|" | tee -a "$log"
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 for label in base new base-1core new-1core; do
   n=$(awk -v l="$label" '$1 == l' "$out/runs.txt" | wc -l)
   t=$(awk -v l="$label" '$1 == l { print $2 }' "$out/runs.txt" | median)
   m=$(awk -v l="$label" '$1 == l { print $3 }' "$out/runs.txt" | median)
   a=$(awk -v l="$label" '$1 == l { print $4 }' "$out/runs.txt" | median)
-  [ "$n" -gt 0 ] && echo "| $label | $t | $m | $a | $n |" | tee -a "$log"
+  g=$(awk -v l="$label" '$1 == l { print $5 }' "$out/runs.txt" | median)
+  [ "$n" -gt 0 ] && echo "| $label | $t | $g | $m | $a | $n |" | tee -a "$log"
 done
 say "done"
