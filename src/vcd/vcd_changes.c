@@ -199,12 +199,20 @@ static const char *vcd_scalar_code(const vcd_text *r, vcd_op *op)
         op->table = VCD_IN_SHORT;
         op->entry = r->short_codes ? &r->short_codes[VCD_CODE_RADIX + b * VCD_CODE_RADIX + a]
                                    : NULL;
-    } else if ((k = (size_t)c[2] - '!') >= VCD_CODE_RADIX || c[3] > ' ') {
+    } else if ((k = (size_t)c[2] - '!') >= VCD_CODE_RADIX) {
         return NULL;
     } else {
+        size_t page = k;
         op->code_len = 3;
+        if (c[3] > ' ') {
+            size_t q = (size_t)c[3] - '!';
+            page = VCD_CODE_RADIX + q * VCD_CODE_RADIX + k;
+            if (q >= VCD_CODE_RADIX || c[4] > ' ' || page >= VCD_PAGES)
+                return NULL;
+            op->code_len = 4;
+        }
         op->table = VCD_IN_PAGE;
-        op->entry = r->pages[k] ? &r->pages[k][b * VCD_CODE_RADIX + a] : NULL;
+        op->entry = r->pages[page] ? &r->pages[page][b * VCD_CODE_RADIX + a] : NULL;
     }
     __builtin_prefetch(op->entry);
     return op->code + op->code_len;

@@ -1,7 +1,8 @@
 /* vcd_codes.c: the VCD reader's identifier codes -> entries (vcd_code):
- * direct tables for codes of 1 to 3 characters '!'..'~' (the codes most
- * writers give out first), a hash over codes packed into 64 bits for the
- * other ones of up to 8 bytes, and a string table beyond.  Entries are
+ * direct tables for codes of 1 to 4 characters '!'..'~' (the codes most
+ * writers give out first; 4-character ones in VCD_QUAD_PAGES pages), a
+ * hash over codes packed into 64 bits for the other ones of up to 8
+ * bytes, and a string table beyond.  Entries are
  * made while the header is read and filled from the ids' slots at its end;
  * the value changes only look them up (vcd_changes.c). */
 #include "util/mem.h"
@@ -83,7 +84,7 @@ void vcd_codes_fill(vcd_text *r)
 {
     for (size_t i = 0; r->short_codes && i < VCD_CODE_RADIX + VCD_PAGE; i++)
         vcd_fill_entry(&r->st, &r->short_codes[i]);
-    for (size_t p = 0; p < VCD_CODE_RADIX; p++)
+    for (size_t p = 0; p < VCD_PAGES; p++)
         for (size_t i = 0; r->pages[p] && i < VCD_PAGE; i++)
             vcd_fill_entry(&r->st, &r->pages[p][i]);
     for (size_t i = 0; r->packed && i <= r->packed_mask; i++)
@@ -95,7 +96,7 @@ void vcd_codes_fill(vcd_text *r)
 void vcd_codes_free(vcd_text *r)
 {
     mem_free(r->short_codes);
-    for (size_t i = 0; i < VCD_CODE_RADIX; i++)
+    for (size_t i = 0; i < VCD_PAGES; i++)
         mem_free(r->pages[i]);
     mem_free(r->packed);
     strtab_free(&r->long_codes);

@@ -150,6 +150,11 @@ gp_status vcd_state_dump(vcd_state *s, bool on);
 
 #define VCD_CODE_RADIX 94 /* identifier code characters '!' .. '~' */
 #define VCD_PAGE (VCD_CODE_RADIX * VCD_CODE_RADIX)
+/* Pages of 4-character codes (the first 512 * 94^2 = 4.5 M of them, as
+ * writers count): beyond, or scattered wider, a code goes to the packed
+ * hash, so that a file cannot make the pages cost more than 72 MB. */
+#define VCD_QUAD_PAGES 512
+#define VCD_PAGES (VCD_CODE_RADIX + VCD_QUAD_PAGES)
 #define VCD_PACKED_MAX 8  /* bytes of a code the packed hash holds */
 
 /* An identifier code as the value-change loop needs it, all in one lookup:
@@ -176,7 +181,7 @@ typedef struct vcd_packed_slot {
 /* Where a code's entry lives. */
 typedef enum vcd_code_table {
     VCD_IN_SHORT,  /* 1-2 characters '!'..'~': short_codes */
-    VCD_IN_PAGE,   /* 3 such characters: the page of the first one */
+    VCD_IN_PAGE,   /* 3 or 4 such characters: a page by the last one or two */
     VCD_IN_PACKED, /* any other code of up to 8 bytes: the packed hash */
     VCD_IN_LONG    /* longer codes: a string table */
 } vcd_code_table;
@@ -208,10 +213,11 @@ typedef struct vcd_text {
     int line;
     uint64_t line_start;
     /* Identifier codes -> entries (vcd_code_table says which table).  The
-     * direct tables hold 94 + 94*94 and 94*94 entries; the packed hash is an
+     * direct tables hold 94 + 94*94 and 94*94 entries a page (3-character
+     * codes' pages, then 4-character ones'); the packed hash is an
      * open-addressing table at a load of at most 1/2. */
     vcd_code *short_codes;
-    vcd_code *pages[VCD_CODE_RADIX];
+    vcd_code *pages[VCD_PAGES];
     vcd_packed_slot *packed;
     size_t packed_mask, packed_count;
     strtab long_codes;
@@ -247,8 +253,8 @@ static inline vcd_code_table vcd_code_place(const unsigned char *c, size_t n, si
                                             size_t *index)
 {
     vcd_code_table other = n <= VCD_PACKED_MAX ? VCD_IN_PACKED : VCD_IN_LONG;
-    size_t a = (size_t)c[0] - '!', b, k;
-    if (n > 3 || a >= VCD_CODE_RADIX)
+    size_t a = (size_t)c[0] - '!', b, k, q;
+    if (n > 4 || a >= VCD_CODE_RADIX)
         return other;
     if (n == 1) {
         *index = a;
@@ -262,8 +268,14 @@ static inline vcd_code_table vcd_code_place(const unsigned char *c, size_t n, si
     }
     if ((k = (size_t)c[2] - '!') >= VCD_CODE_RADIX)
         return other;
-    *page = k;
     *index = b * VCD_CODE_RADIX + a;
+    if (n == 3) {
+        *page = k;
+        return VCD_IN_PAGE;
+    }
+    if ((q = (size_t)c[3] - '!') >= VCD_CODE_RADIX || q * VCD_CODE_RADIX + k >= VCD_QUAD_PAGES)
+        return other;
+    *page = VCD_CODE_RADIX + q * VCD_CODE_RADIX + k;
     return VCD_IN_PAGE;
 }
 

@@ -237,6 +237,24 @@ static void test_codes(void)
                "@1000 6.0=1\n@1000 7.0=1\n"
                "@2000 0.0=0\n" /* a vector value may end its line: the code follows a blank */
                "end 2000\n");
+    /* Four characters: the pages of those the writers give out first (the
+     * last two characters' page under VCD_QUAD_PAGES: !!J& is the last
+     * one), the packed hash beyond (!!K&), a vector among them. */
+    expect_log("$timescale 1ps $end\n"
+               "$var wire 1 !!!! a $end\n$var wire 1 ~~~! b $end\n$var wire 1 !!!\" c $end\n"
+               "$var wire 1 !!J& d $end\n$var wire 1 !!K& e $end\n$var wire 2 ~!!! v [1:0] $end\n"
+               "$enddefinitions $end\n"
+               "#1\n1!!!!\n1~~~!\n1!!!\"\n1!!J&\n1!!K&\nb10 ~!!!\n"
+               "#2\n0!!K&\n0!!J&\nb01 ~!!!\n0!!!!\n",
+               NULL,
+               "var 0 |a wire w1 - a a\nvar 1 |b wire w1 - b b\nvar 2 |c wire w1 - c c\n"
+               "var 3 |d wire w1 - d d\nvar 4 |e wire w1 - e e\n"
+               "var 5 |v wire w2 [1:0] v[0] v[1]\n"
+               "start VCD ts=1000 ids=6 vars=6\n"
+               "@1000 0.0=1\n@1000 1.0=1\n@1000 2.0=1\n@1000 3.0=1\n@1000 4.0=1\n"
+               "@1000 5.0=0\n@1000 5.1=1\n"
+               "@2000 4.0=0\n@2000 3.0=0\n@2000 5.0=1\n@2000 5.1=0\n@2000 0.0=0\n"
+               "end 2000\n");
 }
 
 /* Real vars: skipped with one warning for all; their values ignored.  Other
@@ -482,6 +500,7 @@ static void test_errors_changes(void)
     expect_error(HDR "#0\n1?\n", NULL, 6010, 8);          /* unknown identifier code */
     expect_error(HDR "#0\nb1 ab\n", NULL, 6010, 8);
     expect_error(HDR "#0\n1abcd\n", NULL, 6010, 8);      /* no packed table at all */
+    expect_error(HDR "#0\n1!!!!\n", NULL, 6010, 8);      /* no page of 4 characters */
     expect_error(HDR "#0\n1abcdefghij\n", NULL, 6010, 8); /* no string table entry */
     expect_error(HDR "#0\n1", NULL, 6011, 8);             /* truncated after a value */
     expect_error(HDR "#0\nb1", NULL, 6011, 8);
