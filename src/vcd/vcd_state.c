@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/bitname.h"
 #include "util/mem.h"
 #include "vcd/vcd_int.h"
 
@@ -430,24 +431,6 @@ static void name_put(char *buf, size_t size, size_t *used, const char *s, size_t
     *used += n;
 }
 
-/* "[index]" into text; its length. */
-static size_t index_text(int64_t index, char text[24])
-{
-    char digits[20];
-    size_t n = 0, len = 0;
-    uint64_t mag = index < 0 ? 0 - (uint64_t)index : (uint64_t)index;
-    do
-        digits[n++] = (char)('0' + mag % 10);
-    while ((mag /= 10) > 0);
-    text[len++] = '[';
-    if (index < 0)
-        text[len++] = '-';
-    while (n > 0)
-        text[len++] = digits[--n];
-    text[len++] = ']';
-    return len;
-}
-
 int vcd_bit_name(const vcd_var *v, uint32_t bit, char *buf, size_t size)
 {
     size_t used = 0, scope = strlen(v->scope);
@@ -456,9 +439,9 @@ int vcd_bit_name(const vcd_var *v, uint32_t bit, char *buf, size_t size)
         name_put(buf, size, &used, "/", 1);
     name_put(buf, size, &used, v->name, strlen(v->name));
     if (v->has_range || v->width != 1) {
-        char text[24];
+        char text[BITNAME_INDEX_MAX];
         int64_t index = v->msb >= v->lsb ? (int64_t)v->lsb + bit : (int64_t)v->lsb - bit;
-        name_put(buf, size, &used, text, index_text(index, text));
+        name_put(buf, size, &used, text, bitname_index(index, text));
     }
     if (size)
         buf[used < size ? used : size - 1] = '\0';

@@ -12,6 +12,7 @@
  * written out. */
 #include "verilog/verilog_int.h"
 
+#include "util/bitname.h"
 #include "util/mem.h"
 #include "util/parts.h"
 
@@ -26,29 +27,10 @@ static int64_t vlog_bit_index(const vlog_signal *s, uint32_t k)
     return s->msb >= s->lsb ? (int64_t)s->msb - k : (int64_t)s->msb + k;
 }
 
-/* "[index]" into out; its length. */
-static size_t vlog_index_text(int64_t index, char *out)
-{
-    char digits[24];
-    size_t n = 0, len = 0;
-    uint64_t v = index < 0 ? (uint64_t)0 - (uint64_t)index : (uint64_t)index;
-    do {
-        digits[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    out[len++] = '[';
-    if (index < 0)
-        out[len++] = '-';
-    while (n)
-        out[len++] = digits[--n];
-    out[len++] = ']';
-    return len;
-}
-
 static size_t vlog_index_len(int64_t index)
 {
-    char text[32];
-    return vlog_index_text(index, text);
+    char text[BITNAME_INDEX_MAX];
+    return bitname_index(index, text);
 }
 
 /* Whether bit names of s in node n are written out (else the sym is the
@@ -72,7 +54,7 @@ size_t vlog_bit_name_write(const vlog_elab *e, const vlog_node *n, const vlog_si
     memcpy(out + n->prefix_len, vlog_sym(e->r, s->name), sym_len);
     size_t len = n->prefix_len + sym_len;
     if (s->flags & VLOG_SIG_VECTOR)
-        len += vlog_index_text(vlog_bit_index(s, k), out + len);
+        len += bitname_index(vlog_bit_index(s, k), out + len);
     return len;
 }
 
