@@ -1,6 +1,7 @@
 /* verilog_emit.c: the flattened design handed to the builder in three
- * calls (nets, the top's ports, the library cell instances), each made on
- * threads.  Parts take ranges of flat bits, or of the nodes' instance
+ * calls (nets, the top's ports, the library cell instances), the nets and
+ * instances made on threads, the ports from the nets' own names and nets.
+ * Parts take ranges of flat bits, or of the nodes' instance
  * statements; each counts what its range holds (nets, names' text,
  * instances, pins), and from the prefix sums of those counts each then
  * writes its own places of the arrays: the same arrays, in the same order,
@@ -270,7 +271,38 @@ static const char *vlog_top_name(const vlog_elab *e)
     return vlog_sym(e->r, e->r->modules.data[e->nodes.data[0].module].name);
 }
 
-/* The nets: counted, numbered, named on threads, then handed over. */
+/* --- the ports ------------------------------------------------------------------ */
+
+/* The top's port bits: the first flat bits after the literals (the top's
+ * block, its ports first in port-list order), so their names and nets are
+ * the first of the nets' after the literals'. */
+static gp_status vlog_emit_ports(vlog_elab *e, const vlog_layout *layout, const vlog_net_job *j)
+{
+    vlog_reader *r = e->r;
+    const vlog_node *top = &e->nodes.data[0];
+    const vlog_module *m = &r->modules.data[top->module];
+    const uint32_t *port = &layout->sig[layout->sig0[top->module]];
+    uint32_t count = 0;
+    for (uint32_t p = 0; p < m->nport; p++)
+        count += vlog_signal_width(&r->signals.data[port[p]]);
+    uint8_t *dir = mem_alloc(count + 1u);
+    if (!dir)
+        return vlog_nomem(r);
+    for (uint32_t p = 0, i = 0; p < m->nport; p++) {
+        const vlog_signal *s = &r->signals.data[port[p]];
+        for (uint32_t k = 0; k < vlog_signal_width(s); k++)
+            dir[i++] = s->dir;
+    }
+    vlog_ports ports = {count, j->names + j->literals, dir, j->name_net + j->literals};
+    gp_status st = r->b->add_ports(r->b->ctx, &ports);
+    if (st != GP_OK)
+        st = vlog_builder_failed(r, st, "the ports of design", vlog_top_name(e));
+    mem_free(dir);
+    return st;
+}
+
+/* The nets: counted, numbered, named on threads, then handed over; then
+ * the ports, named by the same names. */
 static gp_status vlog_emit_nets(vlog_elab *e, const vlog_layout *layout)
 {
     vlog_reader *r = e->r;
@@ -305,58 +337,14 @@ static gp_status vlog_emit_nets(vlog_elab *e, const vlog_layout *layout)
         nets.names = j.names;
         nets.name_net = j.name_net;
         st = r->b->add_nets(r->b->ctx, &nets);
-        if (st != GP_OK)
-            st = vlog_builder_failed(r, st, "the nets of design", vlog_top_name(e));
+        st = st == GP_OK ? vlog_emit_ports(e, layout, &j)
+                         : vlog_builder_failed(r, st, "the nets of design", vlog_top_name(e));
     }
     mem_free(counts);
     mem_free(j.value);
     mem_free(j.names);
     mem_free(j.name_net);
     mem_free(j.text_all);
-    return st;
-}
-
-/* --- the ports ------------------------------------------------------------------ */
-
-/* The top's port bits, named as their nets are. */
-static gp_status vlog_emit_ports(vlog_elab *e, const vlog_layout *layout)
-{
-    vlog_reader *r = e->r;
-    const vlog_node *top = &e->nodes.data[0];
-    const vlog_module *m = &r->modules.data[top->module];
-    uint32_t first = layout->sig0[top->module], count = 0;
-    uint64_t text = 0;
-    for (uint32_t p = 0; p < m->nport; p++) {
-        const vlog_signal *s = &r->signals.data[layout->sig[first + p]];
-        for (uint32_t k = 0; k < vlog_signal_width(s); k++, count++)
-            text += vlog_name_written(top, s) ? vlog_bit_name_len(e, top, s, k) : 0;
-    }
-    strtab_ref *names = mem_alloc((count + 1u) * sizeof *names);
-    uint8_t *dir = mem_alloc(count + 1u);
-    uint32_t *net = mem_alloc((count + 1u) * sizeof *net);
-    char *text_all = mem_alloc(text + 1), *at = text_all;
-    gp_status st = GP_OK;
-    if (!names || !dir || !net || !text_all) {
-        st = vlog_nomem(r);
-    } else {
-        uint32_t i = 0;
-        for (uint32_t p = 0; p < m->nport; p++) {
-            const vlog_signal *s = &r->signals.data[layout->sig[first + p]];
-            for (uint32_t k = 0; k < vlog_signal_width(s); k++, i++) {
-                names[i] = vlog_bit_ref(e, top, s, k, &at);
-                dir[i] = s->dir;
-                net[i] = e->net_of[top->base + s->offset + k];
-            }
-        }
-        vlog_ports ports = {count, names, dir, net};
-        st = r->b->add_ports(r->b->ctx, &ports);
-        if (st != GP_OK)
-            st = vlog_builder_failed(r, st, "the ports of design", vlog_top_name(e));
-    }
-    mem_free(names);
-    mem_free(dir);
-    mem_free(net);
-    mem_free(text_all);
     return st;
 }
 
@@ -560,8 +548,6 @@ gp_status vlog_emit(vlog_elab *e)
     gp_status st = vlog_layout_make(e->r, &layout) ? GP_OK : vlog_nomem(e->r);
     if (st == GP_OK)
         st = vlog_emit_nets(e, &layout);
-    if (st == GP_OK)
-        st = vlog_emit_ports(e, &layout);
     if (st == GP_OK)
         st = vlog_emit_instances(e);
     vlog_layout_free(&layout);
