@@ -5,10 +5,11 @@
  * slots (a slot is a declared bit: 4 bytes a change, plus 8 for each of
  * the part's times the bucket sees; the times themselves once per part),
  * in blocks from the range's pool (events_bucket.c).  The store is then
- * built with the slots bound to nets: a first pass, range by range on the
- * threads, walks the range's buckets in part order and drops each change
- * that repeats its slot's value before it (a part's changes may, vcd.h),
- * counting what is left per slot; the nets' offsets follow in net order,
+ * built: a first pass, range by range on the threads, walks the range's
+ * buckets in part order and drops each change that repeats its slot's
+ * value before it (a part's changes may, vcd.h), counting what is left per
+ * slot; it needs no design and runs while the netlist may still be read.
+ * With the slots bound to nets, the nets' offsets follow in net order,
  * each net's count its slot's; a second pass over the ranges writes the
  * changes left to the places of their slots' nets.  Both keep the file
  * order within a slot, so the store is the one a reading in file order
@@ -275,8 +276,6 @@ static uint32_t slot_first_net(const collector *c, uint32_t s)
 static uint32_t count_run(parts_build *pb, uint32_t *h)
 {
     uint32_t slot = h[1], m = h[2], kept = 0;
-    if (pb->c->slot_net[slot] == DESIGN_NONE)
-        return 3 + m;
     uint8_t last = pb->last[slot];
     for (uint32_t *w = h + 3; w < h + 3 + m; w++) {
         uint8_t v = *w & 3;
@@ -290,17 +289,26 @@ static uint32_t count_run(parts_build *pb, uint32_t *h)
     return 3 + m;
 }
 
+/* Slot s's value before the parts: its net's last in the carry, else x. */
+static uint8_t carried_value(const collector *c, uint32_t s)
+{
+    if (!c->carry.net_ev0)
+        return EVENTS_X;
+    uint32_t net = slot_first_net(c, s);
+    uint64_t first = 0, end = 0;
+    if (net != DESIGN_NONE)
+        carry_span(c, net, &first, &end);
+    return end > first ? events_value(&c->carry, end - 1) : EVENTS_X;
+}
+
 /* First pass: each slot's value from the carry, then the parts' changes:
- * marks the repeated ones and counts the rest, per slot. */
+ * marks the repeated ones and counts the rest, per slot, bound to a net
+ * or not (the fill skips the unbound). */
 static void count_range(parts_build *pb, uint32_t range)
 {
     collector *c = pb->c;
     for (uint32_t s = range_begin(c, range); s < range_end(c, range); s++) {
-        uint32_t net = slot_first_net(c, s);
-        uint64_t first = 0, end = 0;
-        if (net != DESIGN_NONE)
-            carry_span(c, net, &first, &end);
-        pb->last[s] = end > first ? events_value(&c->carry, end - 1) : EVENTS_X;
+        pb->last[s] = carried_value(c, s);
         pb->slot_fill[s] = 0;
     }
     for (uint32_t p = 0; p < rows_held(c); p++)
@@ -312,8 +320,6 @@ static void count_range(parts_build *pb, uint32_t range)
                 }
                 uint32_t slot = b->word[k] >> 2;
                 uint8_t v = b->word[k] & 3;
-                if (c->slot_net[slot] == DESIGN_NONE)
-                    continue;
                 if (v == pb->last[slot]) {
                     b->word[k] |= EVENTS_PART_DROPPED;
                     continue;
@@ -491,19 +497,24 @@ static gp_status place_events(parts_build *pb)
     return GP_OK;
 }
 
-static gp_status build_alloc(parts_build *pb)
+static gp_status slots_alloc(parts_build *pb)
 {
-    collector *c = pb->c;
-    uint32_t slots = c->n_slots ? c->n_slots : 1;
-    uint32_t alias_entries = c->alias0[c->aliases];
-    pb->ev->net_ev0 = mem_calloc((size_t)pb->ev->n_nets + 1, sizeof *pb->ev->net_ev0);
+    uint32_t slots = pb->c->n_slots ? pb->c->n_slots : 1;
     pb->last = mem_alloc(slots);
     pb->slot_fill = mem_alloc(slots * sizeof *pb->slot_fill);
+    return pb->last && pb->slot_fill ? GP_OK : events_no_memory(pb->c);
+}
+
+/* What the nets' passes need, the design bound. */
+static gp_status nets_alloc(parts_build *pb)
+{
+    collector *c = pb->c;
+    uint32_t alias_entries = c->alias0[c->aliases];
+    pb->ev->net_ev0 = mem_calloc((size_t)pb->ev->n_nets + 1, sizeof *pb->ev->net_ev0);
     pb->alias_fill = mem_alloc((alias_entries ? alias_entries : 1) * sizeof *pb->alias_fill);
     pb->part_events = mem_alloc(pb->net_parts * sizeof *pb->part_events);
     pb->part_active = mem_alloc(pb->net_parts * sizeof *pb->part_active);
-    bool all = pb->ev->net_ev0 && pb->last && pb->slot_fill && pb->alias_fill &&
-               pb->part_events && pb->part_active;
+    bool all = pb->ev->net_ev0 && pb->alias_fill && pb->part_events && pb->part_active;
     return all ? GP_OK : events_no_memory(c);
 }
 
@@ -516,20 +527,25 @@ static void build_free(parts_build *pb)
     mem_free(pb->part_active);
 }
 
+/* The first pass needs no design (a carry is held only once one is
+ * bound): it runs while the design may still be on its way. */
 gp_status events_parts_store(collector *c, events *ev)
 {
-    gp_status st = events_bind(c);
-    if (st != GP_OK)
-        return st;
-    ev->n_nets = c->dg->n_nets;
-    ev->end_fs = c->end_fs;
-    parts_build pb = {.c = c, .ev = ev, .net_parts = parts_for(ev->n_nets, c->threads)};
+    parts_build pb = {.c = c, .ev = ev};
     atomic_init(&pb.next_range, 0);
-    st = build_alloc(&pb);
-    if (st == GP_OK) {
+    gp_status st = slots_alloc(&pb);
+    if (st == GP_OK)
         run_pass(&pb, count_range);
-        st = place_events(&pb);
+    if (st == GP_OK)
+        st = events_bind(c);
+    if (st == GP_OK) {
+        ev->n_nets = c->dg->n_nets;
+        ev->end_fs = c->end_fs;
+        pb.net_parts = parts_for(ev->n_nets, c->threads);
+        st = nets_alloc(&pb);
     }
+    if (st == GP_OK)
+        st = place_events(&pb);
     if (st == GP_OK) {
         run_pass(&pb, fill_range);
         c->stats->nets_with_activity = 0;
