@@ -656,10 +656,16 @@ static gp_status carry_make(collector *c, const events *ev, int64_t keep)
     return GP_OK;
 }
 
-static void store_free(events *ev)
+/* The last window's words, a reading's largest block, go back to the
+ * system behind the caller (the results are written meanwhile); an
+ * earlier window's at once, as the next one's memory comes from them. */
+static void store_free(events *ev, bool last)
 {
     mem_free(ev->net_ev0);
-    mem_free(ev->word);
+    if (last)
+        mem_free_behind(ev->word);
+    else
+        mem_free(ev->word);
 }
 
 /* Builds the store of the carry and the parts before `n` (the parts from n
@@ -692,7 +698,7 @@ static gp_status give_window(collector *c, uint32_t n, int64_t complete_fs, bool
     keep = keep < complete_fs ? keep : complete_fs;
     if (st == GP_OK && !last)
         st = carry_make(c, &ev, keep);
-    store_free(&ev);
+    store_free(&ev, last);
     return st;
 }
 

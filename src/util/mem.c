@@ -1,6 +1,7 @@
 /* mem.c: malloc with a size header and atomic statistics. */
 #include "util/mem.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -116,6 +117,47 @@ void mem_free(void *p)
     mem_count_shrink(h->size);
     mem_poison(h, sizeof(mem_header) + h->size);
     free(h);
+}
+
+/* The free running behind the caller, if any. */
+static pthread_mutex_t behind_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t behind_thread;
+static bool behind_running, behind_waited_at_exit;
+
+static void *free_behind(void *p)
+{
+    mem_free(p);
+    return NULL;
+}
+
+static void join_behind(void)
+{
+    if (behind_running)
+        pthread_join(behind_thread, NULL);
+    behind_running = false;
+}
+
+void mem_free_behind_wait(void)
+{
+    pthread_mutex_lock(&behind_lock);
+    join_behind();
+    pthread_mutex_unlock(&behind_lock);
+}
+
+void mem_free_behind(void *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&behind_lock);
+    join_behind();
+    if (!behind_waited_at_exit)
+        behind_waited_at_exit = atexit(mem_free_behind_wait) == 0;
+    behind_running = behind_waited_at_exit &&
+                     pthread_create(&behind_thread, NULL, free_behind, p) == 0;
+    bool now = !behind_running;
+    pthread_mutex_unlock(&behind_lock);
+    if (now)
+        mem_free(p);
 }
 
 mem_stats mem_get_stats(void)

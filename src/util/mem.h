@@ -36,6 +36,13 @@ void *mem_zeroed(size_t n, size_t size);
 void *mem_realloc(void *p, size_t size);
 /* Frees a block from mem_*; NULL is ignored. */
 void mem_free(void *p);
+/* Frees a large block on a thread of its own while the caller goes on:
+ * giving gigabytes of pages back to the system takes tenths of a second.
+ * One such free runs at a time (a second waits for the first); where no
+ * thread starts, the block is freed at once.  The process waits for the
+ * last at exit, or earlier in mem_free_behind_wait. */
+void mem_free_behind(void *p);
+void mem_free_behind_wait(void);
 
 mem_stats mem_get_stats(void);
 

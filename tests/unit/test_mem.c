@@ -162,6 +162,25 @@ static void test_counters_are_thread_safe(void)
     CHECK(after.peak_bytes >= before.current_bytes + 1);
 }
 
+/* Blocks freed behind the caller are all freed once waited for, one
+ * free after the other; NULL is ignored. */
+static void test_free_behind_frees_every_block(void)
+{
+    mem_stats before = mem_get_stats();
+    for (int k = 0; k < 8; k++) {
+        char *p = mem_alloc((size_t)(k + 1) << 16);
+        CHECK(p != NULL);
+        if (p)
+            memset(p, 'x', (size_t)(k + 1) << 16);
+        mem_free_behind(p);
+    }
+    mem_free_behind(NULL);
+    mem_free_behind_wait();
+    CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes);
+    mem_free_behind_wait(); /* nothing left to wait for */
+    CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes);
+}
+
 int main(void)
 {
     RUN(test_alloc_and_free_update_counters);
@@ -173,5 +192,6 @@ int main(void)
     RUN(test_zero_size_blocks_are_distinct);
     RUN(test_blocks_are_aligned_for_any_type);
     RUN(test_counters_are_thread_safe);
+    RUN(test_free_behind_frees_every_block);
     return check_exit_code();
 }
