@@ -1,4 +1,5 @@
-/* mem.c: malloc with a size header and atomic statistics. */
+/* mem.c: malloc with a size header and atomic statistics; large blocks
+ * freed on a thread of their own (mem_free_behind). */
 #include "util/mem.h"
 
 #include <pthread.h>
