@@ -207,6 +207,7 @@ gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, bool covera
     }
     st = cli_design_after_activity(out, st);
     cli_timing_lap(&out->timing, "activity");
+    cli_timing_activity_steps(&out->timing, &out->activity);
     gp_status ready = cli_design_ready(out);
     return st != GP_OK ? st : ready;
 }
@@ -240,7 +241,7 @@ void cli_timing_lap(cli_timing *t, const char *name)
     if (k < t->n) /* a phase done again (a window of several) adds up */
         t->phase[k].seconds += now - t->mark;
     else if (t->n < CLI_MAX_PHASES)
-        t->phase[t->n++] = (report_phase){name, now - t->mark, NULL};
+        t->phase[t->n++] = (report_phase){name, now - t->mark, NULL, NULL};
     t->mark = now;
 }
 
@@ -248,8 +249,8 @@ void cli_timing_lap_split(cli_timing *t, const char *name, const char *part, dou
 {
     double now = progress_now_seconds();
     if (t->n + 1 < CLI_MAX_PHASES) {
-        t->phase[t->n++] = (report_phase){name, now - t->mark - part_seconds, NULL};
-        t->phase[t->n++] = (report_phase){part, part_seconds, NULL};
+        t->phase[t->n++] = (report_phase){name, now - t->mark - part_seconds, NULL, NULL};
+        t->phase[t->n++] = (report_phase){part, part_seconds, NULL, NULL};
     }
     t->mark = now;
 }
@@ -257,7 +258,21 @@ void cli_timing_lap_split(cli_timing *t, const char *name, const char *part, dou
 void cli_timing_beside(cli_timing *t, const char *name, double seconds, const char *beside)
 {
     if (t->n < CLI_MAX_PHASES)
-        t->phase[t->n++] = (report_phase){name, seconds, beside};
+        t->phase[t->n++] = (report_phase){name, seconds, beside, NULL};
+}
+
+static void timing_within(cli_timing *t, const char *name, double seconds, const char *within)
+{
+    if (t->n < CLI_MAX_PHASES)
+        t->phase[t->n++] = (report_phase){name, seconds, NULL, within};
+}
+
+void cli_timing_activity_steps(cli_timing *t, const events_stats *s)
+{
+    timing_within(t, "dump header", s->header_seconds, "the activity");
+    if (s->design_wait_seconds > 0)
+        timing_within(t, "design wait", s->design_wait_seconds, "the activity");
+    timing_within(t, "event store", s->store_seconds, "the activity");
 }
 
 void cli_timing_print(const cli_timing *t, FILE *out)
@@ -265,10 +280,12 @@ void cli_timing_print(const cli_timing *t, FILE *out)
     double total = 0;
     fprintf(out, "timing:");
     for (int k = 0; k < t->n; k++) {
-        fprintf(out, "%s %s %.3f s%s%s", k ? "," : "", t->phase[k].name, t->phase[k].seconds,
-                t->phase[k].beside ? " beside " : "", t->phase[k].beside ? t->phase[k].beside : "");
-        if (!t->phase[k].beside)
-            total += t->phase[k].seconds;
+        const report_phase *p = &t->phase[k];
+        const char *relation = p->beside ? " beside " : p->within ? " within " : "";
+        fprintf(out, "%s %s %.3f s%s%s", k ? "," : "", p->name, p->seconds, relation,
+                p->beside ? p->beside : p->within ? p->within : "");
+        if (!p->beside && !p->within)
+            total += p->seconds;
     }
     struct rusage ru;
     double peak_gb = getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_maxrss / (1 << 20) : 0.0;

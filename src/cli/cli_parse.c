@@ -159,7 +159,9 @@ const char cli_inputs_help[] =
     "                    engine, writing) on stderr; report.json gets them as its\n"
     "                    \"timing\" object.  The design's files are read beside\n"
     "                    the activity, whose phase runs from the start, and\n"
-    "                    the SDF beside the netlist\n";
+    "                    the SDF beside the netlist; within the activity, its\n"
+    "                    dump header, design wait (for the netlist) and event\n"
+    "                    store, the rest mostly the dump's text\n";
 
 /* Appends `value` to a file list, reporting overflow. */
 static int add_file(const char **list, int *n, const char *option, const char *value, diag_ctx *d)

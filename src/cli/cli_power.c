@@ -461,6 +461,7 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
     for (int k = 1; st == GP_OK && k < in->n_activities; k++)
         st = stream_next(&run, in->activities[k], &opt, &consumer, &results[k]);
     cli_timing_lap_split(&cd->timing, "activity", "engine", run.engine_seconds);
+    cli_timing_activity_steps(&cd->timing, &cd->activity);
     cd->timing.windows = cd->activity.windows;
     cd->timing.span_bytes = cd->activity.span_bytes;
     cli_timing *timing = in->timing ? &cd->timing : NULL;

@@ -244,8 +244,11 @@ gp_status events_bind(collector *c)
         return c->bind_status;
     c->bound = true;
     gp_status st = GP_OK;
-    if (!c->dg)
+    if (!c->dg) {
+        double start = progress_now_seconds();
         st = c->opt->design ? c->opt->design(c->opt->design_ctx, &c->dg) : GP_ERR_USAGE;
+        c->stats->design_wait_seconds += progress_now_seconds() - start;
+    }
     c->bind_status = st == GP_OK ? bind_design(c) : st;
     return c->bind_status;
 }
@@ -284,6 +287,7 @@ static gp_status make_slots(collector *c, uint32_t id_count)
 static gp_status on_start(void *ctx, const vcd_info *info)
 {
     collector *c = ctx;
+    c->stats->header_seconds = progress_now_seconds() - c->read_start;
     c->stats->format = info->format;
     c->stats->last_time_fs = info->last_time_fs;
     gp_status st = make_slots(c, info->id_count);
@@ -334,6 +338,7 @@ static gp_status read_dump(collector *c, const char *path)
 {
     const events_options *opt = c->opt;
     c->threads = opt->threads ? opt->threads : parts_online_cores();
+    c->read_start = progress_now_seconds();
     uint64_t memory = c->consumer ? c->consumer->memory : 0;
     c->window_words = memory ? (memory + EVENTS_HELD_BYTES - 1) / EVENTS_HELD_BYTES : 0;
     vcd_options vo = {.scope = opt->scope, .bar = opt->bar, .threads = c->threads,

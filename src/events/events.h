@@ -114,6 +114,10 @@ typedef struct events_stats {
     uint32_t nets_with_activity;
     uint32_t parts;             /* parts read at once on threads; 1: in file order */
     uint32_t windows;           /* windows given (events_stream) */
+    /* Wall seconds of the reading's own steps: the header; the wait for the
+     * design (events_options.design); the store's building, every window's
+     * (the consumer's time aside).  The text's changes take the rest. */
+    double header_seconds, design_wait_seconds, store_seconds;
     uint64_t span_bytes;        /* bytes of the file read for a span alone; 0: none */
     /* From the header's end on: the dump's last time stamp as the file
      * tells before it is read (vcd_info.last_time_fs), or -1. */

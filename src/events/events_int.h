@@ -105,6 +105,7 @@ typedef struct collector {
     const design *dg;         /* NULL until bound */
     const events_options *opt;
     events_stats *stats;
+    double read_start;        /* when the reading began (progress_now_seconds) */
     diag_ctx *d;
     vec_signal_bit signals;   /* from the header to the binding: every bit declared */
     vec_char names;           /* their names, each ending in NUL */

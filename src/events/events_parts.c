@@ -531,6 +531,7 @@ static void build_free(parts_build *pb)
  * bound): it runs while the design may still be on its way. */
 gp_status events_parts_store(collector *c, events *ev)
 {
+    double start = progress_now_seconds(), waited = c->stats->design_wait_seconds;
     parts_build pb = {.c = c, .ev = ev};
     atomic_init(&pb.next_range, 0);
     gp_status st = slots_alloc(&pb);
@@ -553,6 +554,8 @@ gp_status events_parts_store(collector *c, events *ev)
             c->stats->nets_with_activity += pb.part_active[p];
     }
     build_free(&pb);
+    c->stats->store_seconds += progress_now_seconds() - start -
+                               (c->stats->design_wait_seconds - waited);
     return st;
 }
 

@@ -33,6 +33,8 @@ typedef struct report_phase {
     /* What it ran beside, on threads of its own ("the activity"), or NULL:
      * the run waited for it. */
     const char *beside;
+    /* The phase it is a step of ("the activity"), or NULL. */
+    const char *within;
 } report_phase;
 
 /* One activity (test bench) of a run given several: its name and result.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # timing.sh: --timing prints the wall seconds of every phase that ran, in the
 # order they ran, on stderr, and report.json carries them as "timing"; the
+# reading's own steps are marked within the activity, out of the total; the
 # numbers of the report do not change with it, nor with the threads that
 # read the activity (--threads 1 against 3).  Without --top the report is
 # named after the top module the netlist gives.
@@ -17,6 +18,18 @@ line=$(grep '^timing:' "$tmp/timed.err")
 for phase in libraries netlist design activity engine writing total; do
   case "$line" in *"$phase "[0-9]*) ;; *) echo "FAIL: '$phase' missing from: $line"; fail=1 ;; esac
 done
+for step in "dump header" "event store"; do
+  case "$line" in *"$step "[0-9.]*" s within the activity"*) ;;
+    *) echo "FAIL: '$step' within the activity missing from: $line"; fail=1 ;; esac
+done
+# the total is the wall of the phases the run waited for: neither the steps
+# within the activity nor what ran beside it
+awk -v line="$line" 'BEGIN {
+  sub(/^timing: /, "", line); split(line, halves, "; total "); n = split(halves[1], p, ", ");
+  for (k = 1; k <= n; k++) if (p[k] !~ / (beside|within) /) { split(p[k], w, " s"); m = split(w[1], f, " "); sum += f[m] }
+  total = halves[2] + 0; d = sum - total; if (d < 0) d = -d
+  if (n < 6 || d > 0.0005 * (n + 1)) { printf "FAIL: the phases add up to %.3f s, the total says %.3f s\n", sum, total; exit 1 } }' ||
+  fail=1
 grep -q '^timing:' "$tmp/plain.err" && { echo "FAIL: timing printed without --timing"; fail=1; }
 grep -q '"timing"' "$tmp/timed.json" || { echo "FAIL: report.json has no timing object"; fail=1; }
 grep -q '"timing"' "$tmp/plain.json" && { echo "FAIL: timing in report.json without --timing"; fail=1; }
