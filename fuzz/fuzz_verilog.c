@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/mem.h"
+#include "util/strtab.h"
 #include "verilog/verilog.h"
 
 typedef struct fuzz_cell {
@@ -26,6 +28,9 @@ static const fuzz_cell fuzz_cells[] = {
 
 typedef struct fuzz_state {
     uint32_t nets;
+    strtab names;       /* the nets' names */
+    uint32_t *name_net; /* by id in names: the net its first use names */
+    bool repeated;      /* a name given twice (an input error the design reports) */
 } fuzz_state;
 
 static bool fuzz_find_cell(void *ctx, const char *name, vlog_cell_info *out)
@@ -68,6 +73,13 @@ static gp_status fuzz_add_nets(void *ctx, const vlog_nets *nets)
         named += nets->name_net[k] == named;
     }
     fuzz_promise(named == nets->count);
+    s->name_net = mem_alloc((nets->n_names + 1) * sizeof *s->name_net);
+    for (uint64_t k = 0; s->name_net && k < nets->n_names; k++) {
+        uint32_t id = strtab_intern(&s->names, nets->names[k].s, nets->names[k].len);
+        s->repeated |= id != k;
+        if (id == k)
+            s->name_net[id] = nets->name_net[k];
+    }
     for (uint32_t n = 0; n < nets->count; n++)
         fuzz_promise(nets->value[n] <= VLOG_VALUE_X);
     return GP_OK;
@@ -76,9 +88,14 @@ static gp_status fuzz_add_nets(void *ctx, const vlog_nets *nets)
 static gp_status fuzz_add_ports(void *ctx, const vlog_ports *ports)
 {
     fuzz_state *s = ctx;
-    for (uint32_t k = 0; k < ports->count; k++)
+    for (uint32_t k = 0; k < ports->count; k++) {
         fuzz_promise(ports->net[k] < s->nets && ports->dir[k] >= VLOG_DIR_INPUT &&
                      ports->dir[k] <= VLOG_DIR_INOUT && ports->names[k].len > 0);
+        /* a port bit is named as its net */
+        uint32_t id = strtab_find(&s->names, ports->names[k].s, ports->names[k].len);
+        fuzz_promise(id != STRTAB_NONE && (s->repeated || !s->name_net ||
+                                           s->name_net[id] == ports->net[k]));
+    }
     return GP_OK;
 }
 
@@ -105,12 +122,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const char *const tops[] = {NULL, "top"};
     for (size_t t = 0; t < 2; t++) {
         fuzz_state s = {0};
+        strtab_init(&s.names);
         vlog_builder b = {&s, fuzz_find_cell, fuzz_reserve, fuzz_add_nets, fuzz_add_ports,
                           fuzz_add_instances};
         diag_ctx *d = diag_new(NULL);
         vlog_read_memory_chunked("fuzz.v", (const char *)data, size, t ? size % 16 + 1 : 0,
                                  tops[t], &b, d);
         diag_free(d);
+        strtab_free(&s.names);
+        mem_free(s.name_net);
     }
     return 0;
 }

@@ -116,37 +116,25 @@ static gp_status add_nets(void *ctx, const vlog_nets *nets)
     return st;
 }
 
-/* The ports, named in net_names: a port bit's name is its net's, so the
- * names are there already (net_of_name grows for any that is not). */
+/* The ports, named by their nets' names (verilog.h), which add_nets
+ * interned. */
 static gp_status add_ports(void *ctx, const vlog_ports *ports)
 {
     builder *b = ctx;
     design *dg = b->dg;
-    uint32_t names = strtab_count(&dg->net_names);
-    uint32_t *ids = mem_alloc((ports->count + 1u) * sizeof *ids);
-    dg->ports = mem_alloc((ports->count + 1u) * sizeof *dg->ports);
-    gp_status st = ids && dg->ports ? GP_OK : out_of_memory(b);
-    if (st == GP_OK && !strtab_intern_all(&dg->net_names, ports->names, ports->count, ids, 1))
-        st = out_of_memory(b);
-    uint32_t now = strtab_count(&dg->net_names);
-    uint32_t *grown = st == GP_OK && now > names
-                          ? mem_realloc(dg->net_of_name, now * sizeof *dg->net_of_name)
-                          : dg->net_of_name;
-    if (!grown)
-        st = out_of_memory(b);
-    else
-        dg->net_of_name = grown;
-    for (uint32_t i = names; st == GP_OK && i < now; i++)
-        dg->net_of_name[i] = DESIGN_NONE; /* names no net */
-    for (uint32_t k = 0; st == GP_OK && k < ports->count; k++) {
+    if (!(dg->ports = mem_alloc((ports->count + 1u) * sizeof *dg->ports)))
+        return out_of_memory(b);
+    for (uint32_t k = 0; k < ports->count; k++) {
+        uint32_t id = strtab_find(&dg->net_names, ports->names[k].s, ports->names[k].len);
+        if (id == STRTAB_NONE || dg->net_of_name[id] != ports->net[k])
+            return GP_ERR_INPUT; /* a promise broken: the reader's message 3090 says so */
         int dir = ports->dir[k] == VLOG_DIR_INPUT    ? DESIGN_PORT_INPUT
                   : ports->dir[k] == VLOG_DIR_OUTPUT ? DESIGN_PORT_OUTPUT
                                                      : DESIGN_PORT_INOUT;
-        dg->ports[k] = (design_port){ids[k], dir, ports->net[k]};
+        dg->ports[k] = (design_port){id, dir, ports->net[k]};
     }
-    dg->n_ports = st == GP_OK ? ports->count : 0;
-    mem_free(ids);
-    return st;
+    dg->n_ports = ports->count;
+    return GP_OK;
 }
 
 /* The instances' names (a name given twice is an error), cells and pins. */

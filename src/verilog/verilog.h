@@ -107,7 +107,8 @@ typedef struct vlog_nets {
 } vlog_nets;
 
 /* The top module's port bits ("a" or "a[3]") in port-list order: port k is
- * names[k], dir[k] (VLOG_DIR_*), on net[k]. */
+ * names[k], dir[k] (VLOG_DIR_*), on net[k].  A port bit is a bit of the
+ * top's nets: its name is one that vlog_nets gave net[k]. */
 typedef struct vlog_ports {
     uint32_t count;
     const strtab_ref *names;

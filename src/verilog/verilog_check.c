@@ -132,7 +132,8 @@ static gp_status vlog_lookup_cell(vlog_reader *r, uint32_t sym, diag_loc loc, bo
     }
     if (info.pin_count > 0 && !info.pin_names)
         return vlog_builder_failed(r, GP_ERR_INPUT, "to list the pins of cell", vlog_sym(r, sym));
-    vlog_cell cell = {.name = sym, .id = info.id, .npins = info.pin_count > 0 ? (uint32_t)info.pin_count : 0};
+    uint32_t npins = info.pin_count > 0 ? (uint32_t)info.pin_count : 0;
+    vlog_cell cell = {.name = sym, .id = info.id, .npins = npins};
     gp_status st = vlog_build_groups(r, &cell, &info, loc);
     if (st != GP_OK)
         return st;

@@ -492,14 +492,17 @@ static void vlog_inst_job_free(vlog_inst_job *j)
     mem_free(j->pin_net);
 }
 
-/* Room for the instances the counts found; false when there is none. */
-static bool vlog_inst_arrays(vlog_inst_job *j, const vlog_instances *insts, uint64_t text)
+/* Room for the instances, pins and path text the counts found; false
+ * when there is none. */
+static bool vlog_inst_arrays(vlog_inst_job *j, const vlog_instances *insts, uint64_t pins,
+                             uint64_t text)
 {
     j->text_all = mem_alloc(text + 1);
     j->paths = mem_alloc(((size_t)insts->count + 1) * sizeof *j->paths);
     j->cell = mem_alloc(((size_t)insts->count + 1) * sizeof *j->cell);
     j->pin0 = mem_alloc(((size_t)insts->count + 1) * sizeof *j->pin0);
-    return j->text_all && j->paths && j->cell && j->pin0;
+    j->pin_net = mem_alloc((pins + 1) * sizeof *j->pin_net);
+    return j->text_all && j->paths && j->cell && j->pin0 && j->pin_net;
 }
 
 static gp_status vlog_emit_instances(vlog_elab *e)
@@ -523,9 +526,8 @@ static gp_status vlog_emit_instances(vlog_elab *e)
     vlog_instances insts = {.count = (uint32_t)vlog_prefix_sums(j.insts, parts, 0)};
     uint64_t pins = vlog_prefix_sums(j.pins, parts, 0);
     uint64_t text = vlog_prefix_sums(j.text, parts, 0);
-    j.pin_net = mem_alloc((pins + 1) * sizeof *j.pin_net);
     gp_status st = GP_OK;
-    if (!vlog_inst_arrays(&j, &insts, text) || !j.pin_net) {
+    if (!vlog_inst_arrays(&j, &insts, pins, text)) {
         st = vlog_nomem(r);
     } else {
         parts_run(vlog_fill_insts_part, &j, parts);
