@@ -9,6 +9,7 @@ bool cuda_built(void) { return false; }
 int cuda_build_version(void) { return 0; }
 int cuda_device_count(void) { return 0; }
 void cuda_device_start(int index) { (void)index; }
+void cuda_device_stop(int index) { (void)index; }
 
 static gp_status not_built(int device, diag_ctx *d)
 {

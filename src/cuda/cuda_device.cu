@@ -25,6 +25,13 @@ extern "C" int cuda_device_count(void)
     return count;
 }
 
+extern "C" void cuda_device_stop(int index)
+{
+    if (cudaSetDevice(index) == cudaSuccess)
+        cudaDeviceReset();
+    cudaGetLastError();
+}
+
 extern "C" void cuda_device_start(int index)
 {
     if (cudaSetDevice(index) != cudaSuccess || cudaFree(0) != cudaSuccess)

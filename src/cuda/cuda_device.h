@@ -37,6 +37,8 @@ gp_status cuda_device_query(int index, cuda_device_info *out, diag_ctx *d);
  * a thread started while the inputs are read.  Failures are left for the
  * later call to report. */
 void cuda_device_start(int index);
+/* Ends the device's context (cudaDeviceReset) once no CUDA call follows. */
+void cuda_device_stop(int index);
 /* Runs a small kernel on device `index` and checks its result: proves the
  * build's device code runs on this GPU (right architecture, working driver). */
 gp_status cuda_selftest(int index, diag_ctx *d);
