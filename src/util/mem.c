@@ -1,12 +1,16 @@
 /* mem.c: malloc with a size header and atomic statistics; large blocks
  * freed on a thread of their own (mem_free_behind). */
+#define _DEFAULT_SOURCE /* madvise: POSIX's posix_madvise(DONTNEED) is a no-op on Linux */
 #include "util/mem.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* The header keeps the block's size; the union keeps the user's part aligned
  * for any type, as malloc's own result is. */
@@ -125,8 +129,37 @@ static pthread_mutex_t behind_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t behind_thread;
 static bool behind_running, behind_waited_at_exit;
 
+/* Bytes of pages given back at a time before a block behind is freed. */
+#define MEM_RELEASE_PIECE ((size_t)64 << 20)
+
+/* Gives the whole pages inside block p back to the system a piece at a
+ * time.  Unmapping gigabytes in one call holds the address space's lock
+ * for tenths of a second, which the other threads' mmap, mremap and page
+ * faults (a growing buffer, a fresh one) can wait on; a piece holds it
+ * for milliseconds.  The partial pages at the block's ends, where malloc
+ * keeps its own records, are left alone. */
+static void release_pages(void *p)
+{
+#ifdef MADV_DONTNEED
+    long page_size = sysconf(_SC_PAGESIZE);
+    if (page_size <= 0)
+        return;
+    size_t page = (size_t)page_size;
+    uintptr_t begin = ((uintptr_t)mem_header_of(p) / page + 1) * page;
+    uintptr_t end = ((uintptr_t)p + mem_header_of(p)->size) / page * page;
+    for (uintptr_t at = begin; at < end;) {
+        size_t piece = end - at < MEM_RELEASE_PIECE ? end - at : MEM_RELEASE_PIECE;
+        madvise((void *)at, piece, MADV_DONTNEED);
+        at += piece;
+    }
+#else
+    (void)p;
+#endif
+}
+
 static void *free_behind(void *p)
 {
+    release_pages(p);
     mem_free(p);
     return NULL;
 }

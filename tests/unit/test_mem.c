@@ -181,6 +181,29 @@ static void test_free_behind_frees_every_block(void)
     CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes);
 }
 
+/* A block's pages given back before it is freed behind are its own: the
+ * blocks beside it, on the heap or mapped, keep their bytes. */
+static void test_free_behind_keeps_neighbours(void)
+{
+    for (size_t size = (size_t)3 << 12; size <= ((size_t)3 << 20); size <<= 8) {
+        char *before = mem_alloc(size), *freed = mem_alloc(size), *after = mem_alloc(size);
+        CHECK(before && freed && after);
+        if (!before || !freed || !after)
+            return;
+        memset(before, 'b', size);
+        memset(freed, 'f', size);
+        memset(after, 'a', size);
+        mem_free_behind(freed);
+        mem_free_behind_wait();
+        size_t intact = 0;
+        for (size_t k = 0; k < size; k++)
+            intact += before[k] == 'b' && after[k] == 'a';
+        CHECK_EQ_INT(intact, size);
+        mem_free(before);
+        mem_free(after);
+    }
+}
+
 int main(void)
 {
     RUN(test_alloc_and_free_update_counters);
@@ -193,5 +216,6 @@ int main(void)
     RUN(test_blocks_are_aligned_for_any_type);
     RUN(test_counters_are_thread_safe);
     RUN(test_free_behind_frees_every_block);
+    RUN(test_free_behind_keeps_neighbours);
     return check_exit_code();
 }
