@@ -379,14 +379,19 @@ static gp_status stream_next(stream_run *run, const char *path, const events_opt
     return stream_result(run, st, r);
 }
 
+/* fn on each device the engine runs on. */
+static void each_device(const cli_power_args *a, void (*fn)(int index))
+{
+    if (a->n_devices == 0)
+        fn(a->cuda.device);
+    for (int k = 0; k < a->n_devices; k++)
+        fn(a->devices[k]);
+}
+
 /* Makes the contexts of the devices the engine runs on. */
 static void *start_device(void *arg)
 {
-    const cli_power_args *a = arg;
-    if (a->n_devices == 0)
-        cuda_device_start(a->cuda.device);
-    for (int k = 0; k < a->n_devices; k++)
-        cuda_device_start(a->devices[k]);
+    each_device(arg, cuda_device_start);
     return NULL;
 }
 
@@ -395,11 +400,7 @@ static void *start_device(void *arg)
  * about a tenth of a second. */
 static void *stop_device(void *arg)
 {
-    const cli_power_args *a = arg;
-    if (a->n_devices == 0)
-        cuda_device_stop(a->cuda.device);
-    for (int k = 0; k < a->n_devices; k++)
-        cuda_device_stop(a->devices[k]);
+    each_device(arg, cuda_device_stop);
     return NULL;
 }
 
