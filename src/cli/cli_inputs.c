@@ -232,16 +232,26 @@ void cli_timing_start(cli_timing *t)
     t->mark = progress_now_seconds();
 }
 
+/* Whether the run waited for phase p: neither beside nor within another. */
+static bool phase_waited(const report_phase *p) { return !p->beside && !p->within; }
+
+/* Appends p where there is room (CLI_MAX_PHASES bounds the phases). */
+static void timing_add(cli_timing *t, report_phase p)
+{
+    if (t->n < CLI_MAX_PHASES)
+        t->phase[t->n++] = p;
+}
+
 void cli_timing_lap(cli_timing *t, const char *name)
 {
     double now = progress_now_seconds();
     int k = 0;
-    while (k < t->n && (t->phase[k].beside || strcmp(t->phase[k].name, name) != 0))
+    while (k < t->n && (!phase_waited(&t->phase[k]) || strcmp(t->phase[k].name, name) != 0))
         k++;
     if (k < t->n) /* a phase done again (a window of several) adds up */
         t->phase[k].seconds += now - t->mark;
-    else if (t->n < CLI_MAX_PHASES)
-        t->phase[t->n++] = (report_phase){name, now - t->mark, NULL, NULL};
+    else
+        timing_add(t, (report_phase){name, now - t->mark, NULL, NULL});
     t->mark = now;
 }
 
@@ -249,30 +259,24 @@ void cli_timing_lap_split(cli_timing *t, const char *name, const char *part, dou
 {
     double now = progress_now_seconds();
     if (t->n + 1 < CLI_MAX_PHASES) {
-        t->phase[t->n++] = (report_phase){name, now - t->mark - part_seconds, NULL, NULL};
-        t->phase[t->n++] = (report_phase){part, part_seconds, NULL, NULL};
+        timing_add(t, (report_phase){name, now - t->mark - part_seconds, NULL, NULL});
+        timing_add(t, (report_phase){part, part_seconds, NULL, NULL});
     }
     t->mark = now;
 }
 
 void cli_timing_beside(cli_timing *t, const char *name, double seconds, const char *beside)
 {
-    if (t->n < CLI_MAX_PHASES)
-        t->phase[t->n++] = (report_phase){name, seconds, beside, NULL};
-}
-
-static void timing_within(cli_timing *t, const char *name, double seconds, const char *within)
-{
-    if (t->n < CLI_MAX_PHASES)
-        t->phase[t->n++] = (report_phase){name, seconds, NULL, within};
+    timing_add(t, (report_phase){name, seconds, beside, NULL});
 }
 
 void cli_timing_activity_steps(cli_timing *t, const events_stats *s)
 {
-    timing_within(t, "dump header", s->header_seconds, "the activity");
+    const char *within = "the activity";
+    timing_add(t, (report_phase){"dump header", s->header_seconds, NULL, within});
     if (s->design_wait_seconds > 0)
-        timing_within(t, "design wait", s->design_wait_seconds, "the activity");
-    timing_within(t, "event store", s->store_seconds, "the activity");
+        timing_add(t, (report_phase){"design wait", s->design_wait_seconds, NULL, within});
+    timing_add(t, (report_phase){"event store", s->store_seconds, NULL, within});
 }
 
 void cli_timing_print(const cli_timing *t, FILE *out)
@@ -281,10 +285,10 @@ void cli_timing_print(const cli_timing *t, FILE *out)
     fprintf(out, "timing:");
     for (int k = 0; k < t->n; k++) {
         const report_phase *p = &t->phase[k];
-        const char *relation = p->beside ? " beside " : p->within ? " within " : "";
-        fprintf(out, "%s %s %.3f s%s%s", k ? "," : "", p->name, p->seconds, relation,
-                p->beside ? p->beside : p->within ? p->within : "");
-        if (!p->beside && !p->within)
+        const char *other = p->beside ? p->beside : p->within;
+        fprintf(out, "%s %s %.3f s%s%s", k ? "," : "", p->name, p->seconds,
+                p->beside ? " beside " : p->within ? " within " : "", other ? other : "");
+        if (phase_waited(p))
             total += p->seconds;
     }
     struct rusage ru;
