@@ -7,10 +7,13 @@
  * pageable memory, (b) the same from pinned memory, (c) cudaMallocHost +
  * cudaFreeHost of 16 MiB and of 256 MiB, (d) one core copying the events
  * into a staging buffer in turn (what a worker does, without its copies
- * to the device), (e) cuda_upload_events with 1, 2, 4,
+ * to the device), (e) cuda_upload_bytes with 1, 2, 4,
  * 8 and 16 workers, staging buffers of 2, 8 and 32 MiB, and 8 MiB
- * write-combined, each time from the call to its return (pinned buffers
- * included), its result spot-checked on the device.  Every figure is the
+ * write-combined, each time from the call to its return, its pinned
+ * buffers made in the call (the device's kept ones released first), its
+ * result spot-checked on the device, (f) cuda_upload_bytes with the
+ * defaults, the device's buffers kept from the call before, as every
+ * upload after a process's first finds them.  Every figure is the
  * median of 3; GB/s are 8 N bytes over seconds.  CUDA builds only; about
  * 6 GB of host memory and 2.4 GB of device memory; some 20 s on an H200.
  *
@@ -23,6 +26,7 @@
 
 #include "cuda/cuda_device.h"
 #include "cuda/cuda_upload.h"
+#include "events/events.h"
 #include "util/progress.h"
 
 #define REPEATS 3
@@ -126,16 +130,23 @@ static bool spot_check(const events *ev, const int64_t *dev)
     return true;
 }
 
-/* cuda_upload_events with o, median of 3, its result checked; -1 on failure. */
-static double time_upload(const events *ev, int64_t *dev, const cuda_upload_options *o)
+/* cuda_upload_bytes of the events with o, median of 3, its result
+ * checked; its buffers made in each call (`cold`: the kept ones released
+ * before it) or kept from the call before; -1 on failure. */
+static double time_upload(const events *ev, int64_t *dev, const cuda_upload_options *o, bool cold)
 {
     double t[REPEATS];
+    size_t bytes = ev->n_events * sizeof *dev;
+    if (!cold && !cuda_ok(cuda_upload_bytes(dev, ev->word, bytes, o), "cuda_upload_bytes"))
+        return -1; /* the buffers kept */
     for (int r = 0; r < REPEATS; r++) {
-        if (!cuda_ok(cudaMemset(dev, 0xff, ev->n_events * sizeof *dev), "cudaMemset") ||
+        if (!cuda_ok(cudaMemset(dev, 0xff, bytes), "cudaMemset") ||
             !cuda_ok(cudaDeviceSynchronize(), "cudaMemset"))
             return -1;
+        if (cold)
+            cuda_upload_release(o->device);
         double start = progress_now_seconds();
-        if (!cuda_ok(cuda_upload_events(ev, dev, o), "cuda_upload_events"))
+        if (!cuda_ok(cuda_upload_bytes(dev, ev->word, bytes, o), "cuda_upload_bytes"))
             return -1;
         t[r] = progress_now_seconds() - start;
         if (r == 0 && !spot_check(ev, dev))
@@ -158,7 +169,8 @@ static bool upload_table(const events *ev, int64_t *dev)
     static const int workers[] = {1, 2, 4, 8, 16};
     static const size_t stage_mib[] = {2, 8, 32, 8};
     double bytes = (double)ev->n_events * sizeof(int64_t);
-    printf("cuda_upload_events, GB/s (median of 3), from the call to its return:\n"
+    printf("(e) cuda_upload_bytes, GB/s (median of 3), from the call to its return, its\n"
+           "pinned buffers made in the call:\n"
            "workers   2 MiB   8 MiB  32 MiB  8 MiB WC\n");
     for (size_t w = 0; w < sizeof workers / sizeof *workers; w++) {
         printf("%7d", workers[w]);
@@ -167,7 +179,7 @@ static bool upload_table(const events *ev, int64_t *dev)
             o.workers = workers[w];
             o.stage_bytes = stage_mib[s] << 20;
             o.write_combined = s == 3;
-            double t = time_upload(ev, dev, &o);
+            double t = time_upload(ev, dev, &o, true);
             if (t < 0)
                 return false;
             printf(" %7.2f", bytes / t * 1e-9);
@@ -203,6 +215,9 @@ static bool measure(const events *ev)
                pin16 * 1e3, pin256 * 1e3);
     ok = ok && print_rate("(d) staging, one thread, no copy", time_stage(ev), (double)bytes);
     ok = ok && upload_table(ev, dev);
+    cuda_upload_options o = cuda_upload_defaults();
+    ok = ok && print_rate("(f) cuda_upload_bytes, defaults, kept", time_upload(ev, dev, &o, false),
+                          (double)bytes);
     cudaFree(dev);
     return ok;
 }

@@ -242,6 +242,22 @@ gp_status cli_power_analyze_resident(const cli_power_args *a, const design *dg,
  * prints and writes them; r goes.  Returns the exit status. */
 int cli_power_finish(const cli_power_args *a, const char *design_name, const design *dg,
                      gp_status st, power_result *r, cli_timing *timing, diag_ctx *d);
+/* The contexts of the devices the cuda engine runs on, made on a thread
+ * while the inputs are read and ended on one while the reports are
+ * written (at exit they would hold up the process for about a tenth of a
+ * second).  Nothing with another engine. */
+typedef struct cli_devices {
+    const cli_power_args *a;
+    bool cuda;      /* the engine is cuda: contexts to make and end */
+    pthread_t thread;
+    bool running;   /* thread is to be joined */
+} cli_devices;
+void cli_devices_start(cli_devices *dv, const cli_power_args *a);
+/* Waits for the contexts, then ends them on a thread of their own: once
+ * no CUDA call follows. */
+void cli_devices_stop(cli_devices *dv);
+/* Waits for whatever start or stop still runs. */
+void cli_devices_join(cli_devices *dv);
 /* One of several ranks (ranks.h) whose events are made, not read
  * (resim --power): fixes the clock on `dump` as a power stream would (a
  * --clock is measured there) and narrows a->opt to this rank's share of

@@ -388,20 +388,36 @@ static void each_device(const cli_power_args *a, void (*fn)(int index))
         fn(a->devices[k]);
 }
 
-/* Makes the contexts of the devices the engine runs on. */
-static void *start_device(void *arg)
+static void *start_devices(void *arg)
 {
     each_device(arg, cuda_device_start);
     return NULL;
 }
 
-/* Ends the devices' contexts once the engine is done with them, beside
- * the writing of the reports: at exit it would hold up the process for
- * about a tenth of a second. */
-static void *stop_device(void *arg)
+static void *stop_devices(void *arg)
 {
     each_device(arg, cuda_device_stop);
     return NULL;
+}
+
+void cli_devices_start(cli_devices *dv, const cli_power_args *a)
+{
+    dv->a = a;
+    dv->cuda = a->engine == CLI_ENGINE_CUDA;
+    dv->running = dv->cuda && pthread_create(&dv->thread, NULL, start_devices, (void *)a) == 0;
+}
+
+void cli_devices_join(cli_devices *dv)
+{
+    if (dv->running)
+        pthread_join(dv->thread, NULL);
+    dv->running = false;
+}
+
+void cli_devices_stop(cli_devices *dv)
+{
+    cli_devices_join(dv);
+    dv->running = dv->cuda && pthread_create(&dv->thread, NULL, stop_devices, (void *)dv->a) == 0;
 }
 
 /* The outputs of several activities: the combination of their results
@@ -447,10 +463,8 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
 {
     diag_ctx *d = ctx->diag;
     stream_run run = {.a = a, .cd = cd, .d = d};
-    /* The device's context is made while the inputs are read. */
-    pthread_t device_thread;
-    bool starting = a->engine == CLI_ENGINE_CUDA &&
-                    pthread_create(&device_thread, NULL, start_device, a) == 0;
+    cli_devices devices;
+    cli_devices_start(&devices, a);
     cli_coverage cover = {.scope = in->scope, .d = d, .warn = true,
                           .list_all = in->list_unannotated, .refuse_most = true};
     progress bar;
@@ -468,14 +482,12 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
     gp_status ready = cli_design_ready(cd);
     if (st == GP_OK)
         st = ready;
-    if (starting)
-        pthread_join(device_thread, NULL);
+    cli_devices_join(&devices);
     power_result *results[CLI_MAX_FILES] = {NULL};
     st = stream_result(&run, st, &results[0]);
     for (int k = 1; st == GP_OK && k < in->n_activities; k++)
         st = stream_next(&run, in->activities[k], &opt, &consumer, &results[k]);
-    pthread_t stop_thread;
-    bool stopping = starting && pthread_create(&stop_thread, NULL, stop_device, a) == 0;
+    cli_devices_stop(&devices);
     cli_timing_lap_split(&cd->timing, "activity", "engine", run.engine_seconds);
     cli_timing_activity_steps(&cd->timing, &cd->activity);
     cd->timing.windows = cd->activity.windows;
@@ -484,8 +496,7 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
     if (ranks_rank() > 0) { /* rank 0 writes */
         for (int k = 0; k < in->n_activities; k++)
             power_result_free(results[k]);
-        if (stopping)
-            pthread_join(stop_thread, NULL);
+        cli_devices_join(&devices);
         return st == GP_OK ? 0 : CLI_EXIT_INPUT;
     }
     int status;
@@ -493,7 +504,6 @@ int cli_power_stream(cli_power_args *a, const cli_inputs *in, uint64_t memory,
         status = finish_activities(a, cd->dg, st, results, in, timing, d);
     else
         status = finish_run(a, cd->dg ? cd->dg->name : NULL, cd->dg, st, results[0], timing, d);
-    if (stopping)
-        pthread_join(stop_thread, NULL);
+    cli_devices_join(&devices);
     return status;
 }

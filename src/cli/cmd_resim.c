@@ -328,11 +328,15 @@ int cli_resim(int argc, char **argv, const cli_context *ctx)
     a.opt.threads = (uint32_t)a.power.threads;
     a.in.threads = a.power.threads;
     cli_design cd;
+    cli_devices devices;
+    cli_devices_start(&devices, &a.power);
     gp_status st = cli_read_design(&a.in, false, false, &cd, ctx);
     a.opt.net_bound = cd.coverage.net_bound;
+    cli_devices_join(&devices);
     power_result *r = NULL;
     if (st == GP_OK)
         st = resim_and_power(&a, &cd, ctx, &r);
+    cli_devices_stop(&devices);
     cli_timing *timing = a.in.timing ? &cd.timing : NULL;
     if (a.want_power)
         status = cli_power_finish(&a.power, cd.dg ? cd.dg->name : NULL, cd.dg, st, r, timing,
@@ -342,5 +346,6 @@ int cli_resim(int argc, char **argv, const cli_context *ctx)
     if (a.in.timing && ranks_rank() == 0)
         cli_timing_print(&cd.timing, stderr);
     cli_design_free(&cd);
+    cli_devices_join(&devices);
     return status;
 }

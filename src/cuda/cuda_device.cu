@@ -1,8 +1,11 @@
-/* cuda_device.cu: device discovery and a self-test kernel (see cuda_device.h). */
+/* cuda_device.cu: device discovery, contexts made and ended, and a
+ * self-test kernel (see cuda_device.h). */
 #include "cuda/cuda_device.h"
 
 #include <cuda_runtime.h>
 #include <string.h>
+
+#include "cuda/cuda_upload.h"
 
 /* Reports a failed CUDA call as message `msgno` and returns GP_ERR_UNSUPPORTED. */
 static gp_status cuda_fail(diag_ctx *d, int msgno, const char *what, cudaError_t err)
@@ -27,6 +30,7 @@ extern "C" int cuda_device_count(void)
 
 extern "C" void cuda_device_stop(int index)
 {
+    cuda_upload_release(index); /* its buffers belong to the context */
     if (cudaSetDevice(index) == cudaSuccess)
         cudaDeviceReset();
     cudaGetLastError();
@@ -34,8 +38,11 @@ extern "C" void cuda_device_stop(int index)
 
 extern "C" void cuda_device_start(int index)
 {
-    if (cudaSetDevice(index) != cudaSuccess || cudaFree(0) != cudaSuccess)
+    if (cudaSetDevice(index) != cudaSuccess || cudaFree(0) != cudaSuccess) {
         cudaGetLastError(); /* this thread's error: the later call meets and reports it */
+        return;
+    }
+    cuda_upload_prepare(index);
 }
 
 extern "C" gp_status cuda_device_query(int index, cuda_device_info *out, diag_ctx *d)

@@ -33,11 +33,13 @@ int cuda_build_version(void);
 int cuda_device_count(void);
 gp_status cuda_device_query(int index, cuda_device_info *out, diag_ctx *d);
 /* Makes device `index`'s context, which the first CUDA call on a device
- * waits for, so that a call made later (on any thread) finds it made; for
- * a thread started while the inputs are read.  Failures are left for the
- * later call to report. */
+ * waits for, and its upload's pinned buffers (cuda_upload.h), so that a
+ * call made later (on any thread) finds them made; for a thread started
+ * while the inputs are read.  Failures are left for the later call to
+ * report. */
 void cuda_device_start(int index);
-/* Ends the device's context (cudaDeviceReset) once no CUDA call follows. */
+/* Ends the device's context (cudaDeviceReset), its upload's buffers
+ * freed first, once no CUDA call follows. */
 void cuda_device_stop(int index);
 /* Runs a small kernel on device `index` and checks its result: proves the
  * build's device code runs on this GPU (right architecture, working driver). */

@@ -152,7 +152,8 @@ static cudaError_t upload_events(cuda_power_session *s)
     cuda_upload_options o = cuda_upload_defaults();
     o.device = s->device;
     o.cancel = &s->cancel_upload;
-    return cuda_upload_events(s->ev, (int64_t *)s->m.ev, &o);
+    return cuda_upload_bytes((void *)s->m.ev, s->ev->word, s->ev->n_events * sizeof *s->ev->word,
+                             &o);
 }
 
 /* The planning and result buffers every run reuses. */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cuda/cuda_resim_kernels.h"
+#include "cuda/cuda_upload.h"
 #include "util/mem.h"
 #include "util/progress.h"
 
@@ -37,14 +38,14 @@ static cudaError_t device_array(void **p, size_t bytes)
     return cudaMalloc(p, bytes ? bytes : 1);
 }
 
-/* A device copy of `bytes` at src, from pageable memory: pinning staging
- * buffers (cuda_upload's way) costs more than these arrays take to copy
- * (docs/performance.md). */
-static cudaError_t upload(void **dst, const void *src, size_t bytes)
+/* A device copy of `bytes` at src, through the device's kept staging
+ * buffers (cuda_upload.h). */
+static cudaError_t upload(const resim_job *j, void **dst, const void *src, size_t bytes)
 {
     cudaError_t err = device_array(dst, bytes);
-    return err == cudaSuccess && bytes ? cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice)
-                                       : err;
+    cuda_upload_options o = cuda_upload_defaults();
+    o.device = j->device;
+    return err == cudaSuccess ? cuda_upload_bytes(*dst, src, bytes, &o) : err;
 }
 
 /* The plan's arrays and the fixed nets' events on the device. */
@@ -55,15 +56,15 @@ static cudaError_t upload_plan(resim_job *j)
     uint32_t nets = fx->n_nets;
     cudaError_t err = cudaStreamCreateWithFlags(&j->stream, cudaStreamNonBlocking);
     if (err == cudaSuccess)
-        err = upload((void **)&j->P.gates, p->gates, p->n_gates * sizeof *p->gates);
+        err = upload(j, (void **)&j->P.gates, p->gates, p->n_gates * sizeof *p->gates);
     if (err == cudaSuccess)
-        err = upload((void **)&j->P.inputs, p->inputs, p->n_inputs * sizeof *p->inputs);
+        err = upload(j, (void **)&j->P.inputs, p->inputs, p->n_inputs * sizeof *p->inputs);
     if (err == cudaSuccess)
-        err = upload((void **)&j->P.tt, p->tt, p->n_tt * sizeof *p->tt);
+        err = upload(j, (void **)&j->P.tt, p->tt, p->n_tt * sizeof *p->tt);
     if (err == cudaSuccess)
-        err = upload(&j->fixed_word, fx->word, fx->n_events * sizeof *fx->word);
+        err = upload(j, &j->fixed_word, fx->word, fx->n_events * sizeof *fx->word);
     if (err == cudaSuccess)
-        err = upload(&j->fixed_ev0, fx->net_ev0, ((size_t)nets + 1) * sizeof *fx->net_ev0);
+        err = upload(j, &j->fixed_ev0, fx->net_ev0, ((size_t)nets + 1) * sizeof *fx->net_ev0);
     if (err == cudaSuccess)
         err = device_array((void **)&j->P.net_ptr, (size_t)nets * sizeof *j->P.net_ptr);
     if (err == cudaSuccess)
