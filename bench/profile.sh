@@ -12,14 +12,17 @@
 #    `perf record` (cycles, no call graphs) and `perf stat` (page faults,
 #    context switches, CPU migrations);
 # 4. prints the symbols above 0.5% of the samples, kernel ones included,
-#    and the counters.
+#    the counters, and a timeline of the threads busy and what they ran
+#    (bench/busy.py: where the cores wait, and on what).
 #
 # The device machine has no perf: copy /usr/bin/perf and the libraries
 # `ldd` names (libc's aside) into an ignored .devcarry/perf/ and
 # .devcarry/perf/lib/ and carry it.  Knobs: GATES (1000000), CYCLES (500),
 # WORK (/tmp/gp-profile), PERF (perf), COMMAND (info; or power, with
 # --period 10ns and the cpu engine), ARGS (more options, e.g. --threads 1),
-# ACTIVITY (full.vcd; full.fst with FST=1 or lz4 written).
+# ACTIVITY (full.vcd; full.fst with FST=1 or lz4 written; none: the design
+# alone), HZ (samples a second of each thread, 2000), STEP (the timeline's
+# step, 0.1 s).
 set -uo pipefail
 start=$SECONDS
 work=${WORK:-/tmp/gp-profile}
@@ -45,14 +48,17 @@ if [ ! -f "$case_dir/full.vcd" ]; then
 fi
 command=${COMMAND:-info}
 [ "$command" = power ] && more=(--period 10ns --engine cpu --json "$out/report.json") || more=()
+[ "${ACTIVITY:-}" = none ] || more+=(--activity "$case_dir/${ACTIVITY:-full.vcd}" --scope top)
 cmd=("$work/build/gatepower" --quiet "$command" --lib "$case_dir/cells.lib"
-     --netlist "$case_dir/netlist.v" --activity "$case_dir/${ACTIVITY:-full.vcd}" --scope top
-     --timing "${more[@]}" ${ARGS:-})
+     --netlist "$case_dir/netlist.v" --timing "${more[@]}" ${ARGS:-})
 "${cmd[@]}" >/dev/null 2>"$out/warm.err"; grep '^timing' "$out/warm.err"
-"$perf" record -o "$out/perf.data" -- "${cmd[@]}" >/dev/null 2>"$out/record.err"
+"$perf" record -F "${HZ:-2000}" -o "$out/perf.data" -- "${cmd[@]}" >/dev/null \
+  2>"$out/record.err"
 grep '^timing' "$out/record.err" || tail -5 "$out/record.err"
 "$perf" report -i "$out/perf.data" --no-children --sort sym --percent-limit 0.5 --stdio \
   2>/dev/null | grep -E '^ +[0-9]' | head -50
 "$perf" stat -e page-faults,context-switches,cpu-migrations -- "${cmd[@]}" 2>&1 >/dev/null |
   grep -E '^timing|page-faults|context|migrations|elapsed'
+"$perf" script -i "$out/perf.data" -F tid,time,ip,sym 2>/dev/null |
+  python3 bench/busy.py "${HZ:-2000}" "${STEP:-0.1}"
 say "done"

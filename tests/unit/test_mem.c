@@ -188,8 +188,12 @@ static void test_free_behind_keeps_neighbours(void)
     for (size_t size = (size_t)3 << 12; size <= ((size_t)3 << 20); size <<= 8) {
         char *before = mem_alloc(size), *freed = mem_alloc(size), *after = mem_alloc(size);
         CHECK(before && freed && after);
-        if (!before || !freed || !after)
+        if (!before || !freed || !after) {
+            mem_free(before); /* mem_free takes NULL */
+            mem_free(freed);
+            mem_free(after);
             return;
+        }
         memset(before, 'b', size);
         memset(freed, 'f', size);
         memset(after, 'a', size);
