@@ -55,6 +55,8 @@ typedef struct cpu_shard_out {
     double *bins, *inst;
     uint64_t *bins_exact, *inst_exact;
     uint64_t events_used;
+    size_t bins_cap, inst_cap; /* doubles bins and inst hold (the exact arrays, twice as
+                                  many and one) */
 } cpu_shard_out;
 
 typedef struct cpu_run {
@@ -75,9 +77,14 @@ typedef struct cpu_run {
     uint32_t n_shards;
     atomic_uint next_shard;
     atomic_bool failed;       /* out of memory in a worker */
-    pthread_mutex_t lock;     /* guards done[] and committed */
+    pthread_mutex_t lock;     /* guards done[], committed and spare[] */
     cpu_shard_out **done;     /* finished shards not yet added into r */
     uint32_t committed;       /* shards added into r so far (in order) */
+    /* Added shards whose buffers the next shards take: fresh ones would be
+     * zeroed page by page by the kernel, several MB a shard over many
+     * cycles (a page fault each 4 KB). */
+    cpu_shard_out **spare;
+    uint32_t n_spare, max_spare;
 } cpu_run;
 
 /* One pin of the gate a task walks. */
@@ -394,20 +401,63 @@ static void task_cycles(const cpu_run *run, cpu_task t, uint32_t *c0, uint32_t *
     *c1 = b < end ? (uint32_t)b : end;
 }
 
-static void shard_free(cpu_shard_out *o)
+static void shard_free_buffers(cpu_shard_out *o)
 {
-    if (!o)
-        return;
     mem_free(o->bins);
     mem_free(o->inst);
     mem_free(o->bins_exact);
     mem_free(o->inst_exact);
+    o->bins = o->inst = NULL;
+    o->bins_exact = o->inst_exact = NULL;
+    o->bins_cap = o->inst_cap = 0;
+}
+
+static void shard_free(cpu_shard_out *o)
+{
+    if (!o)
+        return;
+    shard_free_buffers(o);
     mem_free(o);
+}
+
+/* A spare shard's buffers, or new ones (all empty). */
+static cpu_shard_out *shard_take(cpu_run *run)
+{
+    pthread_mutex_lock(&run->lock);
+    cpu_shard_out *o = run->n_spare ? run->spare[--run->n_spare] : NULL;
+    pthread_mutex_unlock(&run->lock);
+    return o ? o : mem_calloc(1, sizeof *o);
+}
+
+/* o's buffers holding `bins` and `inst` doubles at least (the exact sums
+ * with exact), zeroed. */
+static bool shard_fit(cpu_shard_out *o, size_t bins, size_t inst, bool exact)
+{
+    if (o->bins_cap < bins || o->inst_cap < inst) {
+        shard_free_buffers(o);
+        o->bins = mem_alloc((bins ? bins : 1) * sizeof *o->bins);
+        o->inst = mem_alloc((inst ? inst : 1) * sizeof *o->inst);
+        if (exact) {
+            o->bins_exact = mem_alloc((bins * 2 + 1) * sizeof *o->bins_exact);
+            o->inst_exact = mem_alloc((inst * 2 + 1) * sizeof *o->inst_exact);
+        }
+        if (!o->bins || !o->inst || (exact && (!o->bins_exact || !o->inst_exact)))
+            return false;
+        o->bins_cap = bins, o->inst_cap = inst;
+    }
+    memset(o->bins, 0, bins * sizeof *o->bins);
+    memset(o->inst, 0, inst * sizeof *o->inst);
+    if (exact) {
+        memset(o->bins_exact, 0, (bins * 2 + 1) * sizeof *o->bins_exact);
+        memset(o->inst_exact, 0, (inst * 2 + 1) * sizeof *o->inst_exact);
+    }
+    o->events_used = 0;
+    return true;
 }
 
 /* Zeroed buffers for tasks [first, end): their instances and cycles (the
  * slabs they meet, unless they all are one gate's in one slab). */
-static cpu_shard_out *shard_new(const cpu_run *run, uint64_t first, uint64_t end)
+static cpu_shard_out *shard_new(cpu_run *run, uint64_t first, uint64_t end)
 {
     cpu_task a = task_at(run, first), z = task_at(run, end - 1);
     uint32_t c_lo = a.slab * run->slab, c_hi = z.slab * run->slab + slab_cycles(run, z.slab);
@@ -418,17 +468,12 @@ static cpu_shard_out *shard_new(const cpu_run *run, uint64_t first, uint64_t end
     }
     if (a.slab == z.slab)
         g0 = a.inst, g1 = z.inst;
-    cpu_shard_out *o = mem_calloc(1, sizeof *o);
+    cpu_shard_out *o = shard_take(run);
     if (!o)
         return NULL;
-    *o = (cpu_shard_out){.bin0 = c_lo, .n_bins = c_hi - c_lo, .inst0 = g0, .n_insts = g1 - g0 + 1};
-    o->bins = mem_calloc((size_t)o->n_bins * POWER_COMPONENTS, sizeof *o->bins);
-    o->inst = mem_calloc((size_t)o->n_insts * POWER_COMPONENTS, sizeof *o->inst);
-    if (run->exact) {
-        o->bins_exact = mem_calloc((size_t)o->n_bins * POWER_COMPONENTS * 2 + 1, sizeof(uint64_t));
-        o->inst_exact = mem_calloc((size_t)o->n_insts * POWER_COMPONENTS * 2 + 1, sizeof(uint64_t));
-    }
-    if (!o->bins || !o->inst || (run->exact && (!o->bins_exact || !o->inst_exact))) {
+    o->bin0 = c_lo, o->n_bins = c_hi - c_lo, o->inst0 = g0, o->n_insts = g1 - g0 + 1;
+    if (!shard_fit(o, (size_t)o->n_bins * POWER_COMPONENTS, (size_t)o->n_insts * POWER_COMPONENTS,
+                   run->exact)) {
         shard_free(o);
         return NULL;
     }
@@ -436,7 +481,7 @@ static cpu_shard_out *shard_new(const cpu_run *run, uint64_t first, uint64_t end
 }
 
 /* Runs shard j's tasks in task order; NULL when out of memory. */
-static cpu_shard_out *shard_run(const cpu_run *run, cpu_walk *w, uint32_t j)
+static cpu_shard_out *shard_run(cpu_run *run, cpu_walk *w, uint32_t j)
 {
     uint64_t first = run->shard_first.data[j], end = run->shard_first.data[j + 1];
     cpu_shard_out *o = shard_new(run, first, end);
@@ -476,9 +521,13 @@ static void shard_done(cpu_run *run, uint32_t j, cpu_shard_out *o)
     pthread_mutex_lock(&run->lock);
     run->done[j] = o;
     for (; run->committed < run->n_shards && run->done[run->committed]; run->committed++) {
-        shard_add(run->r, run->done[run->committed]);
-        shard_free(run->done[run->committed]);
+        cpu_shard_out *added = run->done[run->committed];
+        shard_add(run->r, added);
         run->done[run->committed] = NULL;
+        if (run->n_spare < run->max_spare)
+            run->spare[run->n_spare++] = added;
+        else
+            shard_free(added);
     }
     pthread_mutex_unlock(&run->lock);
 }
@@ -613,6 +662,8 @@ static bool run_threads(cpu_run *run, int threads, diag_ctx *d)
 {
     uint32_t n = thread_count(threads, run->n_shards);
     run->done = mem_calloc(run->n_shards ? run->n_shards : 1, sizeof *run->done);
+    run->spare = mem_alloc(n * sizeof *run->spare);
+    run->max_spare = run->spare ? n : 0;
     atomic_init(&run->next_shard, 0);
     atomic_init(&run->failed, false);
     bool ok = run->done && pthread_mutex_init(&run->lock, NULL) == 0;
@@ -624,6 +675,9 @@ static bool run_threads(cpu_run *run, int threads, diag_ctx *d)
     for (uint32_t j = 0; run->done && j < run->n_shards; j++)
         shard_free(run->done[j]); /* left by a failed run */
     mem_free(run->done);
+    while (run->n_spare > 0)
+        shard_free(run->spare[--run->n_spare]);
+    mem_free(run->spare);
     return ok;
 }
 
