@@ -224,8 +224,14 @@ extern "C" void cuda_upload_release(int device)
         return;
     upload_kept *k = &kept[device];
     std::lock_guard<std::mutex> hold(k->lock);
-    for (int w = 0; w < CUDA_UPLOAD_MAX_WORKERS; w++)
-        if (k->lane[w].open)
-            lane_close(&k->lane[w]);
+    bool on_device = false; /* the lanes' context, made current before the first closes */
+    for (int w = 0; w < CUDA_UPLOAD_MAX_WORKERS; w++) {
+        if (!k->lane[w].open)
+            continue;
+        if (!on_device)
+            cudaSetDevice(device);
+        on_device = true;
+        lane_close(&k->lane[w]);
+    }
     cudaGetLastError();
 }
