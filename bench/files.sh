@@ -15,7 +15,12 @@
 #    with MEMORY=SIZE, both again with --memory SIZE (in windows);
 # 4. checks the cpu and cuda engines' report.json totals agree (1e-6), and
 #    each engine's windowed run its one-window run (1e-9);
-# 5. prints a table last: the median wall seconds of each phase per command.
+# 5. times the reader alone (bench_read: the design read first, then the
+#    dump into the store on every core and on one thread);
+# 6. prints a table last: the median wall seconds of each phase per command,
+#    the peak memory and, with a GPU, the device memory the run used.
+#
+# `make bench` runs it on the CPU (bench/run: ENGINES=cpu, SKIP_BUILD=1).
 #
 # Logs go to $OUT (the device tool's folder) or build-cuda/files-out.
 # Knobs: GATES (1000000), CYCLES (500), REPEAT (3), CASE_DIR (/tmp/gp-case),
@@ -25,7 +30,8 @@
 # and checked, read by info on 1 thread and
 # on every core, and by power --engine cuda, checked against the VCD's run),
 # SKIP_BUILD=1, SKIP_CASE=1 (keep the case already in CASE_DIR), BUILD
-# (build-cuda), MEMORY=SIZE (the windowed runs), ONLY_POWER=1 (no info runs),
+# (build-cuda), ENGINES ("cpu cuda"; "cpu" without a GPU), MEMORY=SIZE (the
+# windowed runs), ONLY_POWER=1 (no info runs),
 # CHECK=0 (the case not read back: saves a fifth of writing a large one),
 # PARSE=1 (info also with the scope "", under which no signal names a
 # net, on 1 thread and on every core: the VCD's text read without building
@@ -43,6 +49,7 @@ out=${OUT:-$build/files-out}
 gates=${GATES:-1000000}
 cycles=${CYCLES:-500}
 repeat=${REPEAT:-3}
+engines=${ENGINES:-cpu cuda}
 case_dir=${CASE_DIR:-/tmp/gp-case}
 mkdir -p "$out" "$case_dir"
 log=$out/files.log
@@ -58,7 +65,8 @@ if [ -z "${SKIP_BUILD:-}" ]; then
   say "build"
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGATEPOWER_CUDA=ON ${CMAKE_ARGS:-} \
     >"$out/build.log" 2>&1 &&
-    cmake --build "$build" -j"$(nproc)" --target gatepower bench_files >>"$out/build.log" 2>&1 ||
+    cmake --build "$build" -j"$(nproc)" --target gatepower bench_files bench_read \
+      >>"$out/build.log" 2>&1 ||
     { say "FAIL: build (see build.log)"; tail -20 "$out/build.log"; exit 1; }
 fi
 gp=$build/gatepower
@@ -82,13 +90,27 @@ inputs=(--lib "$case_dir/cells.lib" --netlist "$case_dir/netlist.v" --activity "
 cat "$case_dir/full.vcd" >/dev/null # in the page cache, as for every run after the first
 
 # name: the command's label; the rest: its arguments.  Appends the timing line.
+# With a GPU, nvidia-smi samples the device's memory in use every 50 ms
+# during the run; the line gets "gpu memory X GB": the most, less what was
+# in use before it (the run's own, on a machine where nothing else runs).
 run() {
   local name=$1; shift
-  local bin=$gp
+  local bin=$gp sampler= idle=
   [[ $name == base-* ]] && bin=$BASE_GP
+  if command -v nvidia-smi >/dev/null; then
+    idle=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0)
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0 -lms 50 \
+      >"$out/$name.gpumem" 2>/dev/null &
+    sampler=$!
+  fi
   "$bin" --quiet "$@" >"$out/$name.stdout" 2>"$out/$name.err"
   local rc=$?
   local line; line=$(grep '^timing:' "$out/$name.err")
+  if [ -n "$sampler" ]; then
+    kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null
+    line+=$(sort -n "$out/$name.gpumem" | tail -1 |
+            awk -v idle="$idle" '{ printf "; gpu memory %.3f GB", ($1 - idle) * 1048576 / 1e9 }')
+  fi
   echo "$name rc=$rc $line" >>"$out/timings.txt"
   say "$name: rc=$rc $line"
   [ $rc = 0 ] || { tail -5 "$out/$name.err"; }
@@ -103,27 +125,32 @@ for r in $(seq 1 "$repeat"); do
     run parse-1 info "${inputs[@]/%top/}" --timing --threads 1
     run parse-all info "${inputs[@]/%top/}" --timing
   fi
-  run power-cpu power "${inputs[@]}" --period 10ns --engine cpu --timing --json "$out/cpu.json"
-  run power-cuda power "${inputs[@]}" --period 10ns --engine cuda --timing --json "$out/cuda.json"
+  for e in $engines; do
+    run power-$e power "${inputs[@]}" --period 10ns --engine $e --timing --json "$out/$e.json"
+  done
   if [ -n "${BASE_GP:-}" ]; then
     run base-power-cpu power "${inputs[@]}" --period 10ns --engine cpu --timing
     run base-power-cuda power "${inputs[@]}" --period 10ns --engine cuda --timing \
       --json "$out/base-cuda.json"
   fi
   if [ -n "${MEMORY:-}" ]; then
-    run power-cpu-mem power "${inputs[@]}" --period 10ns --engine cpu --memory "$MEMORY" \
-      --timing --json "$out/cpu-mem.json"
-    run power-cuda-mem power "${inputs[@]}" --period 10ns --engine cuda --memory "$MEMORY" \
-      --timing --json "$out/cuda-mem.json"
+    for e in $engines; do
+      run power-$e-mem power "${inputs[@]}" --period 10ns --engine $e --memory "$MEMORY" \
+        --timing --json "$out/$e-mem.json"
+    done
   fi
   [ -n "${GZ:-}" ] && run info-gz info "${inputs[@]/%full.vcd/full.vcd.gz}" --timing
   if [ -n "${FST:-}" ]; then
     run info-fst-1 info "${inputs[@]/%full.vcd/full.fst}" --timing --threads 1
     run info-fst info "${inputs[@]/%full.vcd/full.fst}" --timing
-    run power-cuda-fst power "${inputs[@]/%full.vcd/full.fst}" --period 10ns --engine cuda \
-      --timing --json "$out/cuda-fst.json"
+    [[ $engines == *cuda* ]] && run power-cuda-fst power "${inputs[@]/%full.vcd/full.fst}" \
+      --period 10ns --engine cuda --timing --json "$out/cuda-fst.json"
   fi
 done
+say "the reader alone (bench_read, median of $repeat)"
+threads=$([ "${ONE_THREAD:-1}" = 0 ] && echo 0 || echo 0,1)
+"$build/bench/bench_read" "${inputs[@]}" --threads "$threads" --repeats "$repeat" 2>&1 |
+  tee -a "$log"
 python3 - "$out" <<'PY' | tee -a "$log"
 import json, os, sys
 def worst(p, q):
@@ -147,10 +174,12 @@ for line in open(sys.argv[1]):
     phases = dict((m[0], float(m[1])) for m in re.findall(r"(\w[\w ]*?) (\d+\.\d+) s", line))
     peak = re.search(r"peak memory (\d+\.\d+) GB", line)
     phases["peak GB"] = float(peak.group(1)) if peak else float("nan")
+    gpu = re.search(r"gpu memory (-?\d+\.\d+) GB", line)
+    phases["gpu GB"] = float(gpu.group(1)) if gpu else float("nan")
     windows = re.search(r"activity in (\d+) windows", line)
     phases["windows"] = float(windows.group(1)) if windows else 1.0
     rows.setdefault(name, []).append(phases)
-cols = ["netlist", "activity", "engine", "writing", "total", "peak GB", "windows"]
+cols = ["netlist", "activity", "engine", "writing", "total", "peak GB", "gpu GB", "windows"]
 print("| command | " + " | ".join(cols) + " | VCD GB/s |")
 print("|---|" + "---:|" * (len(cols) + 1))
 for name, runs in rows.items():
