@@ -151,7 +151,7 @@ static gp_status bind_signals(collector *c)
     return GP_OK;
 }
 
-static uint32_t binding_slot(const collector *c, binding b) { return c->slot0[b.id] + b.bit; }
+static uint32_t binding_slot(const collector *c, binding b) { return events_slot(c, b.id, b.bit); }
 
 /* The nets of the slots several bindings share, in declaration order;
  * `count` holds each slot's bindings and becomes each aliased slot's fill. */
@@ -207,15 +207,20 @@ static gp_status bind_slots(collector *c)
 }
 
 /* Ids none of whose bits is bound keep no changes (a binding before any
- * change: the changes read before a later one are kept by slot). */
+ * change: the changes read before a later one are kept by slot); none to
+ * drop when every declared bit was bound.  Without the memory for the
+ * filter every change is kept, as when bound later. */
 static void drop_unbound_ids(collector *c)
 {
-    for (uint32_t id = 0; id < c->id_count; id++) {
-        bool any = false;
-        for (uint32_t s = c->slot0[id]; s < c->slot0[id + 1] && !any; s++)
-            any = c->slot_net[s] != DESIGN_NONE;
-        if (!any)
-            c->id_slot[id] = DESIGN_NONE;
+    const events_stats *st = c->stats;
+    if (st->signals_unmatched == 0 && st->signals_pins == 0 && st->signals_duplicate == 0)
+        return;
+    c->id_kept = mem_alloc((c->id_count ? c->id_count : 1) * sizeof *c->id_kept);
+    for (uint32_t id = 0; c->id_kept && id < c->id_count; id++) {
+        bool any = c->slot_net[id] != DESIGN_NONE;
+        for (uint32_t s = c->upper0[id]; s < c->upper0[id + 1] && !any; s++)
+            any = c->slot_net[c->id_count + s] != DESIGN_NONE;
+        c->id_kept[id] = any ? id : DESIGN_NONE;
     }
 }
 
@@ -253,33 +258,32 @@ gp_status events_bind(collector *c)
     return c->bind_status;
 }
 
-/* Every declared bit a slot: an id's slots are as many as its widest
- * declaration's bits. */
+/* Every id's bit 0 a slot, the id itself, and every other bit declared
+ * one after all those: an id's bits are as many as its widest
+ * declaration's. */
 static gp_status make_slots(collector *c, uint32_t id_count)
 {
     c->id_count = id_count;
-    c->slot0 = mem_zeroed((size_t)id_count + 1, sizeof *c->slot0);
-    c->id_slot = mem_alloc((id_count ? id_count : 1) * sizeof *c->id_slot);
-    if (!c->slot0 || !c->id_slot)
+    c->upper0 = mem_zeroed((size_t)id_count + 1, sizeof *c->upper0);
+    if (!c->upper0)
         return events_no_memory(c);
     for (size_t k = 0; k < c->signals.len; k++) {
         const signal_bit *s = &c->signals.data[k];
-        if (c->slot0[s->id + 1] < s->bit + 1)
-            c->slot0[s->id + 1] = s->bit + 1;
+        if (c->upper0[s->id + 1] < s->bit)
+            c->upper0[s->id + 1] = s->bit;
     }
-    uint64_t slots = 0;
+    uint64_t upper = 0;
     for (uint32_t id = 0; id < id_count; id++) {
-        uint32_t width = c->slot0[id + 1];
-        c->id_slot[id] = width ? (uint32_t)slots : DESIGN_NONE;
-        slots += width;
-        c->slot0[id + 1] = (uint32_t)(slots < EVENTS_MAX_SLOTS ? slots : EVENTS_MAX_SLOTS);
+        upper += c->upper0[id + 1];
+        c->upper0[id + 1] = (uint32_t)(upper < EVENTS_MAX_SLOTS ? upper : EVENTS_MAX_SLOTS);
     }
-    if (slots > EVENTS_MAX_SLOTS) {
-        diag_error(c->d, 7104, DIAG_NOWHERE, "the dump declares %llu bits under the scope: "
-                   "activity is read for at most 2^30 - 1", (unsigned long long)slots);
+    if (id_count + upper > EVENTS_MAX_SLOTS) {
+        diag_error(c->d, 7104, DIAG_NOWHERE, "the dump declares %u identifiers and %llu more "
+                   "vector bits under the scope: activity is read for at most 2^30 - 1 in all",
+                   id_count, (unsigned long long)upper);
         return GP_ERR_UNSUPPORTED;
     }
-    c->n_slots = (uint32_t)slots;
+    c->n_slots = id_count + (uint32_t)upper;
     return GP_OK;
 }
 
@@ -361,10 +365,10 @@ static void collector_free(collector *c)
     vec_char_free(&c->names);
     vec_binding_free(&c->bindings);
     mem_free(c->net_bound);
-    mem_free(c->slot0);
+    mem_free(c->upper0);
     mem_free(c->slot_net);
     mem_free(c->net_slot);
-    mem_free(c->id_slot);
+    mem_free(c->id_kept);
     mem_free(c->alias0);
     mem_free(c->alias_nets);
 }

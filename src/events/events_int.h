@@ -112,8 +112,12 @@ typedef struct collector {
     vec_binding bindings;     /* while binding, in declaration order */
     uint8_t *net_bound;       /* per net: an earlier bit gave it */
     scope_tally hints[EVENTS_HINTS];
-    uint32_t *slot0;          /* [id_count + 1]: id's bit b is slot slot0[id] + b */
-    uint32_t *id_slot;        /* [id_count]: the id's bit 0 slot; DESIGN_NONE: none kept */
+    /* Slots: id's bit 0 is slot id (every change of a scalar finds its slot
+     * without a look); its bit b > 0 is slot id_count + upper0[id] + b - 1,
+     * for b up to upper0[id + 1] - upper0[id]. */
+    uint32_t *upper0;         /* [id_count + 1] */
+    uint32_t *id_kept;        /* NULL, or once the ids none of whose bits is bound are
+                                 known before any change: [id_count], id or DESIGN_NONE */
     uint32_t id_count, n_slots;
     bool bound;               /* events_bind ran (bind_status its result) */
     gp_status bind_status;
@@ -157,15 +161,18 @@ typedef struct collector {
 /* The slot of bit `bit` of id `id`, or DESIGN_NONE beyond the bits declared. */
 static inline uint32_t events_slot(const collector *c, uint32_t id, uint32_t bit)
 {
-    uint32_t slot = c->slot0[id] + bit;
-    return slot < c->slot0[id + 1] ? slot : DESIGN_NONE;
+    if (bit == 0)
+        return id;
+    uint32_t upper = c->upper0[id] + bit - 1;
+    return upper < c->upper0[id + 1] ? c->id_count + upper : DESIGN_NONE;
 }
 
-/* The slot a change goes to (DESIGN_NONE: none), bit 0 (every scalar's
- * change) in one look. */
+/* The slot a change goes to (DESIGN_NONE: none kept). */
 static inline uint32_t events_change_slot(const collector *c, uint32_t id, uint32_t bit)
 {
-    return bit == 0 ? c->id_slot[id] : events_slot(c, id, bit);
+    if (bit == 0)
+        return c->id_kept ? c->id_kept[id] : id;
+    return events_slot(c, id, bit);
 }
 
 gp_status events_no_memory(collector *c);

@@ -169,8 +169,8 @@ gp_status events_on_part_changes(void *ctx, uint32_t part, int64_t time_fs, cons
     for (size_t k = 0; k < n; k++) {
         /* Consecutive changes hit ids far apart: their table lines are
          * fetched ahead. */
-        if (k + EVENTS_AHEAD < n)
-            __builtin_prefetch(&c->id_slot[ch[k + EVENTS_AHEAD].id]);
+        if (c->id_kept && k + EVENTS_AHEAD < n)
+            __builtin_prefetch(&c->id_kept[ch[k + EVENTS_AHEAD].id]);
         uint32_t slot = events_change_slot(c, ch[k].id, ch[k].bit);
         if (slot != DESIGN_NONE && !bucket_push(c, row, slot, ch[k].value, tix))
             return GP_ERR_NOMEM;
