@@ -3,8 +3,9 @@
  * their changes into the event store.
  *
  * While the header is read, each bit of each variable is kept with its
- * name; at `start` every declared bit becomes a slot, and the changes go
- * by slot to events_parts.c's buckets: a dump read in file order is one
+ * name; at `start` every declared bit becomes a slot (each id's bit 0 the
+ * slot numbered as the id), and the changes go by slot to
+ * events_parts.c's buckets: a dump read in file order is one
  * part, a plain VCD or an FST read on threads as many as the reader cut
  * (vcd.h).  The names are bound to nets when the design is at hand: at
  * `start` when the reading was given it, else where the store is first
