@@ -11,7 +11,8 @@
  * that warms the page cache; each line gives the median wall seconds,
  * GB/s of the file and M changes/s (events in the store), and the median
  * of the reading's steps (events_stats: the header, the store's passes;
- * the text in parts is the rest). */
+ * the rest is the names' binding to nets, at the header's end, and the
+ * text in parts). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +102,7 @@ static bool measure(const design *dg, const read_args *a, uint32_t threads, doub
     }
     double w = median(wall, a->repeats);
     printf("threads %3u  %7.3f s  %6.3f GB/s  %7.1f M changes/s  header %.3f s, store %.3f s, "
-           "text %.3f s\n",
+           "binding and text %.3f s\n",
            threads ? threads : parts_online_cores(), w, bytes / w * 1e-9,
            (double)changes / w * 1e-6, median(header, a->repeats), median(store, a->repeats),
            w - median(header, a->repeats) - median(store, a->repeats));
