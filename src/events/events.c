@@ -4,8 +4,8 @@
  *
  * While the header is read, each bit of each variable is kept with its
  * name; at `start` every declared bit becomes a slot (each id's bit 0 the
- * slot numbered as the id), and the changes go by slot to
- * events_parts.c's buckets: a dump read in file order is one
+ * slot numbered as the id, less the lowest id declared), and the changes
+ * go by slot to events_parts.c's buckets: a dump read in file order is one
  * part, a plain VCD or an FST read on threads as many as the reader cut
  * (vcd.h).  The names are bound to nets when the design is at hand: at
  * `start` when the reading was given it, else where the store is first
@@ -216,13 +216,15 @@ static void drop_unbound_ids(collector *c)
     const events_stats *st = c->stats;
     if (st->signals_unmatched == 0 && st->signals_pins == 0 && st->signals_duplicate == 0)
         return;
-    c->id_kept = mem_alloc((c->id_count ? c->id_count : 1) * sizeof *c->id_kept);
-    for (uint32_t id = 0; c->id_kept && id < c->id_count; id++) {
-        bool any = c->slot_net[id] != DESIGN_NONE;
+    uint32_t *kept = mem_alloc((c->id_count ? c->id_count : 1) * sizeof *kept);
+    for (uint32_t id = 0; kept && id < c->id_count; id++) {
+        uint32_t s0 = events_slot(c, id, 0);
+        bool any = s0 != DESIGN_NONE && c->slot_net[s0] != DESIGN_NONE;
         for (uint32_t s = c->upper0[id]; s < c->upper0[id + 1] && !any; s++)
-            any = c->slot_net[c->id_count + s] != DESIGN_NONE;
-        c->id_kept[id] = any ? id : DESIGN_NONE;
+            any = c->slot_net[c->id_slots + s] != DESIGN_NONE;
+        kept[id] = any ? s0 : DESIGN_NONE;
     }
+    c->id_kept = kept;
 }
 
 /* The binding itself, with the design at hand. */
@@ -259,32 +261,38 @@ gp_status events_bind(collector *c)
     return c->bind_status;
 }
 
-/* Every id's bit 0 a slot, the id itself, and every other bit declared
- * one after all those: an id's bits are as many as its widest
- * declaration's. */
+/* A slot for bit 0 of every id from the lowest to the highest the scope
+ * declares (ids follow the declarations: a scope's are mostly together),
+ * and one for every other bit declared after those: an id's bits are as
+ * many as its widest declaration's. */
 static gp_status make_slots(collector *c, uint32_t id_count)
 {
     c->id_count = id_count;
     c->upper0 = mem_zeroed((size_t)id_count + 1, sizeof *c->upper0);
     if (!c->upper0)
         return events_no_memory(c);
+    uint32_t lo = UINT32_MAX, hi = 0;
     for (size_t k = 0; k < c->signals.len; k++) {
         const signal_bit *s = &c->signals.data[k];
+        lo = s->id < lo ? s->id : lo;
+        hi = s->id > hi ? s->id : hi;
         if (c->upper0[s->id + 1] < s->bit)
             c->upper0[s->id + 1] = s->bit;
     }
+    c->id_lo = c->signals.len ? lo : 0;
+    c->id_slots = c->signals.len ? hi - lo + 1 : 0;
     uint64_t upper = 0;
     for (uint32_t id = 0; id < id_count; id++) {
         upper += c->upper0[id + 1];
         c->upper0[id + 1] = (uint32_t)(upper < EVENTS_MAX_SLOTS ? upper : EVENTS_MAX_SLOTS);
     }
-    if (id_count + upper > EVENTS_MAX_SLOTS) {
+    if (c->id_slots + upper > EVENTS_MAX_SLOTS) {
         diag_error(c->d, 7104, DIAG_NOWHERE, "the dump declares %u identifiers and %llu more "
                    "vector bits under the scope: activity is read for at most 2^30 - 1 in all",
-                   id_count, (unsigned long long)upper);
+                   c->id_slots, (unsigned long long)upper);
         return GP_ERR_UNSUPPORTED;
     }
-    c->n_slots = id_count + (uint32_t)upper;
+    c->n_slots = c->id_slots + (uint32_t)upper;
     return GP_OK;
 }
 

@@ -112,13 +112,15 @@ typedef struct collector {
     vec_binding bindings;     /* while binding, in declaration order */
     uint8_t *net_bound;       /* per net: an earlier bit gave it */
     scope_tally hints[EVENTS_HINTS];
-    /* Slots: id's bit 0 is slot id (every change of a scalar finds its slot
-     * without a look); its bit b > 0 is slot id_count + upper0[id] + b - 1,
+    /* Slots: the ids the scope declares lie in [id_lo, id_lo + id_slots);
+     * id's bit 0 is slot id - id_lo (a scalar's change finds its slot
+     * without a look), its bit b > 0 slot id_slots + upper0[id] + b - 1,
      * for b up to upper0[id + 1] - upper0[id]. */
     uint32_t *upper0;         /* [id_count + 1] */
     uint32_t *id_kept;        /* NULL, or once the ids none of whose bits is bound are
-                                 known before any change: [id_count], id or DESIGN_NONE */
-    uint32_t id_count, n_slots;
+                                 known before any change: [id_count], the id's bit 0
+                                 slot or DESIGN_NONE */
+    uint32_t id_count, id_lo, id_slots, n_slots;
     bool bound;               /* events_bind ran (bind_status its result) */
     gp_status bind_status;
     /* Once bound, per slot: DESIGN_NONE if unbound, its net, or
@@ -162,17 +164,15 @@ typedef struct collector {
 static inline uint32_t events_slot(const collector *c, uint32_t id, uint32_t bit)
 {
     if (bit == 0)
-        return id;
+        return id - c->id_lo < c->id_slots ? id - c->id_lo : DESIGN_NONE;
     uint32_t upper = c->upper0[id] + bit - 1;
-    return upper < c->upper0[id + 1] ? c->id_count + upper : DESIGN_NONE;
+    return upper < c->upper0[id + 1] ? c->id_slots + upper : DESIGN_NONE;
 }
 
 /* The slot a change goes to (DESIGN_NONE: none kept). */
 static inline uint32_t events_change_slot(const collector *c, uint32_t id, uint32_t bit)
 {
-    if (bit == 0)
-        return c->id_kept ? c->id_kept[id] : id;
-    return events_slot(c, id, bit);
+    return bit == 0 && c->id_kept ? c->id_kept[id] : events_slot(c, id, bit);
 }
 
 gp_status events_no_memory(collector *c);
