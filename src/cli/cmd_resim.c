@@ -332,7 +332,7 @@ int cli_resim(int argc, char **argv, const cli_context *ctx)
     cli_devices_start(&devices, &a.power);
     gp_status st = cli_read_design(&a.in, false, false, &cd, ctx);
     a.opt.net_bound = cd.coverage.net_bound;
-    cli_devices_join(&devices);
+    cli_devices_join(&devices); /* the uploads find the device's buffers made, not being made */
     power_result *r = NULL;
     if (st == GP_OK)
         st = resim_and_power(&a, &cd, ctx, &r);
