@@ -86,7 +86,15 @@ static inline bool fst_varint(const uint8_t **p, const uint8_t *end, uint64_t *v
         *p = q + 2;
         return true;
     }
-    return fst_varint_long(p, end, v);
+    /* The long form through locals: the caller's cursor and value, whose
+     * addresses would otherwise escape, stay in registers in its loop. */
+    const uint8_t *r = q;
+    uint64_t w;
+    if (!fst_varint_long(&r, end, &w))
+        return false;
+    *p = r;
+    *v = w;
+    return true;
 }
 bool fst_svarint(const uint8_t **p, const uint8_t *end, int64_t *v);
 uint64_t fst_be64(const uint8_t *p);
