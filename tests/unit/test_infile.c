@@ -147,6 +147,28 @@ static void test_read_all(void)
     diag_free(d);
 }
 
+/* A plain file of 8 MB or more is read in parts on threads: the same bytes,
+ * in order, NUL-terminated, with an odd length so that the parts' ends fall
+ * anywhere. */
+static void test_read_all_large_in_parts(void)
+{
+    size_t copies = 5, len = copies * content_len - 3;
+    char *big = malloc(len);
+    for (size_t k = 0; k < len; k++)
+        big[k] = (char)(content[k % content_len] + (char)(k / content_len));
+    write_file(tmp_path("big.v"), big, len);
+    diag_ctx *d = diag_new(NULL);
+    char *data;
+    size_t got;
+    CHECK_EQ_INT(infile_read_all(tmp_path("big.v"), d, &data, &got), GP_OK);
+    CHECK_EQ_INT(got, len);
+    CHECK(data && memcmp(data, big, len) == 0 && data[len] == '\0');
+    CHECK_EQ_INT(diag_error_count(d) + diag_warning_count(d), 0);
+    mem_free(data);
+    diag_free(d);
+    free(big);
+}
+
 static void test_concatenated_members(void)
 {
     const char *path = tmp_path("multi.gz");
@@ -249,7 +271,7 @@ static void remove_tmpdir(void)
 {
     static const char *names[] = {"a.v", "a.v.gz", "b.v", "p.v", "p.v.gz", "all.gz",
                                   "small.lib", "empty", "one", "multi.gz", "junk.gz",
-                                  "good.gz", "half.gz", "no_trailer.gz", "header_only.gz",
+                                  "good.gz", "half.gz", "no_trailer.gz", "header_only.gz", "big.v",
                                   "bad_crc.gz"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unlink(tmp_path(names[i]));
@@ -266,6 +288,7 @@ int main(void)
     mem_stats before = mem_get_stats();
     RUN(test_plain_and_gzip_give_the_same_bytes);
     RUN(test_read_all);
+    RUN(test_read_all_large_in_parts);
     RUN(test_concatenated_members);
     RUN(test_trailing_garbage_is_a_warning);
     RUN(test_truncated_and_corrupt_gzip);
