@@ -87,30 +87,6 @@ static size_t strtab_probe(const strtab *st, const char *s, size_t len, uint32_t
     }
 }
 
-bool strtab_rehash(strtab *st, size_t slot_count)
-{
-    if (slot_count > SIZE_MAX / sizeof(strtab_slot))
-        return false;
-    strtab_slot *slots = mem_alloc(slot_count * sizeof(strtab_slot));
-    if (!slots)
-        return false;
-    memset(slots, 0xff, slot_count * sizeof(strtab_slot)); /* every id STRTAB_NONE */
-    size_t mask = slot_count - 1;
-    for (size_t i = 0; st->slot_mask && i <= st->slot_mask; i++) {
-        strtab_slot old = st->slots[i];
-        if (old.id == STRTAB_NONE)
-            continue;
-        size_t j = old.hash & mask;
-        while (slots[j].id != STRTAB_NONE)
-            j = (j + 1) & mask;
-        slots[j] = old;
-    }
-    mem_free(st->slots);
-    st->slots = slots;
-    st->slot_mask = mask;
-    return true;
-}
-
 /* Room for one more entry and one more slot at load <= 1/2. */
 static bool strtab_make_room(strtab *st)
 {

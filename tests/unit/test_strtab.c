@@ -4,6 +4,7 @@
 #include "util/mem.h"
 #include "util/progress.h"
 #include "util/strtab.h"
+#include "util/strtab_int.h"
 
 static uint32_t intern_cstr(strtab *st, const char *s) { return strtab_intern(st, s, strlen(s)); }
 
@@ -161,11 +162,41 @@ static void test_intern_all_equals_one_by_one(void)
     }
 }
 
+/* The table moved to as many slots (so that probes reach the ends of the
+ * parts' ranges and wait), then to 2 and 4 times as many, on threads once
+ * it is large: every string keeps its id, none is found that was never
+ * interned, and interning goes on from the count. */
+static void test_rehash_in_parts_finds_every_string(void)
+{
+    strtab st;
+    strtab_init(&st);
+    char buf[64];
+    enum { N = 500000 }; /* 2^20 slots nearly half full */
+    for (int i = 0; i < N; i++)
+        strtab_intern(&st, buf, (size_t)name_of(buf, sizeof buf, "r", i));
+    const size_t growth[] = {1, 2, 4};
+    for (size_t g = 0; g < sizeof growth / sizeof growth[0]; g++) {
+        CHECK(strtab_rehash(&st, (st.slot_mask + 1) * growth[g]));
+        int wrong = 0, found_absent = 0;
+        for (int i = 0; i < N; i++) {
+            wrong += strtab_find(&st, buf, (size_t)name_of(buf, sizeof buf, "r", i)) != (uint32_t)i;
+            found_absent += strtab_find(&st, buf, (size_t)name_of(buf, sizeof buf, "q", i)) !=
+                            STRTAB_NONE;
+        }
+        CHECK_EQ_INT(wrong, 0);
+        CHECK_EQ_INT(found_absent, 0);
+    }
+    CHECK_EQ_INT(st.slot_mask + 1, (size_t)1 << 23);
+    CHECK_EQ_INT(strtab_intern(&st, "after", 5), N);
+    strtab_free(&st);
+}
+
 int main(void)
 {
     RUN(test_same_string_same_id);
     RUN(test_lengths_and_nuls_distinguish);
     RUN(test_a_million_names);
     RUN(test_intern_all_equals_one_by_one);
+    RUN(test_rehash_in_parts_finds_every_string);
     return check_exit_code();
 }
