@@ -256,6 +256,8 @@ static bool batch_declaration(const vlog_batch *b, vlog_cursor *c, vlog_part *pa
         s.name = name.sym;
         s.line = name.line;
         s.col = name.col;
+        s.flags = (uint8_t)((s.flags & ~VLOG_SIG_ESCAPED) |
+                            (name.flags & TOK_F_ESCAPED ? VLOG_SIG_ESCAPED : 0));
         if (!vlog_signal_vec_push(&part->signals, s))
             return false;
     } while (take_punct(c, ','));

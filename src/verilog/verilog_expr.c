@@ -97,7 +97,9 @@ static gp_status vlog_resolve(vlog_parser *p, const vlog_name *name, bool select
     }
     if (r->signals.len >= VLOG_TERM_UNSIZED)
         return vlog_nomem(r);
-    vlog_signal s = {.name = name->sym, .flags = VLOG_SIG_SIZED | VLOG_SIG_IMPLICIT,
+    vlog_signal s = {.name = name->sym,
+                     .flags = VLOG_SIG_SIZED | VLOG_SIG_IMPLICIT |
+                              (name->escaped ? VLOG_SIG_ESCAPED : 0),
                      .line = (uint32_t)name->line, .col = (uint32_t)name->col};
     if (!vlog_signal_vec_push(&r->signals, s))
         return vlog_nomem(r);

@@ -69,7 +69,7 @@ enum {
     VLOG_SIG_HAS_TYPE = 1u << 3, /* a net type (wire, supply0...) seen */
     VLOG_SIG_SIZED = 1u << 4,    /* the range (or scalar) is known */
     VLOG_SIG_IMPLICIT = 1u << 5, /* made by its first use */
-    VLOG_SIG_ESCAPED_BIT = 1u << 6 /* an escaped scalar named like "v[3]" */
+    VLOG_SIG_ESCAPED = 1u << 6   /* its name was escaped: only such a name spells "v[3]" */
 };
 
 typedef struct vlog_signal {

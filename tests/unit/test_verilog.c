@@ -574,7 +574,9 @@ static void test_instance_runs(void)
                   {"  wire x, x;", 3004, 24},
                   {"  wire x; wire [7:0] v; wire x;", 3004, 24},
                   {"  wire w[3:0];", 3027, 24},
-                  {"  wire [2147483647:-2147483648] w;", 3015, 24}};
+                  {"  wire [2147483647:-2147483648] w;", 3015, 24},
+                  {"  wire [3:0] v; wire \\v[2] ;", 3009, 24},
+                  {"  INV u20 (.A(\\w[1] ), .Y(n21)); wire [3:0] w;", 3009, 24}};
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) {
         text = chain_text(24, errors[i].with);
         expect_error(text, "top", errors[i].msgno, errors[i].line);
