@@ -52,12 +52,14 @@ static void rehash_range(rehash *h, uint32_t r, uint32_t part)
 {
     size_t len = (size_t)1 << h->range_shift, first = (size_t)r << h->range_shift;
     memset(h->slots + first, 0xff, len * sizeof *h->slots); /* every id STRTAB_NONE */
-    /* Its homes' stretch of the old table, then what spilled past it. */
-    size_t old_mask = h->old_count - 1, scan = len < h->old_count ? len : h->old_count;
-    size_t k = first & old_mask;
-    for (size_t seen = 0; h->old_count > 0; seen++, k = (k + 1) & old_mask) {
+    if (h->old_count == 0)
+        return;
+    /* Its homes' stretch of the old table (all of it, when that is smaller),
+     * then the slots its strings spilled into, up to an empty one. */
+    size_t old_mask = h->old_count - 1, stretch = len < h->old_count ? len : h->old_count;
+    for (size_t seen = 0, k = first & old_mask;; seen++, k = (k + 1) & old_mask) {
         strtab_slot s = h->old[k];
-        if (seen >= scan && (s.id == STRTAB_NONE || scan == h->old_count))
+        if (seen >= stretch && (s.id == STRTAB_NONE || stretch == h->old_count))
             break;
         if (s.id == STRTAB_NONE || (s.hash & h->mask) >> h->range_shift != r)
             continue;
