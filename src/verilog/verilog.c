@@ -2,6 +2,8 @@
  * and flattens it into the builder (verilog_check.c, verilog_elab.c). */
 #include "verilog/verilog_int.h"
 
+#include "util/parts.h"
+
 const char *const vlog_keyword_text[VLOG_KW_COUNT] = {
     "module", "macromodule", "endmodule", "primitive",
     "input", "output", "inout",
@@ -30,6 +32,24 @@ gp_status vlog_no_memory(diag_ctx *d, const char *file)
 
 gp_status vlog_nomem(vlog_reader *r) { return vlog_no_memory(r->d, NULL); }
 
+/* The maps' entries [from, from + n) zeroed, a part of them a core: the four
+ * maps of a million names are 24 MB of fresh pages each time they double. */
+typedef struct vlog_maps_job {
+    vlog_reader *r;
+    size_t from, n;
+} vlog_maps_job;
+
+static void vlog_zero_maps_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    const vlog_maps_job *j = ctx;
+    size_t at = j->from + (size_t)parts_begin(j->n, part, parts);
+    size_t n = (size_t)(parts_begin(j->n, part + 1, parts) - parts_begin(j->n, part, parts));
+    memset(j->r->module_of.data + at, 0, n * sizeof *j->r->module_of.data);
+    memset(j->r->cell_of.data + at, 0, n * sizeof *j->r->cell_of.data);
+    memset(j->r->sig_of.data + at, 0, n * sizeof *j->r->sig_of.data);
+    memset(j->r->inst_of.data + at, 0, n * sizeof *j->r->inst_of.data);
+}
+
 gp_status vlog_reserve_maps(vlog_reader *r, uint32_t sym)
 {
     size_t len = r->module_of.len;
@@ -38,13 +58,14 @@ gp_status vlog_reserve_maps(vlog_reader *r, uint32_t sym)
     size_t want = len * 2 > (size_t)sym + 1 ? len * 2 : (size_t)sym + 1;
     if (want < 1024)
         want = 1024;
-    /* All four stay the same length; a failed resize leaves the lengths equal
-     * to the old one or the new one, and the next call tries again. */
-    if (!vec_u32_resize(&r->module_of, want) || !vec_u32_resize(&r->cell_of, want) ||
-        !vlog_slot_vec_resize(&r->sig_of, want) || !vlog_slot_vec_resize(&r->inst_of, want)) {
-        r->module_of.len = r->cell_of.len = r->sig_of.len = r->inst_of.len = len;
+    /* All four keep one length; a failed reserve leaves it, and the next call
+     * tries again. */
+    if (!vec_u32_reserve(&r->module_of, want) || !vec_u32_reserve(&r->cell_of, want) ||
+        !vlog_slot_vec_reserve(&r->sig_of, want) || !vlog_slot_vec_reserve(&r->inst_of, want))
         return vlog_nomem(r);
-    }
+    vlog_maps_job j = {r, len, want - len};
+    parts_run(vlog_zero_maps_part, &j, parts_for(j.n, UINT32_MAX));
+    r->module_of.len = r->cell_of.len = r->sig_of.len = r->inst_of.len = want;
     return GP_OK;
 }
 

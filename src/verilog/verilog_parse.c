@@ -4,6 +4,8 @@
  * blocks and assign delays are skipped with a warning. */
 #include "verilog/verilog_int.h"
 
+#include "util/parts.h"
+
 /* What a declaration's head says: `output wire signed [7:0]`. */
 typedef struct vlog_decl {
     uint8_t dir; /* 0 or VLOG_DIR_* */
@@ -610,6 +612,25 @@ static gp_status vlog_check_signals(vlog_parser *p)
     return GP_OK;
 }
 
+/* Terms [first, first + n) of a module whose signals have their offsets. */
+typedef struct vlog_term_job {
+    vlog_reader *r;
+    size_t first, n;
+} vlog_term_job;
+
+/* A part of the terms: each signal's bit position becomes its position in
+ * the module's layout (a look at a signal anywhere in the module each). */
+static void vlog_place_terms_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    const vlog_term_job *j = ctx;
+    vlog_term *terms = j->r->terms.data + j->first;
+    const vlog_signal *signals = j->r->signals.data;
+    size_t end = (size_t)parts_begin(j->n, part + 1, parts);
+    for (size_t i = (size_t)parts_begin(j->n, part, parts); i < end; i++)
+        if (!(terms[i].ref & VLOG_TERM_CONST))
+            terms[i].pos += signals[terms[i].ref].offset;
+}
+
 /* Lays out the module's net bits: ports first, in port-list order, then the
  * other nets in declaration order (the order canonical names prefer); its
  * terms' positions become positions in that layout. */
@@ -639,11 +660,8 @@ static gp_status vlog_layout_bits(vlog_parser *p)
         return GP_ERR_UNSUPPORTED;
     }
     m->nbits = (uint32_t)bits;
-    for (size_t i = m->term0; i < r->terms.len; i++) {
-        vlog_term *t = &r->terms.data[i];
-        if (!(t->ref & VLOG_TERM_CONST))
-            t->pos += r->signals.data[t->ref].offset;
-    }
+    vlog_term_job j = {r, m->term0, r->terms.len - m->term0};
+    parts_run(vlog_place_terms_part, &j, parts_for(j.n, UINT32_MAX));
     return GP_OK;
 }
 
