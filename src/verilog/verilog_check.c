@@ -54,7 +54,7 @@ static gp_status vlog_bad_cell(vlog_reader *r, diag_loc loc, const char *cell, c
 }
 
 /* The group of `name` among the cell's groups so far, or ngroup. */
-static uint32_t vlog_find_group(const vlog_reader *r, const vlog_cell *cell, uint32_t name)
+uint32_t vlog_find_group(const vlog_reader *r, const vlog_cell *cell, uint32_t name)
 {
     uint32_t g = 0;
     while (g < cell->ngroup && r->groups.data[cell->group0 + g].name != name)
@@ -250,14 +250,13 @@ static gp_status vlog_check_width(vlog_reader *r, const vlog_module *m, const vl
     return GP_ERR_INPUT;
 }
 
-/* Records which literal constant nets connection c uses. */
-static void vlog_mark_literals(vlog_reader *r, const vlog_conn *c)
+void vlog_mark_literals(const vlog_reader *r, const vlog_conn *c, bool *used)
 {
     for (uint32_t i = 0; i < c->nterm; i++) {
         const vlog_term *t = &r->terms.data[c->term0 + i];
         if (t->ref & VLOG_TERM_CONST)
             for (uint32_t k = 0; k < t->width; k++)
-                r->literal_used[r->const_bits.data[t->pos + k] - 1] = true;
+                used[r->const_bits.data[t->pos + k] - 1] = true;
     }
 }
 
@@ -300,7 +299,7 @@ static gp_status vlog_check_cell_inst(vlog_reader *r, const vlog_module *m, cons
             continue; /* left unconnected */
         if ((st = vlog_check_width(r, m, inst, c, pin, group->width)) != GP_OK)
             return st;
-        vlog_mark_literals(r, c);
+        vlog_mark_literals(r, c, r->literal_used);
         *bits += group->width;
     }
     return GP_OK;
@@ -343,45 +342,58 @@ static gp_status vlog_check_module_inst(vlog_reader *r, const vlog_module *m,
     return GP_OK;
 }
 
+/* Checks instance i of m (its target resolved, a module's checked) and
+ * adds its flattened sizes to m's. */
+static gp_status vlog_check_instance(vlog_reader *r, vlog_module *m, uint32_t i)
+{
+    uint32_t index = m->inst0 + i;
+    const vlog_inst *inst = &r->insts.data[index];
+    gp_status st;
+    if (inst->target == VLOG_TARGET_NONE)
+        return GP_OK;
+    if (!(inst->target & VLOG_TARGET_MODULE)) {
+        uint64_t bits = 0;
+        if ((st = vlog_check_cell_inst(r, m, inst, index + 1, &bits)) != GP_OK)
+            return st;
+        m->flat_insts++;
+        m->flat_pins += r->cells.data[inst->target].npins;
+        m->flat_conns += bits;
+        return GP_OK;
+    }
+    vlog_module *child = &r->modules.data[inst->target & ~VLOG_TARGET_MODULE];
+    if ((st = vlog_check_module_inst(r, m, inst, index + 1)) != GP_OK)
+        return st;
+    if (child->is_blackbox && !child->warned_empty) {
+        child->warned_empty = true;
+        diag_warn(r->d, 3107, vlog_loc(r, m->file, inst->line, inst->col),
+                  "module '%s' is empty and no library cell has its name: its instances "
+                  "add no cells",
+                  vlog_sym(r, child->name));
+    }
+    m->flat_bits = vlog_add_sat(m->flat_bits, child->flat_bits);
+    m->flat_insts = vlog_add_sat(m->flat_insts, child->flat_insts);
+    m->flat_pins = vlog_add_sat(m->flat_pins, child->flat_pins);
+    m->flat_conns = vlog_add_sat(m->flat_conns, child->flat_conns);
+    m->flat_nodes = vlog_add_sat(m->flat_nodes, child->flat_nodes);
+    return GP_OK;
+}
+
 /* Checks the connections of m's instances (their targets resolved, the
- * modules below checked) and adds up m's flattened sizes. */
+ * modules below checked) and adds up m's flattened sizes: those of a large
+ * module's cell instances that pass quietly on threads first
+ * (verilog_check_parts.c), the others here in order. */
 static gp_status vlog_check_module(vlog_reader *r, vlog_module *m)
 {
     m->flat_bits = m->nbits;
     m->flat_insts = m->flat_pins = m->flat_conns = 0;
     m->flat_nodes = 1;
-    for (uint32_t i = 0; i < m->ninst; i++) {
-        uint32_t index = m->inst0 + i;
-        const vlog_inst *inst = &r->insts.data[index];
-        gp_status st;
-        if (inst->target == VLOG_TARGET_NONE)
-            continue;
-        if (!(inst->target & VLOG_TARGET_MODULE)) {
-            uint64_t bits = 0;
-            if ((st = vlog_check_cell_inst(r, m, inst, index + 1, &bits)) != GP_OK)
-                return st;
-            m->flat_insts++;
-            m->flat_pins += r->cells.data[inst->target].npins;
-            m->flat_conns += bits;
-            continue;
-        }
-        vlog_module *child = &r->modules.data[inst->target & ~VLOG_TARGET_MODULE];
-        if ((st = vlog_check_module_inst(r, m, inst, index + 1)) != GP_OK)
-            return st;
-        if (child->is_blackbox && !child->warned_empty) {
-            child->warned_empty = true;
-            diag_warn(r->d, 3107, vlog_loc(r, m->file, inst->line, inst->col),
-                      "module '%s' is empty and no library cell has its name: its instances "
-                      "add no cells",
-                      vlog_sym(r, child->name));
-        }
-        m->flat_bits = vlog_add_sat(m->flat_bits, child->flat_bits);
-        m->flat_insts = vlog_add_sat(m->flat_insts, child->flat_insts);
-        m->flat_pins = vlog_add_sat(m->flat_pins, child->flat_pins);
-        m->flat_conns = vlog_add_sat(m->flat_conns, child->flat_conns);
-        m->flat_nodes = vlog_add_sat(m->flat_nodes, child->flat_nodes);
-    }
-    return GP_OK;
+    uint8_t *settled = vlog_settle_cells(r, m);
+    gp_status st = GP_OK;
+    for (uint32_t i = 0; i < m->ninst && st == GP_OK; i++)
+        if (!settled || !settled[i])
+            st = vlog_check_instance(r, m, i);
+    mem_free(settled);
+    return st;
 }
 
 /* Reports that `child`, instantiated by `inst`, is on the DFS stack. */

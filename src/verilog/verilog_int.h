@@ -366,6 +366,15 @@ gp_status vlog_fit_constant(vlog_reader *r, uint32_t pos, uint32_t len, uint32_t
 /* verilog_check.c: resolves instances below `top` and checks their
  * connections; fills the flat_* totals. */
 gp_status vlog_check(vlog_reader *r, uint32_t top);
+/* The group of `cell` named `name` (sym), or cell->ngroup. */
+uint32_t vlog_find_group(const vlog_reader *r, const vlog_cell *cell, uint32_t name);
+/* Marks in used[] the literal constant nets connection c uses. */
+void vlog_mark_literals(const vlog_reader *r, const vlog_conn *c, bool *used);
+/* verilog_check_parts.c: m's library cell instances that pass the check
+ * quietly, settled on threads (pins set, literals marked, sizes added to
+ * m's flat_*); per instance of m, 1 where settled.  NULL (none settled)
+ * for a module too small for threads or without memory; mem_free it. */
+uint8_t *vlog_settle_cells(vlog_reader *r, vlog_module *m);
 
 /* A module instance of the flattened design (a "node"): its block of flat
  * bits, one per bit of its module's nets, and its path prefix ("" or

@@ -709,6 +709,129 @@ static void test_many_parts(void)
     free(text);
 }
 
+/* A flat module large enough that its cell instances are checked on
+ * threads (verilog_check_parts.c): named connections in any order, ordered
+ * ones, an unsized constant to fit and an instance of a module among them,
+ * each left to the check in order, and at lines odd[0] and odd[1] (0: none)
+ * with[0] and with[1]. */
+enum { FLAT_INSTS = 40000, FLAT_FIRST_LINE = 5 };
+
+static char *flat_text(const int odd[2], const char *const with[2])
+{
+    size_t cap = (size_t)FLAT_INSTS * 56 + 512, at = 0;
+    char *text = malloc(cap);
+    at += (size_t)sprintf(text + at, "module sub(x, z); input x; output z; INV g (.A(x), .Y(z)); "
+                          "endmodule\nmodule top(a, y);\n  input a; output y; wire [1:0] bus;\n"
+                          "  wire n0");
+    for (int k = 1; k <= FLAT_INSTS; k++)
+        at += (size_t)sprintf(text + at, ", n%d", k);
+    at += (size_t)sprintf(text + at, ";\n");
+    for (int k = 0; k < FLAT_INSTS; k++) {
+        if (k + FLAT_FIRST_LINE == odd[0] || k + FLAT_FIRST_LINE == odd[1])
+            at += (size_t)sprintf(text + at, "%s\n", with[k + FLAT_FIRST_LINE != odd[0]]);
+        else if (k == FLAT_INSTS / 2)
+            at += (size_t)sprintf(text + at, "  sub s0 (.x(n%d), .z(n%d));\n", k, k + 1);
+        else if (k == FLAT_INSTS / 2 + 1)
+            at += (size_t)sprintf(text + at, "  AND2 u%d (.A(n%d), .B(1), .Y(n%d));\n", k, k,
+                                  k + 1);
+        else if (k % 3 == 0)
+            at += (size_t)sprintf(text + at, "  AND2 u%d (.Y(n%d), .B(n%d), .A(a));\n", k, k + 1,
+                                  k);
+        else if (k % 3 == 1)
+            at += (size_t)sprintf(text + at, "  AND2 u%d (a, n%d, n%d);\n", k, k, k + 1);
+        else
+            at += (size_t)sprintf(text + at, "  INV u%d (.A(n%d), .Y(n%d));\n", k, k, k + 1);
+    }
+    strcpy(text + at, "endmodule\n");
+    return text;
+}
+
+/* The nets of a, n0 .. n<FLAT_INSTS> and the constant 1, by their names. */
+typedef struct flat_nets {
+    uint32_t a, one, n[FLAT_INSTS + 1];
+} flat_nets;
+
+static gp_status flat_add_nets(void *ctx, const vlog_nets *nets)
+{
+    flat_nets *f = ctx;
+    f->one = UINT32_MAX;
+    for (uint64_t k = 0; k < nets->n_names; k++) {
+        const strtab_ref *r = &nets->names[k];
+        if (r->len == 1 && r->s[0] == 'a')
+            f->a = nets->name_net[k];
+        else if (r->len > 1 && r->s[0] == 'n' && r->s[1] >= '0' && r->s[1] <= '9')
+            f->n[atoi(r->s + 1)] = nets->name_net[k];
+    }
+    for (uint32_t n = 0; n < nets->count; n++)
+        if (nets->value[n] == VLOG_VALUE_1)
+            f->one = n;
+    return GP_OK;
+}
+
+static gp_status flat_add_ports(void *ctx, const vlog_ports *ports)
+{
+    (void)ctx, (void)ports;
+    return GP_OK;
+}
+
+/* Instance uK's pins on the nets its statement names; s0/g on n<N/2>. */
+static gp_status flat_add_instances(void *ctx, const vlog_instances *insts)
+{
+    const flat_nets *f = ctx;
+    CHECK_EQ_INT(insts->count, FLAT_INSTS);
+    int wrong = 0;
+    for (uint32_t i = 0; i < insts->count; i++) {
+        const strtab_ref *path = &insts->paths[i];
+        const uint32_t *pin = &insts->pin_net[insts->pin0[i]];
+        if (path->len > 1 && path->s[0] == 's') {
+            wrong += pin[0] != f->n[FLAT_INSTS / 2] || pin[1] != f->n[FLAT_INSTS / 2 + 1];
+            continue;
+        }
+        int k = atoi(path->s + 1);
+        uint32_t first = k % 3 == 2 ? f->n[k] : f->a, second = f->n[k];
+        if (k == FLAT_INSTS / 2 + 1)
+            first = f->n[k], second = f->one;
+        wrong += k % 3 == 2 && k != FLAT_INSTS / 2 + 1
+                     ? pin[0] != f->n[k] || pin[1] != f->n[k + 1]
+                     : pin[0] != first || pin[1] != second || pin[2] != f->n[k + 1];
+    }
+    CHECK_EQ_INT(wrong, 0);
+    return GP_OK;
+}
+
+static void test_flat_module_checked_on_threads(void)
+{
+    static const int none[2] = {0, 0};
+    char *text = flat_text(none, NULL);
+    flat_nets *nets = calloc(1, sizeof *nets);
+    vlog_builder b = {nets, fake_find_cell, NULL, flat_add_nets, flat_add_ports,
+                      flat_add_instances};
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(vlog_read_memory("t.v", text, strlen(text), "top", &b, d), GP_OK);
+    CHECK(nets->one != UINT32_MAX);
+    diag_free(d);
+    free(nets);
+    free(text);
+    /* errors among instances settled on threads: the first in the file is
+     * reported, at its line, as the check in order reports it (the last:
+     * two errors, in the two halves that two threads take) */
+    static const struct {
+        int line[2];
+        const char *with[2];
+        int msgno;
+    } errors[] = {{{25000, 0}, {"  INV u (.A(n1), .Q(n2));"}, 3062},
+                  {{30000, 0}, {"  AND2 u (.A(a), .A(a), .Y(n3));"}, 3064},
+                  {{35000, 0}, {"  INV u (.A(bus), .Y(n4));"}, 3066},
+                  {{36000, 0}, {"  INV u (n1, n2, n3);"}, 3065},
+                  {{39000, 0}, {"  NOPE u (.A(n1));"}, 3060},
+                  {{10000, 30000}, {"  INV u (.A(n1), .A(n2));", "  INV v (.Q(n1));"}, 3064}};
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) {
+        text = flat_text(errors[i].line, errors[i].with);
+        expect_error(text, "top", errors[i].msgno, errors[i].line[0]);
+        free(text);
+    }
+}
+
 /* A module hierarchy thousands of levels deep is refused at the instance
  * whose path passes 4096 characters, not elaborated in memory that grows
  * with the square of its depth. */
@@ -999,6 +1122,7 @@ int main(void)
     RUN(test_chunk_borders);
     RUN(test_instance_runs);
     RUN(test_many_parts);
+    RUN(test_flat_module_checked_on_threads);
     RUN(test_two_files);
     RUN(test_missing_file);
     RUN(test_syntax_errors);
