@@ -379,21 +379,29 @@ typedef struct apply_job {
     double *bad_delay;        /*   and that delay */
 } apply_job;
 
+/* A part's entries, its annotator and counts kept on its own stack until
+ * the end (the parts' records share cache lines, and every entry writes
+ * them). */
 static void apply_part(void *ctx, uint32_t part, uint32_t parts)
 {
     const apply_job *j = ctx;
-    annotator *an = &j->an[part];
+    design_sdf_stats stats = *j->an[part].stats;
+    annotator an = j->an[part];
+    an.stats = &stats;
     (void)parts;
     for (size_t at = j->part0[part]; at < j->part0[part + 1]; at++) {
         uint32_t k = j->order[at];
-        an->bad_delay = 0;
-        bool matched = annotate_entry(an, j->sdf, &j->sdf->entries.data[k], j->inst[k]);
-        j->outcome[k] = (uint8_t)((matched ? ENTRY_MATCHED : 0) | (an->bad_delay ? ENTRY_BAD : 0));
-        if (an->bad_delay && k < j->first_bad[part]) {
+        an.bad_delay = 0;
+        bool matched = annotate_entry(&an, j->sdf, &j->sdf->entries.data[k], j->inst[k]);
+        j->outcome[k] = (uint8_t)((matched ? ENTRY_MATCHED : 0) | (an.bad_delay ? ENTRY_BAD : 0));
+        if (an.bad_delay && k < j->first_bad[part]) {
             j->first_bad[part] = k;
-            j->bad_delay[part] = an->bad_delay;
+            j->bad_delay[part] = an.bad_delay;
         }
     }
+    an.stats = j->an[part].stats;
+    *an.stats = stats;
+    j->an[part] = an;
 }
 
 /* Part p's range of the grouped entries, moved so that no instance is cut. */

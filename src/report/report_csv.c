@@ -57,11 +57,15 @@ typedef struct csv_batch {
     int write_errno; /* the writing part's errno when a write failed, else 0 */
 } csv_batch;
 
+/* The part's text is grown on its own stack until the end: the parts'
+ * records share cache lines, and every field written moves their lengths. */
 static void csv_format_part(const csv_batch *b, uint32_t part)
 {
+    csv_text text = b->texts[part];
     uint32_t end = b->first + (uint32_t)parts_begin(b->n, part + 1, b->parts);
     for (uint32_t r = b->first + (uint32_t)parts_begin(b->n, part, b->parts); r < end; r++)
-        b->row(&b->texts[part], b->c, r);
+        b->row(&text, b->c, r);
+    b->texts[part] = text;
 }
 
 /* Writes the texts; the errno of a write that failed, else 0 (the
