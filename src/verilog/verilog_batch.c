@@ -300,11 +300,10 @@ static void prefetch_ahead(const vlog_batch *b, vlog_ahead *a, size_t index)
             __builtin_prefetch(&b->r->signals.data[slots[t->sym].index]);
 }
 
-static void parse_part(void *ctx, uint32_t k, uint32_t parts)
+/* Parses the part's statements from its beginning into its buffers, up to
+ * the first it cannot take whole and silently (or its end). */
+static void parse_statements(const vlog_batch *b, vlog_part *part)
 {
-    (void)parts;
-    vlog_batch *b = ctx;
-    vlog_part *part = &b->parts[k];
     part->signals.len = part->insts.len = part->conns.len = part->terms.len = 0;
     part->stmts.len = 0;
     part->stop = part->begin;
@@ -325,6 +324,17 @@ static void parse_part(void *ctx, uint32_t k, uint32_t parts)
         }
         part->stop = c.index;
     }
+}
+
+/* The part is parsed on this thread's stack and stored back: the parts'
+ * records lie next to each other, and every statement moves its lengths. */
+static void parse_part(void *ctx, uint32_t k, uint32_t parts)
+{
+    (void)parts;
+    vlog_batch *b = ctx;
+    vlog_part part = b->parts[k];
+    parse_statements(b, &part);
+    b->parts[k] = part;
 }
 
 /* --- cutting and taking ------------------------------------------------------ */
