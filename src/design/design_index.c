@@ -97,12 +97,35 @@ typedef struct drivers_run {
     uint32_t *count; /* per net: its output pins */
 } drivers_run;
 
+/* The first net whose pins begin at or after pin `pin`. */
+static uint32_t net_at_pin(const design *dg, uint64_t pin)
+{
+    uint32_t lo = 0, hi = dg->n_nets;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (dg->net_pin0[mid] < pin)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void design_nets_part(const design *dg, uint32_t part, uint32_t parts, uint32_t *first,
+                      uint32_t *end)
+{
+    uint64_t pins = dg->net_pin0[dg->n_nets];
+    *first = part ? net_at_pin(dg, parts_begin(pins, part, parts)) : 0;
+    *end = part + 1 < parts ? net_at_pin(dg, parts_begin(pins, part + 1, parts)) : dg->n_nets;
+}
+
 static void drivers_part(void *ctx, uint32_t part, uint32_t parts)
 {
     drivers_run *r = ctx;
-    uint64_t end = parts_begin(r->dg->n_nets, part + 1, parts);
-    for (uint64_t n = parts_begin(r->dg->n_nets, part, parts); n < end; n++)
-        r->count[n] = find_driver(r->dg, (uint32_t)n);
+    uint32_t first, end;
+    design_nets_part(r->dg, part, parts, &first, &end);
+    for (uint32_t n = first; n < end; n++)
+        r->count[n] = find_driver(r->dg, n);
 }
 
 /* Every net's driver, on threads; several output pins on one net

@@ -44,6 +44,12 @@ struct design_sdf {
 /* Builds pin_inst, the net -> pins CSR, net drivers and arc slots from the
  * instance pins (design_index.c). */
 gp_status design_index(design *dg, diag_ctx *d);
+/* Nets [*first, *end): part `part` of `parts` of them, each part holding
+ * about as many pins (the nets' pins, net_pin0, listed): the work of a loop
+ * over nets and their pins, where a clock net holds a tenth of the pins
+ * and earlier nets drive more than later ones. */
+void design_nets_part(const design *dg, uint32_t part, uint32_t parts, uint32_t *first,
+                      uint32_t *end);
 /* Sets inst_level and n_levels; warns about combinational loops. */
 gp_status design_levelize(design *dg, diag_ctx *d);
 

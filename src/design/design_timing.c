@@ -78,8 +78,9 @@ static void net_loads(design *dg, uint32_t first, uint32_t end)
 static void net_loads_part(void *ctx, uint32_t part, uint32_t parts)
 {
     design *dg = ctx;
-    net_loads(dg, (uint32_t)parts_begin(dg->n_nets, part, parts),
-              (uint32_t)parts_begin(dg->n_nets, part + 1, parts));
+    uint32_t first, end;
+    design_nets_part(dg, part, parts, &first, &end);
+    net_loads(dg, first, end);
 }
 
 double design_net_load_pin_cap(const design *dg, uint32_t n)
