@@ -35,7 +35,7 @@ static bool settle_cell_inst(vlog_reader *r, const vlog_inst *inst, uint32_t sta
                              vlog_settle_part *p)
 {
     const vlog_cell *cell = &r->cells.data[inst->target];
-    vlog_conn *conns = &r->conns.data[inst->conn0];
+    vlog_conn *conns = inst->nconn ? &r->conns.data[inst->conn0] : NULL;
     uint32_t group[VLOG_SETTLE_CONNS];
     uint64_t bits = 0;
     if (inst->nconn > VLOG_SETTLE_CONNS)

@@ -661,7 +661,8 @@ static gp_status vlog_layout_bits(vlog_parser *p)
     }
     m->nbits = (uint32_t)bits;
     vlog_term_job j = {r, m->term0, r->terms.len - m->term0};
-    parts_run(vlog_place_terms_part, &j, parts_for(j.n, UINT32_MAX));
+    if (j.n > 0) /* none: the terms may not even be allocated */
+        parts_run(vlog_place_terms_part, &j, parts_for(j.n, UINT32_MAX));
     return GP_OK;
 }
 
