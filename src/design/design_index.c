@@ -42,12 +42,14 @@ static void count_net_pins_part(void *ctx, uint32_t part, uint32_t parts)
     }
 }
 
+/* Once counted, the nets are cut by pins: a part's writes are its pins. */
 static void fill_net_pins_part(void *ctx, uint32_t part, uint32_t parts)
 {
     net_pins_run *r = ctx;
     design *dg = r->dg;
-    uint32_t lo, width;
-    net_range(dg, part, parts, &lo, &width);
+    uint32_t lo, end;
+    design_nets_part(dg, part, parts, &lo, &end);
+    uint32_t width = end - lo;
     memcpy(r->at + lo, dg->net_pin0 + lo, width * sizeof *r->at);
     for (uint32_t p = 0; p < dg->n_pins; p++) {
         uint32_t n = dg->pin_net[p];

@@ -21,6 +21,10 @@
 /* A wave's instances a part takes at least: most waves of a large design
  * hold a few thousand, each a fraction of a microsecond's work. */
 #define WAVES_PART_INSTS 4096
+/* The edges are listed in chunks of this many instances, handed to the
+ * parts as they finish the one before: an instance's edges are its
+ * outputs' loads, and early instances drive more than late ones. */
+#define WAVES_CHUNK 4096
 /* Instances a part collects before it claims room for them in `order`. */
 #define WAVES_BATCH 256
 /* How far ahead a wave's walk fetches, in instances: the successors'
@@ -37,7 +41,9 @@ typedef struct waves_run {
      * succ[succ0[i] .. succ0[i + 1]), in the order of its pins. */
     uint64_t *succ0;
     uint32_t *succ;
-    uint64_t *part_edges;   /* per part of the counting: its edges, then its first */
+    uint64_t *chunk_edges;  /* per chunk (WAVES_CHUNK): its edges, then its first */
+    uint32_t chunks;
+    _Atomic uint32_t next_chunk; /* the next chunk a part takes */
     uint64_t first, count;  /* the wave being done: order[first, first + count) */
     _Atomic uint64_t end;   /* where the next wave's instances go */
 } waves_run;
@@ -71,28 +77,45 @@ static void count_edge(void *ctx, uint32_t q)
     wc->out++;
 }
 
-static void count_part(void *ctx, uint32_t part, uint32_t parts)
+/* Chunk c's instances: [*first, *end). */
+static void chunk_insts(const waves_run *w, uint32_t c, uint32_t *first, uint32_t *end)
 {
-    waves_run *w = ctx;
-    uint64_t n = w->g->dg->n_insts, end = parts_begin(n, part + 1, parts), total = 0;
-    for (uint64_t i = parts_begin(n, part, parts); i < end; i++) {
-        waves_count wc = {w, 0};
-        for_each_edge(w->g, (uint32_t)i, count_edge, &wc);
-        w->succ0[i + 1] = wc.out;
-        total += wc.out;
-    }
-    w->part_edges[part] = total;
+    uint32_t n = w->g->dg->n_insts;
+    *first = c * WAVES_CHUNK;
+    *end = n - *first < WAVES_CHUNK ? n : *first + WAVES_CHUNK;
 }
 
-/* The lists' places from the counts, part by part. */
+static void count_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    (void)part, (void)parts;
+    waves_run *w = ctx;
+    for (uint32_t c; (c = atomic_fetch_add(&w->next_chunk, 1)) < w->chunks;) {
+        uint32_t first, end;
+        uint64_t total = 0;
+        chunk_insts(w, c, &first, &end);
+        for (uint32_t i = first; i < end; i++) {
+            waves_count wc = {w, 0};
+            for_each_edge(w->g, i, count_edge, &wc);
+            w->succ0[i + 1] = wc.out;
+            total += wc.out;
+        }
+        w->chunk_edges[c] = total;
+    }
+}
+
+/* The lists' places from the counts, a part's chunks at a time. */
 static void place_part(void *ctx, uint32_t part, uint32_t parts)
 {
     waves_run *w = ctx;
-    uint64_t n = w->g->dg->n_insts, end = parts_begin(n, part + 1, parts);
-    uint64_t at = w->part_edges[part];
-    for (uint64_t i = parts_begin(n, part, parts); i < end; i++) {
-        at += w->succ0[i + 1];
-        w->succ0[i + 1] = at;
+    uint32_t last = (uint32_t)parts_begin(w->chunks, part + 1, parts);
+    for (uint32_t c = (uint32_t)parts_begin(w->chunks, part, parts); c < last; c++) {
+        uint32_t first, end;
+        uint64_t at = w->chunk_edges[c];
+        chunk_insts(w, c, &first, &end);
+        for (uint32_t i = first; i < end; i++) {
+            at += w->succ0[i + 1];
+            w->succ0[i + 1] = at;
+        }
     }
 }
 
@@ -105,11 +128,15 @@ static void fill_edge(void *ctx, uint32_t q)
 
 static void fill_part(void *ctx, uint32_t part, uint32_t parts)
 {
+    (void)part, (void)parts;
     waves_run *w = ctx;
-    uint64_t n = w->g->dg->n_insts, end = parts_begin(n, part + 1, parts);
-    for (uint64_t i = parts_begin(n, part, parts); i < end; i++) {
-        uint32_t *at = w->succ + w->succ0[i];
-        for_each_edge(w->g, (uint32_t)i, fill_edge, &at);
+    for (uint32_t c; (c = atomic_fetch_add(&w->next_chunk, 1)) < w->chunks;) {
+        uint32_t first, end;
+        chunk_insts(w, c, &first, &end);
+        for (uint32_t i = first; i < end; i++) {
+            uint32_t *at = w->succ + w->succ0[i];
+            for_each_edge(w->g, i, fill_edge, &at);
+        }
     }
 }
 
@@ -118,22 +145,25 @@ static void fill_part(void *ctx, uint32_t part, uint32_t parts)
 static bool make_lists(waves_run *w, uint32_t parts)
 {
     uint32_t n = w->g->dg->n_insts;
+    w->chunks = (uint32_t)(((uint64_t)n + WAVES_CHUNK - 1) / WAVES_CHUNK);
     w->succ0 = mem_alloc(((size_t)n + 1) * sizeof *w->succ0);
-    w->part_edges = mem_alloc(parts * sizeof *w->part_edges);
-    if (!w->succ0 || !w->part_edges)
+    w->chunk_edges = mem_alloc((w->chunks ? w->chunks : 1) * sizeof *w->chunk_edges);
+    if (!w->succ0 || !w->chunk_edges)
         return false;
     memset(w->waiting, 0, (size_t)n * sizeof *w->waiting);
+    atomic_store(&w->next_chunk, 0);
     parts_run(count_part, w, parts);
     uint64_t edges = 0;
-    for (uint32_t p = 0; p < parts; p++) {
-        uint64_t part = w->part_edges[p];
-        w->part_edges[p] = edges;
-        edges += part;
+    for (uint32_t c = 0; c < w->chunks; c++) {
+        uint64_t chunk = w->chunk_edges[c];
+        w->chunk_edges[c] = edges;
+        edges += chunk;
     }
     w->succ0[0] = 0;
     parts_run(place_part, w, parts);
     if (!(w->succ = mem_alloc((edges ? edges : 1) * sizeof *w->succ)))
         return false;
+    atomic_store(&w->next_chunk, 0);
     parts_run(fill_part, w, parts);
     return true;
 }
@@ -230,6 +260,6 @@ bool design_waves(const design_dag *g, uint32_t *waiting, uint32_t *order, uint3
     *ordered = (uint32_t)end;
     mem_free(w.succ0);
     mem_free(w.succ);
-    mem_free(w.part_edges);
+    mem_free(w.chunk_edges);
     return ok;
 }
