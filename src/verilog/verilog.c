@@ -32,17 +32,12 @@ gp_status vlog_no_memory(diag_ctx *d, const char *file)
 
 gp_status vlog_nomem(vlog_reader *r) { return vlog_no_memory(r->d, NULL); }
 
-/* The maps' entries [from, from + n) zeroed, a part of them a core: the four
+/* The maps' entries of the range zeroed, a part of them a core: the four
  * maps of a million names are 24 MB of fresh pages each time they double. */
-typedef struct vlog_maps_job {
-    vlog_reader *r;
-    size_t from, n;
-} vlog_maps_job;
-
 static void vlog_zero_maps_part(void *ctx, uint32_t part, uint32_t parts)
 {
-    const vlog_maps_job *j = ctx;
-    size_t at = j->from + (size_t)parts_begin(j->n, part, parts);
+    const vlog_range_job *j = ctx;
+    size_t at = j->first + (size_t)parts_begin(j->n, part, parts);
     size_t n = (size_t)(parts_begin(j->n, part + 1, parts) - parts_begin(j->n, part, parts));
     memset(j->r->module_of.data + at, 0, n * sizeof *j->r->module_of.data);
     memset(j->r->cell_of.data + at, 0, n * sizeof *j->r->cell_of.data);
@@ -63,7 +58,7 @@ gp_status vlog_reserve_maps(vlog_reader *r, uint32_t sym)
     if (!vec_u32_reserve(&r->module_of, want) || !vec_u32_reserve(&r->cell_of, want) ||
         !vlog_slot_vec_reserve(&r->sig_of, want) || !vlog_slot_vec_reserve(&r->inst_of, want))
         return vlog_nomem(r);
-    vlog_maps_job j = {r, len, want - len};
+    vlog_range_job j = {r, len, want - len};
     parts_run(vlog_zero_maps_part, &j, parts_for(j.n, UINT32_MAX));
     r->module_of.len = r->cell_of.len = r->sig_of.len = r->inst_of.len = want;
     return GP_OK;

@@ -363,6 +363,13 @@ gp_status vlog_parse_number(vlog_reader *r, const char *text, size_t len, diag_l
 gp_status vlog_fit_constant(vlog_reader *r, uint32_t pos, uint32_t len, uint32_t width,
                             uint32_t *out, bool *fits);
 
+/* Entries [first, first + n) of one of the reader's arrays, for a loop cut
+ * into parts (parts_run). */
+typedef struct vlog_range_job {
+    vlog_reader *r;
+    size_t first, n;
+} vlog_range_job;
+
 /* verilog_check.c: resolves instances below `top` and checks their
  * connections; fills the flat_* totals. */
 gp_status vlog_check(vlog_reader *r, uint32_t top);

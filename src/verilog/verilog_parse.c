@@ -612,17 +612,12 @@ static gp_status vlog_check_signals(vlog_parser *p)
     return GP_OK;
 }
 
-/* Terms [first, first + n) of a module whose signals have their offsets. */
-typedef struct vlog_term_job {
-    vlog_reader *r;
-    size_t first, n;
-} vlog_term_job;
-
-/* A part of the terms: each signal's bit position becomes its position in
- * the module's layout (a look at a signal anywhere in the module each). */
+/* A part of a module's terms (the range), its signals laid out: each
+ * signal's bit position becomes its position in the module's layout (a
+ * look at a signal anywhere in the module each). */
 static void vlog_place_terms_part(void *ctx, uint32_t part, uint32_t parts)
 {
-    const vlog_term_job *j = ctx;
+    const vlog_range_job *j = ctx;
     vlog_term *terms = j->r->terms.data + j->first;
     const vlog_signal *signals = j->r->signals.data;
     size_t end = (size_t)parts_begin(j->n, part + 1, parts);
@@ -660,7 +655,7 @@ static gp_status vlog_layout_bits(vlog_parser *p)
         return GP_ERR_UNSUPPORTED;
     }
     m->nbits = (uint32_t)bits;
-    vlog_term_job j = {r, m->term0, r->terms.len - m->term0};
+    vlog_range_job j = {r, m->term0, r->terms.len - m->term0};
     if (j.n > 0) /* none: the terms may not even be allocated */
         parts_run(vlog_place_terms_part, &j, parts_for(j.n, UINT32_MAX));
     return GP_OK;
