@@ -5,7 +5,8 @@
  * usage: bench_files DIR [--gates N] [--cycles C] [--seed S] [--fst] [--fst-pack P]
  *                         [--check] [--no-regs] [--no-full] [--sdf] [--threads T]
  *
- * writes DIR/cells.lib   the generator's library (10 ns clock on `clk`)
+ * writes (DIR made where missing)
+ *        DIR/cells.lib   the generator's library (10 ns clock on `clk`)
  *        DIR/netlist.v   module top: N random gates, 10% flip-flops
  *        DIR/full.vcd    every net's activity (scope top, timescale 1 ps)
  *        DIR/regs.vcd    only the primary inputs' and the flip-flops' outputs
@@ -23,10 +24,12 @@
  * generated, bit for bit.  `gatepower power --lib DIR/cells.lib
  * --netlist DIR/netlist.v --activity DIR/full.vcd --scope top --period 10ns`
  * analyses it. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench_gen.h"
 #include "util/mem.h"
@@ -400,6 +403,11 @@ int main(int argc, char **argv)
     }
     if (opt.cycles == 0)
         return usage();
+    if (mkdir(argv[1], 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "bench_files: cannot make the directory '%s': %s\n", argv[1],
+                strerror(errno));
+        return 1;
+    }
     diag_ctx *d = diag_new(stderr);
     bench_case bc = {0};
     bench_gen_stats st;
