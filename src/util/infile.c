@@ -295,19 +295,18 @@ bool infile_is_gzip(const infile *f) { return f->gzip; }
 uint64_t infile_size_hint(const infile *f) { return f->size_hint; }
 uint64_t infile_raw_pos(const infile *f) { return f->raw_pos; }
 
-/* A plain file's bytes [probe_len, size) read at once by parts (pread),
- * each part a range of buf. */
+/* A plain file's bytes [probe_len, size_hint) read at once by parts
+ * (pread), each part a range of buf. */
 typedef struct infile_parts {
     const infile *f;
     char *buf;
-    uint64_t size;
     int *err;       /* [parts]: a part's errno, or -1 where the file ended early */
 } infile_parts;
 
 static void infile_read_part(void *ctx, uint32_t part, uint32_t parts)
 {
     infile_parts *r = ctx;
-    uint64_t n = r->size - r->f->probe_len;
+    uint64_t n = r->f->size_hint - r->f->probe_len;
     uint64_t at = r->f->probe_len + parts_begin(n, part, parts);
     uint64_t end = r->f->probe_len + parts_begin(n, part + 1, parts);
     r->err[part] = 0;
@@ -331,13 +330,13 @@ static void infile_read_part(void *ctx, uint32_t part, uint32_t parts)
 static gp_status infile_read_in_parts(infile *f, char *buf, size_t *used)
 {
     *used = 0;
-    if (f->gzip || f->size_hint < INFILE_PARTS_MIN || f->probe_pos > 0)
+    if (f->gzip || f->size_hint < INFILE_PARTS_MIN)
         return GP_OK;
     uint32_t parts = parts_for_items(f->size_hint, UINT32_MAX, INFILE_PART_BYTES);
     int *err = mem_alloc(parts * sizeof *err);
     if (!err)
         return GP_OK; /* read in order */
-    infile_parts r = {.f = f, .buf = buf, .size = f->size_hint, .err = err};
+    infile_parts r = {.f = f, .buf = buf, .err = err};
     parts_run(infile_read_part, &r, parts);
     int failed = 0;
     for (uint32_t k = 0; k < parts && !failed; k++)
