@@ -16,7 +16,7 @@
 # 4. checks the cpu and cuda engines' report.json totals agree (1e-6), and
 #    each engine's windowed run its one-window run (1e-9);
 # 5. times the reader alone (bench_read: the design read first, then the
-#    dump into the store on every core and on one thread);
+#    dump into the store on every core and on one thread; the FST too);
 # 6. prints a table last: the median wall seconds of each phase per command,
 #    the peak memory and, with a GPU, the device memory the run used.
 #
@@ -149,8 +149,10 @@ for r in $(seq 1 "$repeat"); do
 done
 say "the reader alone (bench_read, median of $repeat)"
 threads=$([ "${ONE_THREAD:-1}" = 0 ] && echo 0 || echo 0,1)
-"$build/bench/bench_read" "${inputs[@]}" --threads "$threads" --repeats "$repeat" 2>&1 |
-  tee -a "$log"
+for dump in full.vcd ${FST:+full.fst}; do
+  "$build/bench/bench_read" "${inputs[@]/%full.vcd/$dump}" --threads "$threads" --repeats "$repeat" \
+    2>&1 | tee -a "$log"
+done
 python3 - "$out" <<'PY' | tee -a "$log"
 import json, os, sys
 def worst(p, q):
