@@ -21,6 +21,8 @@
 #include "util/mem.h"
 #include "util/parts.h"
 
+#define EVENTS_NAME_MAX 4096 /* a bit's name, its NUL counted: longer ones are cut */
+
 _Static_assert(EVENTS_TIME_MAX == VCD_TIME_MAX_FS, "the readers deliver the times the store holds");
 
 gp_status events_no_memory(collector *c)
@@ -90,18 +92,17 @@ static void choose_scope_hint(collector *c)
 static gp_status on_var(void *ctx, const vcd_var *v)
 {
     collector *c = ctx;
-    char name[4096];
     if (events_stopped(c))
         return GP_ERR_INPUT;
     c->stats->vars++;
     for (uint32_t bit = 0; bit < v->width; bit++) {
-        size_t at = c->names.len, len = (size_t)vcd_bit_name(v, bit, name, sizeof name) + 1;
-        if (len > sizeof name)
-            len = sizeof name; /* cut: longer than any net name, it stays unmatched */
-        if (!vec_char_resize(&c->names, at + len) ||
+        size_t at = c->names.len;
+        if (!vec_char_reserve(&c->names, at + EVENTS_NAME_MAX) ||
             !vec_signal_bit_push(&c->signals, (signal_bit){v->id, bit, at, DESIGN_NONE, false}))
             return events_no_memory(c);
-        memcpy(c->names.data + at, name, len);
+        size_t len = (size_t)vcd_bit_name(v, bit, c->names.data + at, EVENTS_NAME_MAX) + 1;
+        /* cut: longer than any net name, it stays unmatched */
+        c->names.len = at + (len < EVENTS_NAME_MAX ? len : EVENTS_NAME_MAX);
     }
     return GP_OK;
 }

@@ -8,6 +8,7 @@
 #include "design/design.h"
 #include "events/events.h"
 
+#include <string.h>
 #include <unistd.h>
 
 #define NS 1e6 /* fs: times are femtoseconds */
@@ -379,6 +380,33 @@ static void test_events(void)
     diag_free(d);
 }
 
+/* A name longer than any kept (cut at 4096 bytes) stays unmatched, and
+ * the names after it are whole: n1's changes arrive. */
+static void test_events_long_name(void)
+{
+    enum { LONG = 5000 };
+    static const char head[] = "$timescale 1ps $end\n$scope module tb $end\n$var wire 1 ! ";
+    static const char tail[] = " $end\n$var wire 1 \" n1 $end\n$upscope $end\n"
+                               "$enddefinitions $end\n#0\n0!\n1\"\n#500\n0\"\n";
+    static char vcd[sizeof head + LONG + sizeof tail];
+    char path[256];
+    memcpy(vcd, head, sizeof head - 1);
+    memset(vcd + sizeof head - 1, 'n', LONG);
+    memcpy(vcd + sizeof head - 1 + LONG, tail, sizeof tail);
+    diag_ctx *d = diag_new(NULL);
+    events *ev;
+    events_stats st;
+    events_options opt = {.scope = "tb"};
+    CHECK_EQ_INT(events_read(dg, scratch_write(dir, "long.vcd", vcd, path, sizeof path), &opt, &ev, &st, d), GP_OK);
+    CHECK_EQ_INT(st.vars, 2);
+    CHECK_EQ_INT(st.signals_matched, 1);
+    CHECK_EQ_INT(st.signals_unmatched, 1);
+    uint32_t n1 = design_find_net(dg, "n1");
+    CHECK(ev && ev->net_ev0[n1 + 1] - ev->net_ev0[n1] == 2);
+    events_free(ev);
+    diag_free(d);
+}
+
 /* A simulator dumps the cell models' scopes too: u2/Y, the output that
  * drives n2 (not dumped as a net here), gives n2's changes; u3/Y drives y,
  * dumped itself before it: a duplicate; u2/A, an input (its net's value
@@ -492,6 +520,7 @@ int main(void)
     RUN(test_sdf_entries_on_threads_keep_their_order);
     RUN(test_spef_wire_cap);
     RUN(test_events);
+    RUN(test_events_long_name);
     RUN(test_events_from_cell_pins);
     RUN(test_combinational_loop_is_reported);
     RUN(test_feedback_input_has_its_driver_slew);
