@@ -17,7 +17,9 @@
 #    each engine's windowed run its one-window run (1e-9);
 # 5. times the reader alone (bench_read: the design read first, then the
 #    dump into the store on every core and on one thread; the FST too);
-# 6. prints a table last: the median wall seconds of each phase per command,
+# 6. prints a table last: the median wall seconds of each phase per command
+#    and of the whole process ("wall": --timing's total leaves out the
+#    options' checks before the reading and the exit after the writing),
 #    the peak memory and, with a GPU, the device memory the run used.
 #
 # `make bench` runs it on the CPU (bench/run: ENGINES=cpu, SKIP_BUILD=1).
@@ -103,9 +105,11 @@ run() {
       >"$out/$name.gpumem" 2>/dev/null &
     sampler=$!
   fi
+  local t0; t0=$(date +%s%N)
   "$bin" --quiet "$@" >"$out/$name.stdout" 2>"$out/$name.err"
   local rc=$?
-  local line; line=$(grep '^timing:' "$out/$name.err")
+  local wall; wall=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+  local line; line="$(grep '^timing:' "$out/$name.err"); wall $wall s"
   if [ -n "$sampler" ]; then
     kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null
     line+=$(sort -n "$out/$name.gpumem" | tail -1 |
@@ -181,7 +185,7 @@ for line in open(sys.argv[1]):
     windows = re.search(r"activity in (\d+) windows", line)
     phases["windows"] = float(windows.group(1)) if windows else 1.0
     rows.setdefault(name, []).append(phases)
-cols = ["netlist", "activity", "engine", "writing", "total", "peak GB", "gpu GB", "windows"]
+cols = ["netlist", "activity", "engine", "writing", "total", "wall", "peak GB", "gpu GB", "windows"]
 print("| command | " + " | ".join(cols) + " | VCD GB/s |")
 print("|---|" + "---:|" * (len(cols) + 1))
 for name, runs in rows.items():
