@@ -16,7 +16,8 @@
 # 4. checks the cpu and cuda engines' report.json totals agree (1e-6), and
 #    each engine's windowed run its one-window run (1e-9);
 # 5. times the reader alone (bench_read: the design read first, then the
-#    dump into the store on every core and on one thread; the FST too);
+#    dump into the store on every core and on one thread; the FST on
+#    every core);
 # 6. prints a table last: the median wall seconds of each phase per command
 #    and of the whole process ("wall": --timing's total leaves out the
 #    options' checks before the reading and the exit after the writing),
@@ -29,8 +30,8 @@
 # GZ=LEVEL (also full.vcd.gz, written by gzip -LEVEL, read by info), FST=1 or
 # FST=lz4 or fastlz (also full.fst, its chains packed with zlib, fstapi's
 # default, or the one named, Verilator's being lz4; written by bench_files
-# and checked, read by info on 1 thread and
-# on every core, and by power --engine cuda, checked against the VCD's run),
+# and checked, read by info on every core, on 1 thread in the first round
+# only, and by power --engine cuda, checked against the VCD's run),
 # SKIP_BUILD=1, SKIP_CASE=1 (keep the case already in CASE_DIR), BUILD
 # (build-cuda), ENGINES ("cpu cuda"; "cpu" without a GPU), MEMORY=SIZE (the
 # windowed runs), ONLY_POWER=1 (no info runs),
@@ -145,7 +146,8 @@ for r in $(seq 1 "$repeat"); do
   fi
   [ -n "${GZ:-}" ] && run info-gz info "${inputs[@]/%full.vcd/full.vcd.gz}" --timing
   if [ -n "${FST:-}" ]; then
-    run info-fst-1 info "${inputs[@]/%full.vcd/full.fst}" --timing --threads 1
+    [ "${ONE_THREAD:-1}" != 0 ] && [ "$r" = 1 ] &&
+      run info-fst-1 info "${inputs[@]/%full.vcd/full.fst}" --timing --threads 1
     run info-fst info "${inputs[@]/%full.vcd/full.fst}" --timing
     [[ $engines == *cuda* ]] && run power-cuda-fst power "${inputs[@]/%full.vcd/full.fst}" \
       --period 10ns --engine cuda --timing --json "$out/cuda-fst.json"
@@ -153,10 +155,9 @@ for r in $(seq 1 "$repeat"); do
 done
 say "the reader alone (bench_read, median of $repeat)"
 threads=$([ "${ONE_THREAD:-1}" = 0 ] && echo 0 || echo 0,1)
-for dump in full.vcd ${FST:+full.fst}; do
-  "$build/bench/bench_read" "${inputs[@]/%full.vcd/$dump}" --threads "$threads" --repeats "$repeat" \
-    2>&1 | tee -a "$log"
-done
+"$build/bench/bench_read" "${inputs[@]}" --threads "$threads" --repeats "$repeat" 2>&1 | tee -a "$log"
+[ -n "${FST:-}" ] && "$build/bench/bench_read" "${inputs[@]/%full.vcd/full.fst}" --threads 0 \
+  --repeats "$repeat" 2>&1 | tee -a "$log"
 python3 - "$out" <<'PY' | tee -a "$log"
 import json, os, sys
 def worst(p, q):
