@@ -348,6 +348,20 @@ static void test_spef_wire_cap(void)
     diag_free(d);
 }
 
+/* The store of the VCD `text` (written to `name`) under `scope`; its
+ * reading's statistics in *st. */
+static events *read_events(const char *name, const char *text, const char *scope,
+                           events_stats *st)
+{
+    char path[256];
+    diag_ctx *d = diag_new(NULL);
+    events *ev = NULL;
+    events_options opt = {.scope = scope};
+    CHECK_EQ_INT(events_read(dg, scratch_write(dir, name, text, path, sizeof path), &opt, &ev, st, d), GP_OK);
+    diag_free(d);
+    return ev;
+}
+
 static void test_events(void)
 {
     static const char vcd[] =
@@ -355,12 +369,11 @@ static void test_events(void)
         "$var wire 1 ! clk $end\n$var wire 1 \" n1 $end\n$var wire 2 # bus [1:0] $end\n"
         "$upscope $end\n$upscope $end\n$enddefinitions $end\n"
         "#0\n0!\n1\"\nb00 #\n#500\n1!\n0\"\n#1000\n0!\n";
-    char path[256];
-    diag_ctx *d = diag_new(NULL);
-    events *ev;
     events_stats st;
-    events_options opt = {.scope = "tb/dut"};
-    CHECK_EQ_INT(events_read(dg, scratch_write(dir, "act.vcd", vcd, path, sizeof path), &opt, &ev, &st, d), GP_OK);
+    events *ev = read_events("act.vcd", vcd, "tb/dut", &st);
+    CHECK(ev != NULL);
+    if (!ev)
+        return;
     CHECK_EQ_INT(st.vars, 3);
     CHECK_EQ_INT(st.signals_matched, 2);
     CHECK_EQ_INT(st.signals_unmatched, 2);
@@ -377,7 +390,6 @@ static void test_events(void)
     CHECK_EQ_INT(ev->net_ev0[n1 + 1] - ev->net_ev0[n1], 2);
     CHECK_EQ_INT(events_value(ev, ev->net_ev0[n1]), 1);
     events_free(ev);
-    diag_free(d);
 }
 
 /* A name longer than any kept (cut at 4096 bytes) stays unmatched, and
@@ -389,22 +401,17 @@ static void test_events_long_name(void)
     static const char tail[] = " $end\n$var wire 1 \" n1 $end\n$upscope $end\n"
                                "$enddefinitions $end\n#0\n0!\n1\"\n#500\n0\"\n";
     static char vcd[sizeof head + LONG + sizeof tail];
-    char path[256];
     memcpy(vcd, head, sizeof head - 1);
     memset(vcd + sizeof head - 1, 'n', LONG);
     memcpy(vcd + sizeof head - 1 + LONG, tail, sizeof tail);
-    diag_ctx *d = diag_new(NULL);
-    events *ev;
     events_stats st;
-    events_options opt = {.scope = "tb"};
-    CHECK_EQ_INT(events_read(dg, scratch_write(dir, "long.vcd", vcd, path, sizeof path), &opt, &ev, &st, d), GP_OK);
+    events *ev = read_events("long.vcd", vcd, "tb", &st);
     CHECK_EQ_INT(st.vars, 2);
     CHECK_EQ_INT(st.signals_matched, 1);
     CHECK_EQ_INT(st.signals_unmatched, 1);
     uint32_t n1 = design_find_net(dg, "n1");
     CHECK(ev && ev->net_ev0[n1 + 1] - ev->net_ev0[n1] == 2);
     events_free(ev);
-    diag_free(d);
 }
 
 /* A simulator dumps the cell models' scopes too: u2/Y, the output that
@@ -420,12 +427,8 @@ static void test_events_from_cell_pins(void)
         "$var wire 1 # A $end\n$upscope $end\n$scope module u3 $end\n$var wire 1 ! Y $end\n"
         "$var wire 1 $ Z $end\n$upscope $end\n$upscope $end\n$upscope $end\n"
         "$enddefinitions $end\n#0\n0!\n1\"\n0#\n0$\n#500\n0\"\n1#\n1!\n";
-    char path[256];
-    diag_ctx *d = diag_new(NULL);
-    events *ev;
     events_stats st;
-    events_options opt = {.scope = "tb/dut"};
-    CHECK_EQ_INT(events_read(dg, scratch_write(dir, "pins.vcd", vcd, path, sizeof path), &opt, &ev, &st, d), GP_OK);
+    events *ev = read_events("pins.vcd", vcd, "tb/dut", &st);
     CHECK_EQ_INT(st.signals_matched, 3);   /* y, u2/Y (n2), u3/Y (y again) */
     CHECK_EQ_INT(st.signals_duplicate, 1); /* u3/Y: y came first */
     CHECK_EQ_INT(st.signals_pins, 1);      /* u2/A */
@@ -433,7 +436,6 @@ static void test_events_from_cell_pins(void)
     uint32_t n2 = design_find_net(dg, "n2");
     CHECK(ev && ev->net_ev0[n2 + 1] - ev->net_ev0[n2] == 2);
     events_free(ev);
-    diag_free(d);
 }
 
 /* Reads the netlist `text` whose top module is `top` with the tiny library. */
