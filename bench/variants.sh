@@ -19,7 +19,7 @@
 #    stderr stays in $OUT/<label>.err (a variant's own prints, too).
 #
 # Knobs: GATES (1000000), CYCLES (500), REPEAT (3), ENGINE (cuda), VARIANTS,
-# CPU, READ, WORK (/tmp/gp-variants).
+# CPU (1), READ (1), WORK (/tmp/gp-variants).
 set -uo pipefail
 start=$SECONDS
 gates=${GATES:-1000000}
