@@ -21,6 +21,7 @@
 #include "design/design.h"
 #include "events/events.h"
 #include "liberty/liberty.h"
+#include "util/mem.h"
 #include "util/parts.h"
 #include "util/progress.h"
 
@@ -111,6 +112,7 @@ static bool measure(const design *dg, const read_args *a, uint32_t threads, doub
 
 int main(int argc, char **argv)
 {
+    mem_release_freed_blocks(); /* the allocator as gatepower sets it */
     read_args a;
     if (!parse_args(argc, argv, &a)) {
         fprintf(stderr, "usage: bench_read --lib L --netlist N --activity D --scope S "

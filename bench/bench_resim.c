@@ -296,6 +296,7 @@ static int run(const bench_args *a, const bench_case *bc, diag_ctx *d)
 
 int main(int argc, char **argv)
 {
+    mem_release_freed_blocks(); /* the allocator as gatepower sets it */
     bench_args a;
     if (!parse_args(argc, argv, &a)) {
         fprintf(stderr, "usage: bench_resim --lib L --netlist N [--top T] [--sdf S] --activity D "

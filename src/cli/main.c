@@ -3,7 +3,6 @@
  * Exit status: 0 success, 1 the analysis failed on its inputs (the message
  * says what to fix), 2 a usage error. */
 #include <errno.h>
-#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "cuda/cuda_device.h"
 #include "ranks/ranks.h"
 #include "util/diag.h"
+#include "util/mem.h"
 
 typedef struct cli_command {
     const char *name;
@@ -86,17 +86,6 @@ static const cli_command *find_command(const char *name)
     return NULL;
 }
 
-/* Blocks from 128 KiB on are mapped on their own and given back to the
- * system when freed (glibc raises this bound as blocks are freed, keeping
- * them in its arenas after): so the activity's buckets, freed range by
- * range while the event store fills, are not resident beside all of it. */
-static void release_freed_memory(void)
-{
-#ifdef __GLIBC__
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-#endif
-}
-
 /* What went to stdout (a report, JSON with --json -, help) must have been
  * written whole: a full disk or a closed pipe fails the run. */
 static int stdout_written(int status, diag_ctx *d)
@@ -111,7 +100,7 @@ static int stdout_written(int status, diag_ctx *d)
 
 int main(int argc, char **argv)
 {
-    release_freed_memory();
+    mem_release_freed_blocks();
     diag_ctx *d = diag_new(stderr);
     if (!d)
         return CLI_EXIT_INPUT;

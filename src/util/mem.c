@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE /* madvise: POSIX's posix_madvise(DONTNEED) is a no-op on Linux */
 #include "util/mem.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -201,4 +202,11 @@ mem_stats mem_get_stats(void)
     s.peak_bytes = atomic_load_explicit(&mem_peak, memory_order_relaxed);
     s.alloc_count = atomic_load_explicit(&mem_allocs, memory_order_relaxed);
     return s;
+}
+
+void mem_release_freed_blocks(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 }

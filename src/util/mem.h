@@ -46,6 +46,14 @@ void mem_free_behind_wait(void);
 
 mem_stats mem_get_stats(void);
 
+/* For the process, once at its start: blocks from 128 KiB on are mapped on
+ * their own and given back to the system when freed (glibc raises this
+ * bound as blocks are freed, keeping them in its arenas after, and grows
+ * large blocks there by copying): so the activity's buckets, freed range
+ * by range while the event store fills, are not resident beside all of
+ * it. */
+void mem_release_freed_blocks(void);
+
 #ifdef __cplusplus
 }
 #endif
