@@ -78,7 +78,7 @@ static void settle_part(void *ctx, uint32_t part, uint32_t parts)
     for (uint32_t i = (uint32_t)parts_begin(j->m->ninst, part, parts); i < end; i++) {
         uint32_t index = j->m->inst0 + i;
         const vlog_inst *inst = &j->r->insts.data[index];
-        if (inst->target != VLOG_TARGET_NONE && !(inst->target & VLOG_TARGET_MODULE))
+        if (vlog_is_cell(inst))
             j->settled[i] = settle_cell_inst(j->r, inst, index + 1, &p);
     }
     mem_free(p.seen);

@@ -363,11 +363,6 @@ typedef struct vlog_inst_job {
     uint32_t *cell, *pin0, *pin_net;
 } vlog_inst_job;
 
-static bool vlog_is_cell(const vlog_inst *inst)
-{
-    return !(inst->target & VLOG_TARGET_MODULE) && inst->target != VLOG_TARGET_NONE;
-}
-
 /* The node that holds item `item` (< the last item0). */
 static size_t vlog_node_of_item(const vlog_inst_job *j, uint64_t item)
 {

@@ -123,6 +123,12 @@ typedef struct vlog_inst {
     bool ordered;
 } vlog_inst;
 
+/* Whether the instance's target is a library cell (resolved, not a module). */
+static inline bool vlog_is_cell(const vlog_inst *inst)
+{
+    return !(inst->target & VLOG_TARGET_MODULE) && inst->target != VLOG_TARGET_NONE;
+}
+
 typedef struct vlog_assign {
     uint32_t lhs, rhs; /* conn indices */
 } vlog_assign;
