@@ -148,8 +148,9 @@ typedef struct vcd_options {
     size_t chunk_size;
     /* A progress bar to advance by the bytes of the file read (NULL: none). */
     progress *bar;
-    /* Threads reading a plain VCD's value changes (0: one per core; 1: in
-     * file order on the calling thread). */
+    /* Threads reading a plain VCD's value changes (0: one per core; 1: on
+     * the calling thread, in parts one after the other where the body holds
+     * two and is one batch, else in file order). */
     uint32_t threads;
     /* Bytes of value changes a part holds at least (0: 8 MiB); tests use
      * tiny ones to cut many parts. */

@@ -307,17 +307,23 @@ static gp_status vcd_parts_finish(vcd_parts *ps)
 
 /* The parts for a body of `bytes` on `threads` threads (0 or 1 when they
  * would not pay); read in batches of `batch` bytes (0: one batch), each
- * batch holds a part per thread at least. */
+ * batch holds a part per thread at least.  One thread reads parts too,
+ * one after the other, where the body is one batch: a part's one-bit
+ * changes go on unchecked (the store drops repeats), where the reading in
+ * file order compares each with the bit's value kept; but only the
+ * reading in file order can end a window between any two times. */
 static uint32_t vcd_parts_wanted(const vcd_options *opt, uint32_t threads, uint64_t bytes,
                                  size_t batch)
 {
+    if (threads < 2 && batch && bytes > batch)
+        return 1;
     size_t min = opt && opt->part_size ? opt->part_size : batch ? VCD_BATCH_PART_MIN : VCD_PART_MIN;
     uint64_t by_size = bytes / min, want = (uint64_t)threads * VCD_PARTS_PER_THREAD;
     uint64_t by_batch = batch ? bytes / (batch / threads + 1) : 0;
     want = want > by_batch ? want : by_batch;
     want = want < by_size ? want : by_size;
     uint32_t most = batch ? VCD_BATCH_MAX_PARTS : VCD_MAX_PARTS;
-    return threads < 2 ? 1 : want < most ? (uint32_t)want : most;
+    return want < most ? (uint32_t)want : most;
 }
 
 /* The end of the batch that starts at part `from`: parts of `batch` bytes
@@ -448,7 +454,8 @@ gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, 
     const vcd_sink *sink = r->st.sink;
     uint32_t threads = opt && opt->threads ? opt->threads : parts_online_cores();
     bool span = opt && opt->span && sink->span && !infile_is_gzip(r->f);
-    if (!sink->parts || !sink->part_changes || (threads < 2 && !span))
+    /* a gzip file's inflating takes a thread of its own */
+    if (!sink->parts || !sink->part_changes || (threads < 2 && infile_is_gzip(r->f)))
         return GP_OK;
     if (infile_is_gzip(r->f))
         return vcd_stream_read(r, path, opt, threads, done);

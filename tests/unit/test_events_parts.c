@@ -167,6 +167,12 @@ static reading read_late(const char *path, uint32_t threads)
     return read_given(path, threads, 1, true);
 }
 
+/* Reads path in file order: no part is as large as its body. */
+static reading read_in_order(const char *path)
+{
+    return read_sized(path, 1, SIZE_MAX);
+}
+
 static void reading_free(reading *r)
 {
     events_free(r->ev);
@@ -217,19 +223,22 @@ static void check_late_alike(const reading *given, const reading *late)
     CHECK_EQ_STR(given->messages, late->messages);
 }
 
-/* Reads `path` in file order, in parts on 3 threads, and its gzip copy in
- * parts on 3 threads; checks they agree and returns the parts the plain
- * file's and the gzip copy's readings used, in *parts and *gz_parts. */
+/* Reads `path` in file order, in parts on one thread and on 3, and its
+ * gzip copy in parts on 3 threads; checks they agree and returns the parts
+ * the plain file's and the gzip copy's readings on 3 threads used, in
+ * *parts and *gz_parts. */
 static void check_readings(const char *path, uint32_t *parts, uint32_t *gz_parts)
 {
     char gz[300], cmd[700];
     snprintf(gz, sizeof gz, "%s.gz", path);
     snprintf(cmd, sizeof cmd, "gzip -c '%s' > '%s'", path, gz);
     CHECK_EQ_INT(system(cmd), 0);
-    reading one = read_with(path, 1), many = read_with(path, 3), zipped = read_with(gz, 3);
-    reading late_one = read_late(path, 1), late_many = read_late(path, 3);
+    reading one = read_in_order(path), many = read_with(path, 3), zipped = read_with(gz, 3);
+    reading late_one = read_given(path, 1, SIZE_MAX, true), late_many = read_late(path, 3);
+    reading one_thread = read_with(path, 1);
     strip_gz(&zipped, gz);
     CHECK_EQ_INT(one.stats.parts, 1);
+    check_alike(&one, &one_thread);
     check_alike(&one, &many);
     check_alike(&one, &zipped);
     check_late_alike(&one, &late_one);
@@ -238,6 +247,7 @@ static void check_readings(const char *path, uint32_t *parts, uint32_t *gz_parts
     *gz_parts = zipped.stats.parts;
     reading_free(&late_one);
     reading_free(&late_many);
+    reading_free(&one_thread);
     reading_free(&one);
     reading_free(&many);
     reading_free(&zipped);
@@ -297,7 +307,7 @@ static void test_errors_read_alike(void)
     snprintf(path, sizeof path, "%s/bad.vcd", dir);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_random_vcd(path, 11 + i, 3000, 1500, bad[i]);
-        reading one = read_with(path, 1);
+        reading one = read_in_order(path);
         CHECK(one.st != GP_OK);
         reading_free(&one);
         CHECK_EQ_INT(check_same_reading(path), 1);
@@ -318,7 +328,7 @@ static void test_missing_last_newline_refused_alike(void)
     check_readings(path, &parts, &gz_parts);
     CHECK_EQ_INT(parts, 1); /* the last part fails: read in file order, for the error */
     CHECK_EQ_INT(gz_parts, 1);
-    reading one = read_with(path, 1);
+    reading one = read_in_order(path);
     CHECK_EQ_INT(one.st, GP_ERR_PARSE);
     CHECK(strstr(one.messages, "error 6023") != NULL);
     reading_free(&one);
@@ -337,8 +347,9 @@ static void test_aliases_give_every_net_the_changes(void)
     char path[256];
     snprintf(path, sizeof path, "%s/alias.vcd", dir);
     scratch_write_text(path, vcd);
-    for (uint32_t threads = 1; threads <= 5; threads += 2) {
-        reading r = threads <= 3 ? read_with(path, threads) : read_late(path, 3);
+    for (int way = 0; way < 4; way++) {
+        reading r = way == 0 ? read_in_order(path) : way < 3 ? read_with(path, 2 * way - 1)
+                                                            : read_late(path, 3);
         CHECK_EQ_INT(r.st, GP_OK);
         CHECK_EQ_INT(r.stats.nets_with_activity, 4);
         for (int k = 0; r.ev && k < 3; k++) {
@@ -493,7 +504,7 @@ static void check_windowed_readings(const char *path, bool gzip_too)
 {
     char gz[300];
     snprintf(gz, sizeof gz, "%s.gz", path);
-    reading one = read_with(path, 1);
+    reading one = read_in_order(path);
     CHECK_EQ_INT(one.st, GP_OK);
     for (int64_t back = 0; one.ev && back <= 50000; back += 50000) {
         CHECK(check_windows(path, 1, one.ev, back, NULL) > 10);
@@ -523,7 +534,7 @@ static void test_windows_restart_on_fallback(void)
     char path[256];
     snprintf(path, sizeof path, "%s/dumpoff.vcd", dir);
     write_random_vcd(path, 78, 2000, 1500, "$dumpoff\nx!\n$end\n$dumpon\n1!\n$end\n");
-    reading one = read_with(path, 1);
+    reading one = read_in_order(path);
     CHECK_EQ_INT(one.st, GP_OK);
     uint32_t restarts = 0;
     if (one.ev)
@@ -631,7 +642,7 @@ static uint64_t read_span(span_chain *sc, const char *path, uint32_t threads, ui
  * spans read alone. */
 static int check_spans(const char *path, uint32_t threads, const bool alone[4])
 {
-    reading one = read_with(path, 1);
+    reading one = read_in_order(path);
     CHECK_EQ_INT(one.st, GP_OK);
     if (!one.ev)
         return 0;
@@ -729,7 +740,7 @@ static void test_fst_reads_alike(void)
     for (uint64_t seed = 1; seed <= 4; seed++) {
         bool dump_off = seed == 4;
         write_random_fst(path, seed * 0x2545f4914f6cdd1dULL, 3000, (int)(1 + 5 * seed), dump_off);
-        reading one = read_with(path, 1), many = read_with(path, 3);
+        reading one = read_in_order(path), many = read_with(path, 3);
         reading late = read_late(path, 3);
         check_alike(&one, &many);
         check_late_alike(&one, &late);
@@ -790,7 +801,7 @@ static void test_fst_bad_value_read_alike(void)
     snprintf(path, sizeof path, "%s/bad_value.fst", dir);
     for (int in_bus = 0; in_bus <= 1; in_bus++) {
         write_fst_with_u(path, in_bus);
-        reading one = read_with(path, 1), many = read_with(path, 3);
+        reading one = read_in_order(path), many = read_with(path, 3);
         CHECK(one.st != GP_OK && many.st != GP_OK && one.ev == NULL && many.ev == NULL);
         CHECK(one.messages && strstr(one.messages, "error 6107") != NULL);
         CHECK(one.messages && many.messages && strcmp(one.messages, many.messages) == 0);
@@ -852,7 +863,7 @@ static void test_fst_damaged_block_read_alike(void)
     for (int i = 1; i < 9; i++)
         len = len << 8 | h[i];
     damage(path, at + (long)(len / 2), 48);
-    reading one = read_with(path, 1), many = read_with(path, 3);
+    reading one = read_in_order(path), many = read_with(path, 3);
     CHECK(one.st != GP_OK && many.st != GP_OK);
     CHECK(one.ev == NULL && many.ev == NULL);
     CHECK(one.messages && strstr(one.messages, "error 6110") != NULL);
