@@ -424,11 +424,34 @@ static uint32_t fill_run(parts_build *pb, const uint32_t *h, const int64_t *time
     return 3 + m;
 }
 
+/* The store's words the range's slots' first nets take, mapped before
+ * they are written, where they lie together (as where the dump declares
+ * its bits in the design's order): mapped as the fill writes them, a fault
+ * each page cost more; mapped from scattered places, they would be
+ * resident before the buckets they come from are freed. */
+static void populate_range(parts_build *pb, uint32_t range)
+{
+    const collector *c = pb->c;
+    const uint64_t *net_ev0 = pb->ev->net_ev0;
+    uint64_t lo = UINT64_MAX, hi = 0, words = 0;
+    for (uint32_t s = range_begin(c, range); s < range_end(c, range); s++) {
+        uint32_t n = slot_first_net(c, s);
+        if (n == DESIGN_NONE || net_ev0[n + 1] == net_ev0[n])
+            continue;
+        lo = net_ev0[n] < lo ? net_ev0[n] : lo;
+        hi = net_ev0[n + 1] > hi ? net_ev0[n + 1] : hi;
+        words += net_ev0[n + 1] - net_ev0[n];
+    }
+    if (hi > lo && hi - lo <= 2 * words)
+        mem_populate(pb->ev->word + lo, (hi - lo) * sizeof *pb->ev->word);
+}
+
 /* Second pass: the range's changes kept, in their nets' places. */
 static void fill_range(parts_build *pb, uint32_t range)
 {
     collector *c = pb->c;
     uint64_t *word = pb->ev->word;
+    populate_range(pb, range);
     for (uint32_t p = 0; p < rows_held(c); p++) {
         part_bucket *bucket = &c->bucket[(size_t)p * c->n_ranges + range];
         const int64_t *times = c->part_times[p].data;

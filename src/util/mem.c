@@ -125,6 +125,22 @@ void mem_free(void *p)
     free(h);
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL */
+#endif
+
+void mem_populate(void *p, size_t size)
+{
+    long page_size = sysconf(_SC_PAGESIZE);
+    if (page_size <= 0)
+        return;
+    size_t page = (size_t)page_size;
+    uintptr_t begin = ((uintptr_t)p + page - 1) / page * page;
+    uintptr_t end = ((uintptr_t)p + size) / page * page;
+    if (end > begin)
+        (void)madvise((void *)begin, end - begin, MADV_POPULATE_WRITE);
+}
+
 /* The free running behind the caller, if any. */
 static pthread_mutex_t behind_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t behind_thread;

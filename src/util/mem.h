@@ -34,6 +34,10 @@ void *mem_calloc(size_t n, size_t size);
 void *mem_zeroed(size_t n, size_t size);
 /* Resizes `p` (NULL: like mem_alloc).  On failure `p` stays valid and unchanged. */
 void *mem_realloc(void *p, size_t size);
+/* Maps the whole pages of [p, p + size), inside a block from mem_*, ahead
+ * of their first writes: one call costs less than a fault a page.  Where
+ * the system cannot (before Linux 5.14), the pages fault as written. */
+void mem_populate(void *p, size_t size);
 /* Frees a block from mem_*; NULL is ignored. */
 void mem_free(void *p);
 /* Frees a large block on a thread of its own while the caller goes on:

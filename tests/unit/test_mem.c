@@ -208,6 +208,33 @@ static void test_free_behind_keeps_neighbours(void)
     }
 }
 
+/* Pages mapped ahead keep what was written in them, inside the range and
+ * beside it, whatever its alignment, and stay writable. */
+static void test_populate_keeps_bytes(void)
+{
+    size_t size = (size_t)1 << 20;
+    char *p = mem_alloc(size);
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    for (size_t k = 0; k < size; k++)
+        p[k] = (char)(k * 7);
+    mem_populate(p + 4097, size / 2 - 3);
+    size_t intact = 0;
+    for (size_t k = 0; k < size; k++)
+        intact += p[k] == (char)(k * 7);
+    CHECK_EQ_INT(intact, size);
+    char *fresh = mem_alloc(size);
+    CHECK(fresh != NULL);
+    if (fresh) {
+        mem_populate(fresh, size);
+        memset(fresh, 'w', size);
+        CHECK(fresh[0] == 'w' && fresh[size - 1] == 'w');
+    }
+    mem_free(fresh);
+    mem_free(p);
+}
+
 int main(void)
 {
     RUN(test_alloc_and_free_update_counters);
@@ -221,5 +248,6 @@ int main(void)
     RUN(test_counters_are_thread_safe);
     RUN(test_free_behind_frees_every_block);
     RUN(test_free_behind_keeps_neighbours);
+    RUN(test_populate_keeps_bytes);
     return check_exit_code();
 }
