@@ -63,6 +63,14 @@ bucket_block *events_bucket_block(collector *c, uint32_t range, part_bucket *b)
     return k;
 }
 
+void events_pool_discard(collector *c, uint32_t range)
+{
+    for (void *chunk = c->pools[range].chunks, *before; chunk; chunk = before) {
+        memcpy(&before, chunk, sizeof before);
+        mem_discard(chunk);
+    }
+}
+
 void events_pool_release(collector *c, uint32_t range)
 {
     range_pool *p = &c->pools[range];

@@ -193,10 +193,13 @@ gp_status events_bind(collector *c);
 
 /* The range pools (events_bucket.c): made for c->n_ranges; a new block at
  * the end of b, a bucket of `range` (NULL when out of memory; safe on the
- * reading threads); every block of the range's buckets given back (the
- * buckets that held them must be emptied); the pools freed. */
+ * reading threads); the pages of the range's blocks given back to the
+ * system, the blocks kept mapped (their bytes are lost); every block of
+ * the range's buckets given back (the buckets that held them must be
+ * emptied); the pools freed. */
 gp_status events_pools_make(collector *c);
 bucket_block *events_bucket_block(collector *c, uint32_t range, part_bucket *b);
+void events_pool_discard(collector *c, uint32_t range);
 void events_pool_release(collector *c, uint32_t range);
 void events_pools_free(collector *c);
 

@@ -480,7 +480,9 @@ static void fill_range(parts_build *pb, uint32_t range)
             }
         *bucket = empty_bucket;
     }
-    events_pool_release(c, range);
+    /* unmapped once every range is written (rows_drop): unmapping waits
+     * for, and then holds up, the other threads' page faults */
+    events_pool_discard(c, range);
 }
 
 /* A thread of a pass: takes ranges until none is left. */

@@ -174,6 +174,12 @@ static void release_pages(void *p)
 #endif
 }
 
+void mem_discard(void *p)
+{
+    if (p)
+        release_pages(p);
+}
+
 static void *free_behind(void *p)
 {
     release_pages(p);

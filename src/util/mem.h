@@ -38,6 +38,12 @@ void *mem_realloc(void *p, size_t size);
  * of their first writes: one call costs less than a fault a page.  Where
  * the system cannot (before Linux 5.14), the pages fault as written. */
 void mem_populate(void *p, size_t size);
+/* Gives the whole pages inside block p (from mem_*) back to the system,
+ * the block kept: they read as zero after; the partial pages at its ends
+ * keep their bytes.  Where mem_free of a large block unmaps it, holding
+ * the address space's lock for writing (every other thread's page fault
+ * waits), this holds it only for reading. */
+void mem_discard(void *p);
 /* Frees a block from mem_*; NULL is ignored. */
 void mem_free(void *p);
 /* Frees a large block on a thread of its own while the caller goes on:

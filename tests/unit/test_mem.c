@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdalign.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "util/mem.h"
@@ -235,6 +236,29 @@ static void test_populate_keeps_bytes(void)
     mem_free(p);
 }
 
+/* A discarded block's whole pages read zero and take writes again; its
+ * first bytes, in a partial page, keep theirs; it is freed as any. */
+static void test_discard_zeroes_whole_pages(void)
+{
+    size_t size = (size_t)1 << 20;
+    mem_stats before = mem_get_stats();
+    unsigned char *p = mem_alloc(size);
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    memset(p, 0xab, size);
+    mem_discard(p);
+    CHECK_EQ_INT(p[0], 0xab);
+    size_t margin = 2 * (size_t)sysconf(_SC_PAGESIZE), zero = 0;
+    for (size_t k = margin; k < size - margin; k++)
+        zero += p[k] == 0;
+    CHECK_EQ_INT(zero, size - 2 * margin);
+    p[size / 2] = 7;
+    CHECK_EQ_INT(p[size / 2], 7);
+    mem_free(p);
+    CHECK_EQ_INT(mem_get_stats().current_bytes, before.current_bytes);
+}
+
 int main(void)
 {
     RUN(test_alloc_and_free_update_counters);
@@ -249,5 +273,6 @@ int main(void)
     RUN(test_free_behind_frees_every_block);
     RUN(test_free_behind_keeps_neighbours);
     RUN(test_populate_keeps_bytes);
+    RUN(test_discard_zeroes_whole_pages);
     return check_exit_code();
 }
