@@ -234,17 +234,30 @@ int64_t vcd_last_ticks(const char *path)
     return ticks;
 }
 
-/* Cuts [begin, size) into at most `want` parts (false: out of memory). */
-static bool vcd_parts_plan(vcd_parts *ps, uint64_t begin, uint64_t size, uint32_t want)
+/* Where part k of `want` starts, in units of the body: the last `small`
+ * parts a quarter of the others' size. */
+static uint64_t vcd_part_units(uint32_t k, uint32_t want, uint32_t small)
+{
+    uint32_t large = want - small;
+    return k <= large ? 4 * (uint64_t)k : 4 * (uint64_t)large + (k - large);
+}
+
+/* Cuts [begin, size) into at most `want` parts (false: out of memory).
+ * The threads take parts as they finish them: the last, for as many
+ * threads, are smaller, so that they end closer together. */
+static bool vcd_parts_plan(vcd_parts *ps, uint64_t begin, uint64_t size, uint32_t want,
+                           uint32_t threads)
 {
     ps->part = mem_calloc(want, sizeof *ps->part);
     if (!ps->part)
         return false;
+    uint32_t small = threads > 1 && want >= 2 * threads ? threads : 0;
+    uint64_t units = vcd_part_units(want, want, small);
     ps->part[0] = (vcd_part){.begin = begin, .first_ticks = 0};
     ps->n = 1;
     uint64_t at = begin;
     for (uint32_t k = 1; k < want; k++) {
-        uint64_t target = begin + (size - begin) * k / want;
+        uint64_t target = begin + (size - begin) * vcd_part_units(k, want, small) / units;
         int64_t ticks = -1;
         at = vcd_next_time_line(ps->fd, target > at ? target : at + 1, size, &ticks);
         if (at >= size)
@@ -441,7 +454,7 @@ static bool vcd_parts_span(vcd_parts *ps, const vcd_options *opt, uint32_t threa
     }
     size_t batch = sink->parts_done ? opt->batch_bytes : 0;
     uint32_t want = vcd_parts_wanted(opt, threads, to - from, batch);
-    if (!vcd_parts_plan(ps, from, to, want ? want : 1))
+    if (!vcd_parts_plan(ps, from, to, want ? want : 1, threads))
         *st = sink->parts(sink->ctx, 0); /* read in file order, which reports it */
     else if (vcd_parts_run(ps, threads, batch, st))
         *done = true, *st = vcd_parts_finish(ps);
@@ -474,7 +487,7 @@ gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, 
         uint32_t want = vcd_parts_wanted(opt, threads, size - begin, batch);
         /* a span the sink refuses: the whole body, in parts as without one */
         bool spanned = span && vcd_parts_span(&ps, opt, threads, begin, size, &st, done);
-        if (!spanned && want > 1 && vcd_parts_plan(&ps, begin, size, want) && ps.n > 1 &&
+        if (!spanned && want > 1 && vcd_parts_plan(&ps, begin, size, want, threads) && ps.n > 1 &&
             vcd_parts_run(&ps, threads, batch, &st))
             *done = true, st = vcd_parts_finish(&ps);
     }
