@@ -124,7 +124,7 @@ static void print_text(const cli_inputs *in, const cli_design *cd, const cell_co
                report_count(c, cd->activity.nets_with_activity),
                (double)cd->ev->end_fs / GP_FS_PER_S);
         if (cd->activity.parts > 1)
-            printf("            read in %" PRIu32 " parts at once\n", cd->activity.parts);
+            printf("            read in %" PRIu32 " parts\n", cd->activity.parts);
         else
             printf("            read in file order\n");
         const cli_coverage *cov = &cd->coverage;
