@@ -1,6 +1,6 @@
 /* fuzz_vcd_parts.c: arbitrary bytes written as a VCD file and as its gzip
- * copy, each read in tiny parts on three threads, must give what reading
- * the file in order gives: the same messages, and for every bit the same
+ * copy, each read in tiny parts on three threads, and the file in tiny
+ * parts on one, must give what reading the file in order gives: the same messages, and for every bit the same
  * changes once a part's first change of a bit that repeats its value is
  * dropped (vcd.h's rule, applied here on its own).  Aborts otherwise. */
 #include <stdio.h>
@@ -90,14 +90,16 @@ static gp_status on_finish(void *ctx, int64_t end)
     return GP_OK;
 }
 
-static reading read_file(const char *path, uint32_t threads)
+/* Reads path on `threads` threads in parts of part_size bytes at least
+ * (SIZE_MAX: none, in file order). */
+static reading read_file(const char *path, uint32_t threads, size_t part_size)
 {
     reading r = {0};
     FILE *out = open_memstream(&r.messages, &r.messages_len);
     diag_ctx *d = diag_new(out);
     vcd_sink sink = {.ctx = &r, .start = on_start, .changes = on_changes, .finish = on_finish,
                      .parts = on_parts, .part_changes = on_part_changes};
-    vcd_options opt = {.threads = threads, .part_size = 1, .chunk_size = 7};
+    vcd_options opt = {.threads = threads, .part_size = part_size, .chunk_size = 7};
     r.st = vcd_read(path, &opt, &sink, d);
     diag_free(d);
     fclose(out);
@@ -208,10 +210,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 0 && (data[0] == 0 || data[0] >= 0xfe || data[0] == 0x1f))
         return 0; /* FST's first bytes and gzip's: not a VCD's text */
     if (write_files(plain, zipped, data, size)) {
-        reading one = read_file(plain, 1), many = read_file(plain, 3), gz = read_file(zipped, 3);
+        reading one = read_file(plain, 1, SIZE_MAX), many = read_file(plain, 3, 1);
+        reading gz = read_file(zipped, 3, 1), one_thread = read_file(plain, 1, 1);
         strip_gz(&gz, zipped);
         check_alike(&one, &many);
         check_alike(&one, &gz);
+        check_alike(&one, &one_thread);
+        reading_free(&one_thread);
         reading_free(&one);
         reading_free(&many);
         reading_free(&gz);
