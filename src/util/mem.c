@@ -129,15 +129,23 @@ void mem_free(void *p)
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL */
 #endif
 
-void mem_populate(void *p, size_t size)
+/* The whole pages of [from, to), into [*begin, *end); false when there
+ * are none (or the system gives no page size). */
+static bool whole_pages(uintptr_t from, uintptr_t to, uintptr_t *begin, uintptr_t *end)
 {
     long page_size = sysconf(_SC_PAGESIZE);
     if (page_size <= 0)
-        return;
+        return false;
     size_t page = (size_t)page_size;
-    uintptr_t begin = ((uintptr_t)p + page - 1) / page * page;
-    uintptr_t end = ((uintptr_t)p + size) / page * page;
-    if (end > begin)
+    *begin = (from + page - 1) / page * page;
+    *end = to / page * page;
+    return *end > *begin;
+}
+
+void mem_populate(void *p, size_t size)
+{
+    uintptr_t begin, end;
+    if (whole_pages((uintptr_t)p, (uintptr_t)p + size, &begin, &end))
         (void)madvise((void *)begin, end - begin, MADV_POPULATE_WRITE);
 }
 
@@ -158,12 +166,10 @@ static bool behind_running, behind_waited_at_exit;
 static void release_pages(void *p)
 {
 #ifdef MADV_DONTNEED
-    long page_size = sysconf(_SC_PAGESIZE);
-    if (page_size <= 0)
+    uintptr_t begin, end; /* from past the header's first byte: its page stays */
+    if (!whole_pages((uintptr_t)mem_header_of(p) + 1, (uintptr_t)p + mem_header_of(p)->size,
+                     &begin, &end))
         return;
-    size_t page = (size_t)page_size;
-    uintptr_t begin = ((uintptr_t)mem_header_of(p) / page + 1) * page;
-    uintptr_t end = ((uintptr_t)p + mem_header_of(p)->size) / page * page;
     for (uintptr_t at = begin; at < end;) {
         size_t piece = end - at < MEM_RELEASE_PIECE ? end - at : MEM_RELEASE_PIECE;
         madvise((void *)at, piece, MADV_DONTNEED);
