@@ -1,5 +1,6 @@
 /* fuzz_vcd_parts.c: arbitrary bytes written as a VCD file and as its gzip
- * copy, each read in tiny parts on three threads, and the file in tiny
+ * copy, each read in tiny parts on three threads (a header of more than a
+ * byte in pieces too), and the file in tiny
  * parts on one, must give what reading the file in order gives: the same messages, and for every bit the same
  * changes once a part's first change of a bit that repeats its value is
  * dropped (vcd.h's rule, applied here on its own).  Aborts otherwise. */

@@ -124,9 +124,12 @@ static void print_text(const cli_inputs *in, const cli_design *cd, const cell_co
                report_count(c, cd->activity.nets_with_activity),
                (double)cd->ev->end_fs / GP_FS_PER_S);
         if (cd->activity.parts > 1)
-            printf("            read in %" PRIu32 " parts\n", cd->activity.parts);
+            printf("            read in %" PRIu32 " parts", cd->activity.parts);
         else
-            printf("            read in file order\n");
+            printf("            read in file order");
+        if (cd->activity.header_pieces)
+            printf(", its header in %" PRIu32 " pieces", cd->activity.header_pieces);
+        printf("\n");
         const cli_coverage *cov = &cd->coverage;
         printf("annotated   %s of %s nets driven by cells, %s of %s primary inputs\n",
                report_count(a, cov->driven_annotated), report_count(b, cov->driven),

@@ -304,6 +304,7 @@ static gp_status on_start(void *ctx, const vcd_info *info)
     c->stats->header_seconds = progress_now_seconds() - c->read_start;
     c->stats->format = info->format;
     c->stats->last_time_fs = info->last_time_fs;
+    c->stats->header_pieces = info->header_pieces;
     gp_status st = make_slots(c, info->id_count);
     if (st == GP_OK && c->dg) {
         st = events_bind(c);

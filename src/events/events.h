@@ -113,6 +113,7 @@ typedef struct events_stats {
     uint32_t nets_bound;        /* the design's nets some bit gives */
     uint32_t nets_with_activity;
     uint32_t parts;             /* the dump's parts (on one thread or more); 1: in file order */
+    uint32_t header_pieces;     /* vcd_info's: a VCD header's pieces read on threads, or 0 */
     uint32_t windows;           /* windows given (events_stream) */
     /* Wall seconds of the reading's own steps: the header; the wait for the
      * design (events_options.design); the store's building, every window's

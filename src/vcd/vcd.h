@@ -97,6 +97,9 @@ typedef struct vcd_info {
      * are read (an FST's header; a plain VCD's last time command, near its
      * end), or -1 (a gzip VCD, memory: only the whole reading tells). */
     int64_t last_time_fs;
+    /* The pieces a VCD header's declarations were read in on threads (0:
+     * read word by word, as a small or unusual header is). */
+    uint32_t header_pieces;
 } vcd_info;
 
 typedef struct vcd_sink {

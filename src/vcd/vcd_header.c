@@ -8,6 +8,7 @@
 #include "vcd/vcd_int.h"
 
 #define VCD_TIMESCALE_MAX 32 /* bytes of a $timescale's text */
+#define VCD_TYPE_MAX 31       /* bytes of a $var's type kept */
 
 static gp_status vcd_expect_end(vcd_text *r, const char *what)
 {
@@ -82,14 +83,20 @@ static gp_status vcd_parse_scope(vcd_text *r)
     return st == GP_OK ? vcd_expect_end(r, "$scope") : st;
 }
 
-static gp_status vcd_parse_upscope(vcd_text *r, diag_loc loc)
+gp_status vcd_header_upscope(vcd_text *r, diag_loc loc)
 {
     if (vcd_state_depth(&r->st) == 0) {
         diag_error(r->st.d, 6034, loc, "$upscope without an open $scope: the header is malformed");
         return GP_ERR_PARSE;
     }
     vcd_state_pop_scope(&r->st);
-    return vcd_expect_end(r, "$upscope");
+    return GP_OK;
+}
+
+static gp_status vcd_parse_upscope(vcd_text *r, diag_loc loc)
+{
+    gp_status st = vcd_header_upscope(r, loc);
+    return st == GP_OK ? vcd_expect_end(r, "$upscope") : st;
 }
 
 static vcd_kind vcd_kind_of_type(const vcd_word *w)
@@ -153,18 +160,11 @@ static gp_status vcd_var_width(vcd_text *r, const vcd_word *w, uint32_t *width)
     return GP_OK;
 }
 
-/* The reference (name and optional bit-select, one word or several) up to
- * $end, parsed into decl; its name lands in r->scratch. */
-static gp_status vcd_var_reference(vcd_text *r, vcd_decl *decl, diag_loc loc)
+/* The reference's words joined in r->scratch[0..used) parsed into decl,
+ * then the var declared with id `id`. */
+static gp_status vcd_var_finish(vcd_text *r, vcd_decl *decl, uint32_t id, size_t used,
+                                diag_loc loc)
 {
-    vcd_word w;
-    gp_status st;
-    size_t used = 0;
-    while ((st = vcd_text_need_word(r, &w, "$var")) == GP_OK && !vcd_word_is(&w, "$end"))
-        if ((st = vcd_scratch_append(r, &used, &w)) != GP_OK)
-            return st;
-    if (st != GP_OK)
-        return st;
     if (used == 0 || !vcd_parse_reference(r->scratch.data, used, r->scratch.data, decl)) {
         diag_error(r->st.d, 6036, loc,
                    "malformed $var reference '%.*s': expected a name, optionally followed by "
@@ -176,24 +176,30 @@ static gp_status vcd_var_reference(vcd_text *r, vcd_decl *decl, diag_loc loc)
                    decl->name, decl->width, decl->msb, decl->lsb);
         return GP_ERR_PARSE;
     }
-    return GP_OK;
+    return vcd_state_declare(&r->st, id, decl, loc);
+}
+
+/* A $var's type into decl, its text copied into type. */
+static void vcd_var_type(const vcd_word *w, char type[VCD_TYPE_MAX + 1], vcd_decl *decl)
+{
+    size_t type_len = w->len < VCD_TYPE_MAX ? w->len : VCD_TYPE_MAX;
+    memcpy(type, w->text, type_len);
+    type[type_len] = '\0';
+    decl->type = type;
+    decl->kind = vcd_kind_of_type(w);
 }
 
 /* $var type width code reference $end */
 static gp_status vcd_parse_var(vcd_text *r, diag_loc loc)
 {
-    char type[32];
+    char type[VCD_TYPE_MAX + 1];
     vcd_word w;
     vcd_decl decl = {0};
     uint32_t id = 0;
     gp_status st = vcd_text_need_word(r, &w, "$var");
     if (st != GP_OK)
         return st;
-    size_t type_len = w.len < sizeof type - 1 ? w.len : sizeof type - 1;
-    memcpy(type, w.text, type_len);
-    type[type_len] = '\0';
-    decl.type = type;
-    decl.kind = vcd_kind_of_type(&w);
+    vcd_var_type(&w, type, &decl);
     if ((st = vcd_text_need_word(r, &w, "$var")) != GP_OK ||
         (st = vcd_var_width(r, &w, &decl.width)) != GP_OK)
         return st;
@@ -205,10 +211,28 @@ static gp_status vcd_parse_var(vcd_text *r, diag_loc loc)
                    "'$var TYPE WIDTH CODE NAME $end'");
         return GP_ERR_PARSE;
     }
-    if ((st = vcd_code_intern(r, w.text, w.len, decl.width, &id)) != GP_OK ||
-        (st = vcd_var_reference(r, &decl, loc)) != GP_OK)
+    if ((st = vcd_code_intern(r, w.text, w.len, decl.width, &id)) != GP_OK)
         return st;
-    return vcd_state_declare(&r->st, id, &decl, loc);
+    size_t used = 0;
+    while ((st = vcd_text_need_word(r, &w, "$var")) == GP_OK && !vcd_word_is(&w, "$end"))
+        if ((st = vcd_scratch_append(r, &used, &w)) != GP_OK)
+            return st;
+    return st == GP_OK ? vcd_var_finish(r, &decl, id, used, loc) : st;
+}
+
+gp_status vcd_header_var(vcd_text *r, const vcd_word *w, size_t n, diag_loc loc)
+{
+    char type[VCD_TYPE_MAX + 1];
+    vcd_decl decl = {0};
+    uint32_t id = 0;
+    size_t used = 0;
+    vcd_var_type(&w[0], type, &decl);
+    gp_status st = vcd_var_width(r, &w[1], &decl.width);
+    if (st == GP_OK)
+        st = vcd_code_intern(r, w[2].text, w[2].len, decl.width, &id);
+    for (size_t k = 3; st == GP_OK && k < n; k++)
+        st = vcd_scratch_append(r, &used, &w[k]);
+    return st == GP_OK ? vcd_var_finish(r, &decl, id, used, loc) : st;
 }
 
 /* One header command starting with the word w. */
@@ -240,10 +264,21 @@ gp_status vcd_text_header(vcd_text *r)
 {
     vcd_word w;
     gp_status st;
+    bool pieces_tried = false;
     while ((st = vcd_text_need_word(r, &w, "the header (before $enddefinitions)")) == GP_OK &&
-           !vcd_word_is(&w, "$enddefinitions"))
-        if ((st = vcd_header_command(r, &w)) != GP_OK)
+           !vcd_word_is(&w, "$enddefinitions")) {
+        if (!pieces_tried && (vcd_word_is(&w, "$var") || vcd_word_is(&w, "$scope"))) {
+            /* the declarations read in pieces, or, where they are not, word
+             * by word from this one on */
+            pieces_tried = true;
+            r->pos = (size_t)(w.text - r->buf);
+            st = vcd_header_pieces(r);
+        } else {
+            st = vcd_header_command(r, &w);
+        }
+        if (st != GP_OK)
             return st;
+    }
     if (st != GP_OK)
         return st;
     diag_loc loc = vcd_text_loc(r, w.text);

@@ -25,6 +25,8 @@ gp_status vcd_text_init(vcd_text *r, const char *name, const vcd_options *opt,
     r->line = 1;
     r->chunk = opt && opt->chunk_size ? opt->chunk_size : VCD_DEFAULT_CHUNK;
     r->bar = opt ? opt->bar : NULL;
+    r->threads = opt ? opt->threads : 0;
+    r->piece_min = opt ? opt->part_size : 0;
     r->last_byte = '\n';
     gp_status st = vcd_state_init(&r->st, name, opt, sink, d);
     if (st != GP_OK)

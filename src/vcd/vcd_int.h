@@ -62,6 +62,7 @@ typedef struct vcd_state {
     uint8_t *vals;
     size_t vals_len, vals_cap;
     uint32_t var_count;
+    uint32_t header_pieces; /* vcd_info's */
     bool warned_real, warned_other;
 
     int64_t time;  /* of the changes in the batch, fs */
@@ -198,6 +199,8 @@ typedef struct vcd_text {
     int fd;
     uint64_t fd_pos, fd_end;
     size_t chunk;
+    uint32_t threads;       /* vcd_options': 0, one per core */
+    size_t piece_min;       /* bytes a piece of the header holds at least (0: the default) */
     progress *bar;          /* NULL: no progress bar */
     /* buf[pos, len) is unread; buf[len] is a NUL sentinel, so a scan for the
      * end of a token (a byte <= ' ') always stops inside the buffer. */
@@ -329,6 +332,17 @@ gp_status vcd_text_skip_section(vcd_text *r, const char *what);
 gp_status vcd_text_nomem(vcd_text *r);
 
 gp_status vcd_text_header(vcd_text *r);
+/* A $var from its words after the keyword (vcd_header.c): type, width,
+ * code (not $end), then the reference's, n in all; loc: the keyword's. */
+gp_status vcd_header_var(vcd_text *r, const vcd_word *w, size_t n, diag_loc loc);
+/* $upscope at loc, without its $end. */
+gp_status vcd_header_upscope(vcd_text *r, diag_loc loc);
+/* With buf[pos] the first $var or $scope of a header: the declarations from
+ * there to $enddefinitions read in pieces on threads and made in file
+ * order (vcd_header_pieces.c), pos then at $enddefinitions; where they are
+ * not read so (one thread, a small header, or any text but $var, $scope
+ * and $upscope commands each on one line), pos is left where it was. */
+gp_status vcd_header_pieces(vcd_text *r);
 gp_status vcd_text_changes(vcd_text *r);
 
 /* Error 6023 for a file whose last byte is not a newline (it is cut), at

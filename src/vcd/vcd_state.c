@@ -288,7 +288,7 @@ gp_status vcd_state_start(vcd_state *s, const char *format, int64_t timescale_fs
         return vcd_state_scope_missing(s, loc);
     vcd_info info = {.format = format, .timescale_fs = timescale_fs,
                      .id_count = s->slot_count, .var_count = s->var_count,
-                     .last_time_fs = last_time_fs};
+                     .last_time_fs = last_time_fs, .header_pieces = s->header_pieces};
     return s->sink->start ? s->sink->start(s->sink->ctx, &info) : GP_OK;
 }
 

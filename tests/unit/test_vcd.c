@@ -652,6 +652,94 @@ static void test_deep_scopes(void)
     free(text);
 }
 
+/* ---- a header's declarations read in pieces on threads ---- */
+
+typedef struct reading {
+    gp_status st;
+    char log[sizeof rec.log];
+    char messages[4096];
+    uint32_t pieces;
+} reading;
+
+/* Reads `text` on `threads` with pieces of at least `piece` bytes into *out:
+ * the status, the sink's log and every message printed. */
+static void read_with(const char *text, const char *scope, uint32_t threads, size_t piece,
+                      size_t chunk, reading *out)
+{
+    FILE *f = tmpfile();
+    diag_ctx *d = diag_new(f);
+    vcd_sink sink = vcd_record_sink(&rec);
+    vcd_options opt = {.scope = scope, .threads = threads, .part_size = piece, .chunk_size = chunk};
+    out->st = vcd_read_memory("p.vcd", text, strlen(text), &opt, &sink, d);
+    diag_free(d);
+    memcpy(out->log, rec.log, sizeof out->log);
+    out->pieces = rec.header_pieces;
+    size_t n = 0;
+    if (f) {
+        rewind(f);
+        n = fread(out->messages, 1, sizeof out->messages - 1, f);
+        fclose(f);
+    }
+    out->messages[n] = '\0';
+}
+
+/* The text read word by word and in pieces of several sizes gives the same
+ * status, sink calls and messages.  `pieces`: a header the pieces take
+ * (else every reading is word by word), which a reading that reaches the
+ * sink's start shows. */
+static void expect_pieces_same(const char *text, const char *scope, bool pieces)
+{
+    static reading alone, split;
+    static const size_t piece_sizes[] = {1, 9, 40};
+    read_with(text, scope, 1, 0, 0, &alone);
+    CHECK_EQ_INT(alone.pieces, 0);
+    for (size_t i = 0; i < sizeof piece_sizes / sizeof piece_sizes[0]; i++)
+        for (size_t chunk = 0; chunk <= 3; chunk += 3) {
+            read_with(text, scope, 3, piece_sizes[i], chunk, &split);
+            CHECK_EQ_INT(split.st, alone.st);
+            CHECK_EQ_STR(split.log, alone.log);
+            CHECK_EQ_STR(split.messages, alone.messages);
+            if (alone.st == GP_OK)
+                CHECK(pieces ? split.pieces >= 2 : split.pieces == 0);
+        }
+}
+
+#define PIECES_BODY "$enddefinitions $end\n#0\n$dumpvars 1! b1010 \" 0# $end\n#5\n0!\n"
+
+static void test_header_pieces(void)
+{
+#define USUAL                                                                               \
+        "$date x $end\n$timescale 1ns $end\n$scope module tb $end\n"                          \
+        "$var wire 1 ! clk $end\n  $var reg 4 \" v [3:0] $end\n"                              \
+        "$scope module dut $end $var wire 1 # \\a[0] $end $var wire 1 ! clk2 $end\n"            \
+        "$var real 64 $ r $end\n$var wire 2 % w[1:0] $end\t\r\n$upscope $end\n"                \
+        "$var integer 32 & count $end\n$upscope $end\n"
+    expect_pieces_same(USUAL PIECES_BODY, NULL, true);
+    expect_pieces_same(USUAL PIECES_BODY, "tb/dut", true);
+    expect_pieces_same(USUAL PIECES_BODY, "tb/nothere", true);
+    /* a comment, a $var across lines: word by word */
+    expect_pieces_same("$timescale 1ns $end\n$scope module tb $end\n$var wire 1 ! a $end\n"
+                       "$comment $var wire 1 \" b $end $end\n$upscope $end\n" PIECES_BODY,
+                       NULL, false);
+    expect_pieces_same("$timescale 1ns $end\n$scope module tb $end\n$var wire 1 ! a $end\n"
+                       "$var wire 1 \" b\n$end\n$upscope $end\n" PIECES_BODY, NULL, false);
+    /* messages from the declarations, at their places */
+    static const char *const bad[] = {
+        "$var wire 0 \" b $end\n", "$var wire 4 \" b [2:0] $end\n",
+        "$var wire 1 \" b [x] $end\n", "$var wire 2 ! b $end\n", "$upscope $end $upscope $end\n",
+        "$var wire 1 \" $end\n", "$scope module $end\n", "$var wire 1 \" b\001 $end\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "$timescale 1ns $end\n$scope module tb $end\n$var wire 1 ! a $end\n%s"
+                 "$var wire 1 # c $end\n$upscope $end\n" PIECES_BODY, bad[i]);
+        expect_pieces_same(text, NULL, i < 5);
+        static reading alone;
+        read_with(text, NULL, 1, 0, 0, &alone);
+        CHECK(alone.st != GP_OK && strstr(alone.messages, "p.vcd:4:") != NULL);
+    }
+}
+
 int main(void)
 {
     RUN(test_basic);
@@ -674,5 +762,6 @@ int main(void)
     RUN(test_missing_file);
     RUN(test_no_final_newline);
     RUN(test_deep_scopes);
+    RUN(test_header_pieces);
     return check_exit_code();
 }

@@ -23,6 +23,7 @@ typedef struct vcd_record {
     int bad_batches;        /* batches with n == 0 or a time before the previous batch's */
     long change_count;
     long fail_after_changes; /* >0: the changes callback fails once this many were seen */
+    uint32_t header_pieces;  /* the start's vcd_info's */
 } vcd_record;
 
 static void vcd_record_printf(vcd_record *r, const char *fmt, ...)
@@ -52,6 +53,7 @@ static gp_status vcd_record_var(void *ctx, const vcd_var *v)
 
 static gp_status vcd_record_start(void *ctx, const vcd_info *info)
 {
+    ((vcd_record *)ctx)->header_pieces = info->header_pieces;
     vcd_record_printf(ctx, "start %s ts=%lld ids=%u vars=%u\n", info->format,
                       (long long)info->timescale_fs, info->id_count, info->var_count);
     return GP_OK;
