@@ -2,6 +2,7 @@
 #include "util/parts.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -41,15 +42,30 @@ static void *parts_main(void *arg)
     return NULL;
 }
 
+/* The parts' threads' stacks: glibc keeps 40 MiB of freed stacks for the
+ * next threads, five of its default 8 MiB ones, so that each run would map
+ * most stacks anew (and unmap them after): every mapping holds the process's
+ * memory map for writing and stalls the page faults of the threads running
+ * meanwhile.  A part keeps its large data off the stack. */
+#define PARTS_STACK_BYTES ((size_t)1 << 20)
+
 parts_refused parts_run(parts_fn *fn, void *ctx, uint32_t parts)
 {
     parts = parts < 1 ? 1 : parts;
     /* Without room for the threads' records every part runs here. */
     parts_job *job = parts > 1 ? mem_calloc(parts, sizeof *job) : NULL;
+    pthread_attr_t attr;
+    bool sized = job && pthread_attr_init(&attr) == 0;
+    if (sized && pthread_attr_setstacksize(&attr, PARTS_STACK_BYTES) != 0) {
+        pthread_attr_destroy(&attr);
+        sized = false;
+    }
     for (uint32_t k = 1; job && k < parts; k++) {
         job[k] = (parts_job){.fn = fn, .ctx = ctx, .part = k, .parts = parts};
-        job[k].err = pthread_create(&job[k].thread, NULL, parts_main, &job[k]);
+        job[k].err = pthread_create(&job[k].thread, sized ? &attr : NULL, parts_main, &job[k]);
     }
+    if (sized)
+        pthread_attr_destroy(&attr);
     fn(ctx, 0, parts);
     parts_refused refused = {0, 0};
     for (uint32_t k = 1; k < parts; k++) {
