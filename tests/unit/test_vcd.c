@@ -740,6 +740,78 @@ static void test_header_pieces(void)
     }
 }
 
+/* A sink that folds every var it is given into a hash (a large header's
+ * log would not fit vcd_record's). */
+typedef struct var_digest {
+    uint64_t hash;
+    uint32_t vars, ids, pieces;
+} var_digest;
+
+static void digest_add(var_digest *g, const void *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        g->hash = (g->hash ^ ((const unsigned char *)p)[i]) * 0x100000001b3ULL;
+}
+
+static gp_status digest_var(void *ctx, const vcd_var *v)
+{
+    var_digest *g = ctx;
+    char name[256];
+    int n = vcd_bit_name(v, v->width - 1, name, sizeof name);
+    digest_add(g, name, (size_t)n);
+    digest_add(g, &v->id, sizeof v->id);
+    digest_add(g, &v->width, sizeof v->width);
+    g->vars++;
+    return GP_OK;
+}
+
+static gp_status digest_start(void *ctx, const vcd_info *info)
+{
+    var_digest *g = ctx;
+    g->ids = info->id_count;
+    g->pieces = info->header_pieces;
+    return GP_OK;
+}
+
+static var_digest read_digest(const char *text, size_t len, uint32_t threads)
+{
+    var_digest g = {.hash = 0xcbf29ce484222325ULL};
+    vcd_sink sink = {.ctx = &g, .var = digest_var, .start = digest_start};
+    vcd_options opt = {.threads = threads, .chunk_size = (size_t)1 << 20};
+    diag_ctx *d = diag_new(stderr);
+    CHECK_EQ_INT(vcd_read_memory("big.vcd", text, len, &opt, &sink, d), GP_OK);
+    diag_free(d);
+    return g;
+}
+
+/* A header of 200 000 vars (about 5 MB, read in 1 MiB chunks): in pieces
+ * of the default size on two threads, the same vars as word by word. */
+static void test_header_pieces_large(void)
+{
+    size_t vars = 200000, at = 0;
+    char *text = malloc(vars * 48 + 256);
+    if (!text)
+        return;
+    at += (size_t)sprintf(text, "$timescale 1ps $end\n$scope module top $end\n");
+    for (size_t k = 0; k < vars; k++) {
+        char code[8];
+        size_t n = 0;
+        for (size_t v = k; n == 0 || v > 0; v /= 94)
+            code[n++] = (char)('!' + v % 94);
+        code[n] = '\0';
+        at += (size_t)sprintf(text + at, k % 7 ? "$var wire 1 %s n%zu $end\n"
+                                               : "$var wire 4 %s b%zu [3:0] $end\n", code, k);
+    }
+    at += (size_t)sprintf(text + at, "$upscope $end\n$enddefinitions $end\n#0\n#1\n");
+    var_digest one = read_digest(text, at, 1), two = read_digest(text, at, 2);
+    CHECK_EQ_INT(one.pieces, 0);
+    CHECK_EQ_INT(two.pieces, 2);
+    CHECK_EQ_INT(two.vars, vars);
+    CHECK_EQ_INT(two.ids, one.ids);
+    CHECK(two.hash == one.hash);
+    free(text);
+}
+
 int main(void)
 {
     RUN(test_basic);
@@ -763,5 +835,6 @@ int main(void)
     RUN(test_no_final_newline);
     RUN(test_deep_scopes);
     RUN(test_header_pieces);
+    RUN(test_header_pieces_large);
     return check_exit_code();
 }
