@@ -15,8 +15,9 @@
 #include "vcd/vcd_int.h"
 
 #define PIECE_MIN ((size_t)1 << 20) /* bytes a piece holds at least */
-/* A header larger than this is read word by word (so is one whose
- * $enddefinitions does not come before a line starting with '#'). */
+/* The text is held from the first declaration to the first line that
+ * starts with '#' (the first time command) or the input's end; where that
+ * passes this many bytes, the header is read word by word. */
 #define HEADER_MAX ((size_t)1 << 30)
 #define CMD_WORDS 6 /* a $var's type, width, code and up to three reference words */
 
