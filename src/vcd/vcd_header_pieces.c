@@ -7,7 +7,6 @@
  * Anything else (a comment, a command across lines, a malformed one)
  * leaves the whole header to the reading word by word, so that what is
  * declared and every message stay as that reading gives them. */
-#define _GNU_SOURCE /* memmem */
 #include <string.h>
 
 #include "util/mem.h"
