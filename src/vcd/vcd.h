@@ -155,8 +155,9 @@ typedef struct vcd_options {
      * the calling thread, in parts one after the other where the body holds
      * two and is one batch, else in file order). */
     uint32_t threads;
-    /* Bytes of value changes a part holds at least (0: 8 MiB); tests use
-     * tiny ones to cut many parts. */
+    /* Bytes of value changes a part holds at least (0: 8 MiB), and of the
+     * header's declarations a piece (0: 1 MiB); tests use tiny ones to cut
+     * many. */
     size_t part_size;
     /* With the sink's parts_done: bytes of the file (of text, for a gzip
      * file) a batch of parts holds at most, about (0: one batch). */
