@@ -43,6 +43,7 @@ typedef struct header_piece {
     header_cmd_vec cmds;
     uint32_t lines;   /* newlines before its commands' end */
     const char *stop; /* the $enddefinitions it ends at, or NULL */
+    uint32_t stop_col;
     bool taken;       /* every command before its end has the usual shape */
 } header_piece;
 
@@ -112,6 +113,7 @@ static void piece_read(void *ctx, uint32_t part, uint32_t parts)
         vcd_word keyword = word_at(p, e);
         if (vcd_word_is(&keyword, "$enddefinitions")) {
             pc->stop = p;
+            pc->stop_col = col + (uint32_t)(p - line_at);
             break;
         }
         header_cmd c = {.at = p, .line = line, .col = col + (uint32_t)(p - line_at)};
@@ -205,7 +207,8 @@ static uint32_t pieces_cut(const char *begin, const char *e, uint32_t want, uint
     return n;
 }
 
-/* The pieces' commands declared in file order; `line` is the first's. */
+/* The pieces' commands declared in file order, `line` the first's; the
+ * reader's lines then counted up to the $enddefinitions they end at. */
 static gp_status pieces_declare(vcd_text *r, const header_pieces *ps, uint32_t line)
 {
     gp_status st = GP_OK;
@@ -228,6 +231,9 @@ static gp_status pieces_declare(vcd_text *r, const header_pieces *ps, uint32_t l
         }
         line += pc->lines;
     }
+    const header_piece *last = &ps->piece[ps->n - 1];
+    if (st == GP_OK)
+        vcd_text_counted_to(r, last->stop, (diag_loc){r->st.file, (int)line, (int)last->stop_col});
     return st;
 }
 

@@ -101,6 +101,14 @@ diag_loc vcd_text_loc(vcd_text *r, const char *p)
     return (diag_loc){r->st.file, r->line, col};
 }
 
+void vcd_text_counted_to(vcd_text *r, const char *p, diag_loc at)
+{
+    size_t upto = (size_t)(p - r->buf);
+    r->counted = upto;
+    r->line = at.line;
+    r->line_start = r->base + upto - (uint64_t)(at.col - 1);
+}
+
 /* A part's bytes (vcd_parts.c).  A failure has no message of its own: the
  * parts are dropped and the file read again in order, through infile,
  * which reports it. */

@@ -323,6 +323,8 @@ void vcd_text_free(vcd_text *r);
 gp_status vcd_text_refill(vcd_text *r);
 /* The location of p (inside buf, at or after every earlier one asked for). */
 diag_loc vcd_text_loc(vcd_text *r, const char *p);
+/* The lines up to p (as vcd_text_loc's p) counted elsewhere: p is at `at`. */
+void vcd_text_counted_to(vcd_text *r, const char *p, diag_loc at);
 gp_status vcd_text_word(vcd_text *r, vcd_word *w);
 /* vcd_text_word, but the end of the file is an error: the file is cut
  * inside `what`. */

@@ -717,6 +717,11 @@ static void test_header_pieces(void)
     expect_pieces_same(USUAL PIECES_BODY, NULL, true);
     expect_pieces_same(USUAL PIECES_BODY, "tb/dut", true);
     expect_pieces_same(USUAL PIECES_BODY, "tb/nothere", true);
+    /* the lines counted in pieces go on after the header: a message in the
+     * changes, or at $enddefinitions' $end, has its line and column */
+    expect_pieces_same(USUAL "$enddefinitions $end\n#0\n1!\n#5\n?x\n", NULL, true);
+    expect_pieces_same(USUAL "  $enddefinitions $end #0\n1!\n#5\n 1?\n", NULL, true);
+    expect_pieces_same(USUAL "\t$enddefinitions $nd\n#0\n", NULL, true);
     /* a comment, a $var across lines: word by word */
     expect_pieces_same("$timescale 1ns $end\n$scope module tb $end\n$var wire 1 ! a $end\n"
                        "$comment $var wire 1 \" b $end $end\n$upscope $end\n" PIECES_BODY,
