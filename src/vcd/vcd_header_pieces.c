@@ -164,6 +164,21 @@ static const char *find_time_line(const char *begin, const char *from, const cha
     return NULL;
 }
 
+/* Whether $enddefinitions is among the first `bytes` held after pos: the
+ * header is then smaller than that, and the text after it (a $dumpvars
+ * may run long before the first time command) is not read ahead. */
+static bool header_ends_within(const vcd_text *r, size_t bytes)
+{
+    static const char keyword[] = "$enddefinitions";
+    const size_t n = sizeof keyword - 1;
+    const char *p = r->buf + r->pos;
+    const char *e = r->len - r->pos > bytes ? p + bytes : r->buf + r->len;
+    for (; p < e && (p = memchr(p, '$', (size_t)(e - p))) != NULL; p++)
+        if ((size_t)(r->buf + r->len - p) >= n && !memcmp(p, keyword, n))
+            return true;
+    return false;
+}
+
 /* Reads on until buf[pos..] holds the whole header: *end is the offset in
  * buf of the first line starting with '#' after pos, or of buf's end when
  * the input ends first; 0 where the header is larger than HEADER_MAX. */
@@ -255,8 +270,8 @@ gp_status vcd_header_pieces(vcd_text *r)
 {
     uint32_t threads = r->threads ? r->threads : parts_online_cores();
     size_t min = r->piece_min ? r->piece_min : PIECE_MIN, end = 0;
-    if (threads < 2)
-        return GP_OK;
+    if (threads < 2 || header_ends_within(r, 2 * min))
+        return GP_OK; /* pieces need two of at least min bytes */
     gp_status st = header_in_buffer(r, &end);
     uint64_t pieces = end > r->pos ? (end - r->pos) / min : 0;
     uint32_t want = pieces < threads ? (uint32_t)pieces : threads;
