@@ -4,14 +4,16 @@
  * simulation, the join of a gate's windows into its waveform), and last
  * the waveforms, cut at the dump's end as resim_run cuts them, into the
  * event store's layout in net order.  Each level's sizes come back to the
- * host (four waits a level) to size the next arrays, taken from the
- * stream's memory pool. */
+ * host (four waits a level) to size the next arrays, carved from two
+ * arenas (cuda_arena.h): the levels' waveforms, kept to the end, and each
+ * level's own arrays, whose memory the next level reuses. */
 #include "cuda/cuda_resim.h"
 
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
 #include <string.h>
 
+#include "cuda/cuda_arena.h"
 #include "cuda/cuda_resim_kernels.h"
 #include "cuda/cuda_upload.h"
 #include "util/mem.h"
@@ -29,7 +31,8 @@ struct resim_job {
     unsigned long long *counts; /* fires, swallowed, windows overflowed; the latest time */
     void *scan_temp;
     size_t scan_bytes;
-    void **level_bufs;        /* per level, from the stream's pool */
+    cuda_arena waves;         /* the levels' waveforms */
+    cuda_arena level;         /* the running level's windows, rooms and changes */
     cuda_resim_timing *tm;
 };
 
@@ -101,10 +104,10 @@ static cudaError_t scan(resim_job *j, uint64_t *a, uint64_t n, uint64_t *total)
     return err == cudaSuccess ? cudaStreamSynchronize(j->stream) : err;
 }
 
-/* A stream-ordered device array of `bytes` (at least 1). */
-static cudaError_t pool_array(resim_job *j, void *p, size_t bytes, cudaError_t err)
+/* A device array of `bytes` from arena a (after no error). */
+static cudaError_t arena_array(cuda_arena *a, void *p, size_t bytes, cudaError_t err)
 {
-    return err == cudaSuccess ? cudaMallocAsync((void **)p, bytes ? bytes : 1, j->stream) : err;
+    return err == cudaSuccess ? cuda_arena_take(a, bytes, (void **)p) : err;
 }
 
 /* The windows' overflow count so far (the calling thread waits). */
@@ -128,12 +131,8 @@ static cudaError_t simulate_windows(resim_job *j, cuda_resim_level *L, uint64_t 
         return err;
     *overflowed = now;
     int64_t *queues = NULL;
-    err = pool_array(j, &queues, room * 8, err);
-    if (err == cudaSuccess)
-        err = cuda_resim_simulate(j->P, *L, queues, j->tight, j->stream);
-    if (queues)
-        cudaFreeAsync(queues, j->stream);
-    return err;
+    err = arena_array(&j->level, &queues, room * 8, err);
+    return err == cudaSuccess ? cuda_resim_simulate(j->P, *L, queues, j->tight, j->stream) : err;
 }
 
 /* Adds the seconds since *lap to *into and restarts the lap. */
@@ -147,26 +146,29 @@ static void lap(double *into, double *since)
 /* Level l's windows: their count, gates and room (L->n_windows and *room). */
 static cudaError_t plan_windows(resim_job *j, cuda_resim_level *L, uint64_t *room)
 {
-    cudaError_t err = pool_array(j, &L->gate_win, ((size_t)L->n_gates + 1) * 8, cudaSuccess);
-    err = pool_array(j, &L->gate_at, ((size_t)L->n_gates + 1) * 8, err);
+    cuda_arena *a = &j->level;
+    cudaError_t err = arena_array(a, &L->gate_win, ((size_t)L->n_gates + 1) * 8, cudaSuccess);
+    err = arena_array(a, &L->gate_at, ((size_t)L->n_gates + 1) * 8, err);
     if (err == cudaSuccess)
         err = cuda_resim_windows(j->P, *L, j->stream);
     if (err == cudaSuccess)
         err = scan(j, L->gate_win, L->n_gates, &L->n_windows);
-    err = pool_array(j, &L->win_gate, L->n_windows * sizeof *L->win_gate, err);
-    err = pool_array(j, &L->win_at, (L->n_windows + 1) * 8, err);
-    err = pool_array(j, &L->win, L->n_windows * sizeof *L->win, err);
+    err = arena_array(a, &L->win_gate, L->n_windows * sizeof *L->win_gate, err);
+    err = arena_array(a, &L->win_at, (L->n_windows + 1) * 8, err);
+    err = arena_array(a, &L->win, L->n_windows * sizeof *L->win, err);
     if (err == cudaSuccess)
         err = cuda_resim_window_gates(*L, j->stream);
     if (err == cudaSuccess)
         err = cuda_resim_rooms(j->P, *L, j->stream);
     if (err == cudaSuccess)
         err = scan(j, L->win_at, L->n_windows, room);
-    return pool_array(j, &L->scratch, *room * 8, err);
+    return arena_array(a, &L->scratch, *room * 8, err);
 }
 
 /* Level l's gates: their windows, the windows' room and simulation, the
- * join into the level's waveforms (j->level_bufs[l]). */
+ * join into the level's waveforms (in j->waves).  The level's own arrays
+ * are given up once its kernels are queued: the next level's run after
+ * them on the stream. */
 static cudaError_t run_level(resim_job *j, uint32_t l, unsigned long long *overflowed)
 {
     cuda_resim_level L = {};
@@ -189,14 +191,10 @@ static cudaError_t run_level(resim_job *j, uint32_t l, unsigned long long *overf
         err = cuda_resim_join(L, j->stream);
     if (err == cudaSuccess)
         err = scan(j, L.gate_at, L.n_gates, &changes);
-    err = pool_array(j, &L.out, changes * 8, err);
-    j->level_bufs[l] = L.out;
+    err = arena_array(&j->waves, &L.out, changes * 8, err);
     if (err == cudaSuccess)
         err = cuda_resim_gather(j->P, L, j->stream);
-    void *temporary[] = {L.gate_win, L.gate_at, L.win_gate, L.win_at, L.win, L.scratch};
-    for (size_t k = 0; k < sizeof temporary / sizeof *temporary; k++)
-        if (temporary[k])
-            cudaFreeAsync(temporary[k], j->stream);
+    cuda_arena_clear(&j->level);
     lap(&j->tm->join_s, &since);
     return err;
 }
@@ -228,22 +226,19 @@ static cudaError_t pack(resim_job *j, cuda_events *e)
     return err;
 }
 
-/* The levels' waveforms back to the pool, once every copy of them is done. */
+/* The levels' arrays back to the device, once every kernel using them is
+ * done. */
 static void free_levels(resim_job *j)
 {
-    for (uint32_t l = 0; j->level_bufs && l < j->plan->n_levels; l++)
-        if (j->level_bufs[l])
-            cudaFreeAsync(j->level_bufs[l], j->stream);
-    memset(j->level_bufs, 0, j->plan->n_levels * sizeof *j->level_bufs);
     if (j->stream)
         cudaStreamSynchronize(j->stream);
+    cuda_arena_free(&j->waves);
+    cuda_arena_free(&j->level);
 }
 
 static void job_free(resim_job *j)
 {
-    if (j->level_bufs)
-        free_levels(j);
-    mem_free(j->level_bufs);
+    free_levels(j);
     cudaFree((void *)j->P.gates);
     cudaFree((void *)j->P.inputs);
     cudaFree((void *)j->P.tt);
@@ -276,14 +271,6 @@ static cudaError_t run_all(resim_job *j, cuda_events *e, resim_stats *stats,
     tm->upload_s = progress_now_seconds() - start;
     start = progress_now_seconds();
     unsigned long long overflowed = 0;
-    /* The pool keeps what the levels free for the next ones (and gives it
-     * all back below). */
-    cudaMemPool_t pool;
-    uint64_t keep = UINT64_MAX;
-    if (err == cudaSuccess)
-        err = cudaDeviceGetMemPool(&pool, e->device);
-    if (err == cudaSuccess)
-        err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
     for (uint32_t l = 0; err == cudaSuccess && l < j->plan->n_levels; l++)
         err = run_level(j, l, &overflowed);
     tm->levels_s = progress_now_seconds() - start;
@@ -294,8 +281,6 @@ static cudaError_t run_all(resim_job *j, cuda_events *e, resim_stats *stats,
     if (err == cudaSuccess)
         err = cudaMemcpy(counts, j->counts, sizeof counts, cudaMemcpyDeviceToHost);
     free_levels(j);
-    if (err == cudaSuccess)
-        err = cudaMemPoolTrimTo(pool, 0);
     tm->pack_s = progress_now_seconds() - start;
     stats->wakeups = counts[0];
     stats->swallowed = counts[1];
@@ -324,11 +309,9 @@ extern "C" gp_status cuda_resim_run(const resim_plan *p, const cuda_resim_option
     j.tight = o->tight;
     j.tm = &tm;
     j.P.window_events = o->window_events;
-    j.level_bufs = (void **)mem_calloc(p->n_levels ? p->n_levels : 1, sizeof *j.level_bufs);
     if (e)
         e->host_net_ev0 = (uint64_t *)mem_alloc(((size_t)nets + 1) * sizeof *e->host_net_ev0);
-    if (!e || !e->host_net_ev0 || !j.level_bufs) {
-        mem_free(j.level_bufs);
+    if (!e || !e->host_net_ev0) {
         cuda_events_free(e);
         diag_error(d, 1531, DIAG_NOWHERE, "out of memory starting the GPU re-simulation");
         return GP_ERR_NOMEM;
