@@ -58,8 +58,8 @@ typedef struct cuda_resim_options {
     int device;               /* CUDA device index */
     uint32_t window_events;   /* input events a window of a gate's time aims at;
                                  0: one window a gate, its whole time */
-    bool tight;               /* the window kernel held to 80 registers a thread
-                                 (more threads resident, some spilled) */
+    bool tight;               /* the window kernel held to 96 registers a thread (five
+                                 blocks resident an SM instead of four, some spilled) */
 } cuda_resim_options;
 
 /* Device 0, windows of CUDA_RESIM_WINDOW_EVENTS, tight. */

@@ -85,6 +85,19 @@ __device__ inline bool overtaken(const uint64_t *p, const uint64_t *end, int64_t
     return false;
 }
 
+/* The first of the events p .. end that no later one overtakes, for a
+ * wire whose delay depends on the value.  Out of line, and given plain
+ * values: sim_input::advance's path, which every event takes, stays short,
+ * and the inputs stay in registers. */
+__device__ __noinline__ const uint64_t *first_not_overtaken(const uint64_t *p, const uint64_t *end,
+                                                            int64_t wire_fall, int64_t wire_rise)
+{
+    const int64_t wire[3] = {wire_fall, wire_rise, 0};
+    while (overtaken(p, end, arrival(wire, *p), wire))
+        p++;
+    return p;
+}
+
 /* One input's events as they reach the pin (resim_gate.c's gate_input). */
 struct sim_input {
     const uint64_t *p, *end;  /* its net's next event, and the end */
@@ -100,17 +113,9 @@ struct sim_input {
             return;
         }
         const int64_t wire[3] = {wire_fall, wire_rise, 0};
-        next = arrival(wire, *p);
         if (resim_uneven_wire(wire))
-            skip_overtaken();
-    }
-    /* Past the events a later one overtakes (kept out of advance's inline
-     * path, which every event takes). */
-    __device__ __noinline__ void skip_overtaken()
-    {
-        const int64_t wire[3] = {wire_fall, wire_rise, 0};
-        while (overtaken(p, end, next, wire))
-            next = arrival(wire, *++p);
+            p = first_not_overtaken(p, end, wire_fall, wire_rise);
+        next = arrival(wire, *p);
     }
     __device__ int64_t delay(uint8_t v) const
     {
@@ -384,9 +389,9 @@ simulate_kernel(cuda_resim_dev P, cuda_resim_level L, int64_t *queues)
         wake_queue q = queues ? wake_queue{queues + at, L.win_at[w + 1] - at, 0, 0}
                               : wake_queue{ring, CUDA_RESIM_RING, 0, 0};
         out_wave o = {L.scratch + at, 0, 0};
-        cuda_resim_window r = {0, 0, 0, CUDA_RESIM_UNKNOWN, CUDA_RESIM_UNKNOWN, 0, 0};
+        cuda_resim_window r = {0, 0, 0, CUDA_RESIM_UNKNOWN, CUDA_RESIM_UNKNOWN, 0, 0, 0};
         if (!run_window(P, g, window_of(P, w - w0, nw), o, q, r)) {
-            r = cuda_resim_window{0, 0, 0, CUDA_RESIM_UNKNOWN, CUDA_RESIM_UNKNOWN, 1, 0};
+            r = cuda_resim_window{0, 0, 0, CUDA_RESIM_UNKNOWN, CUDA_RESIM_UNKNOWN, 1, 0, 0};
             overflowed = 1;
         }
         r.count = o.len;
@@ -395,54 +400,71 @@ simulate_kernel(cuda_resim_dev P, cuda_resim_level L, int64_t *queues)
     add_count(&L.counts[2], overflowed);
 }
 
-/* A thread a gate: its windows in order, each tentative first change
- * dropped where it repeats the output's value before; the gate's changes
+/* A warp a gate: its windows 32 at a time, each tentative first change
+ * dropped where it repeats the output's value before (the last value put
+ * by the nearest earlier window that fired, or by the gate's first); each
+ * window's place in the gate's waveform into its `at`, the gate's changes
  * into gate_at[i] (0 after the last gate), fires and swallowed into the
  * counts. */
 __global__ void join_kernel(cuda_resim_level L)
 {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t thread = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
+    uint32_t lane = threadIdx.x % 32;
     unsigned long long fires = 0, swallowed = 0;
-    if (i < L.n_gates) {
+    if (thread == 0)
+        L.gate_at[L.n_gates] = 0;
+    for (uint64_t i = thread / 32; i < L.n_gates; i += warps) {
+        uint64_t w0 = L.gate_win[i], w1 = L.gate_win[i + 1], count = 0;
         uint8_t before = EVENTS_X;
-        uint64_t count = 0;
-        for (uint64_t w = L.gate_win[i]; w < L.gate_win[i + 1]; w++) {
-            cuda_resim_window &r = L.win[w];
-            fires += r.fires;
-            swallowed += r.swallowed;
-            if (w > L.gate_win[i] && r.fires > 0) {
-                swallowed += r.first == before;
-                r.drop = (uint8_t)((L.scratch[L.win_at[w]] & 3) == before);
+        for (uint64_t c = w0; c < w1; c += 32) {
+            uint64_t w = c + lane;
+            bool in = w < w1;
+            cuda_resim_window r = in ? L.win[w] : cuda_resim_window{};
+            unsigned sets = __ballot_sync(0xffffffffu, in && (r.fires > 0 || w == w0));
+            unsigned earlier = sets & ((1u << lane) - 1);
+            uint8_t set_before = (uint8_t)__shfl_sync(0xffffffffu, r.last,
+                                                      earlier ? 31 - __clz(earlier) : 0);
+            uint8_t value_before = earlier ? set_before : before;
+            if (in && w > w0 && r.fires > 0) {
+                swallowed += r.first == value_before;
+                r.drop = (uint8_t)((L.scratch[L.win_at[w]] & 3) == value_before);
             }
-            count += r.count - r.drop;
-            if (r.fires > 0 || w == L.gate_win[i])
-                before = r.last;
+            uint64_t kept = in ? r.count - r.drop : 0;
+            uint64_t through = warp_inclusive_sum(kept);
+            if (in) {
+                L.win[w].drop = r.drop;
+                L.win[w].at = count + through - kept;
+                fires += r.fires;
+                swallowed += r.swallowed;
+            }
+            count += __shfl_sync(0xffffffffu, through, 31);
+            if (sets)
+                before = (uint8_t)__shfl_sync(0xffffffffu, r.last, 31 - __clz(sets));
         }
-        L.gate_at[i] = count;
-    } else if (i == L.n_gates) {
-        L.gate_at[i] = 0;
+        if (lane == 0)
+            L.gate_at[i] = count;
     }
     add_count(&L.counts[0], fires);
     add_count(&L.counts[1], swallowed);
 }
 
-/* A warp a gate: its windows' changes, joined, into L.out at gate_at[i]. */
+/* A warp a window: its changes, joined, into L.out at gate_at[i] + at; the
+ * gate's first window's warp publishes the gate's waveform in P. */
 __global__ void gather_kernel(cuda_resim_dev P, cuda_resim_level L)
 {
     uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
     uint32_t lane = threadIdx.x % 32;
-    for (uint64_t i = warp; i < L.n_gates; i += warps) {
-        uint64_t *dst = L.out + L.gate_at[i];
-        for (uint64_t w = L.gate_win[i]; w < L.gate_win[i + 1]; w++) {
-            const cuda_resim_window &r = L.win[w];
-            const uint64_t *src = L.scratch + L.win_at[w] + r.drop;
-            uint64_t c = r.count - r.drop;
-            for (uint64_t k = lane; k < c; k += 32)
-                dst[k] = src[k];
-            dst += c;
-        }
-        if (lane == 0) {
+    for (uint64_t w = warp; w < L.n_windows; w += warps) {
+        uint32_t i = L.win_gate[w];
+        const cuda_resim_window &r = L.win[w];
+        uint64_t *dst = L.out + L.gate_at[i] + r.at;
+        const uint64_t *src = L.scratch + L.win_at[w] + r.drop;
+        uint64_t c = r.count - r.drop;
+        for (uint64_t k = lane; k < c; k += 32)
+            dst[k] = src[k];
+        if (lane == 0 && w == L.gate_win[i]) {
             uint32_t net = P.gates[L.g0 + i].net;
             P.net_ptr[net] = L.out + L.gate_at[i];
             P.net_count[net] = L.gate_at[i + 1] - L.gate_at[i];
@@ -532,7 +554,7 @@ cudaError_t cuda_resim_simulate(const cuda_resim_dev &P, const cuda_resim_level 
                                 int64_t *queues, bool tight, cudaStream_t stream)
 {
     if (tight)
-        simulate_kernel<6><<<blocks_for(L.n_windows), BLOCK, 0, stream>>>(P, L, queues);
+        simulate_kernel<5><<<blocks_for(L.n_windows), BLOCK, 0, stream>>>(P, L, queues);
     else
         simulate_kernel<1><<<blocks_for(L.n_windows), BLOCK, 0, stream>>>(P, L, queues);
     return cudaGetLastError();
@@ -540,14 +562,14 @@ cudaError_t cuda_resim_simulate(const cuda_resim_dev &P, const cuda_resim_level 
 
 cudaError_t cuda_resim_join(const cuda_resim_level &L, cudaStream_t stream)
 {
-    join_kernel<<<blocks_for((uint64_t)L.n_gates + 1), BLOCK, 0, stream>>>(L);
+    join_kernel<<<warp_blocks_for(L.n_gates), BLOCK, 0, stream>>>(L);
     return cudaGetLastError();
 }
 
 cudaError_t cuda_resim_gather(const cuda_resim_dev &P, const cuda_resim_level &L,
                               cudaStream_t stream)
 {
-    gather_kernel<<<warp_blocks_for(L.n_gates), BLOCK, 0, stream>>>(P, L);
+    gather_kernel<<<warp_blocks_for(L.n_windows), BLOCK, 0, stream>>>(P, L);
     return cudaGetLastError();
 }
 

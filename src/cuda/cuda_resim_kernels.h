@@ -48,6 +48,7 @@ struct cuda_resim_window {
                                  the output (CUDA_RESIM_UNKNOWN: none fired) */
     uint8_t redo;             /* its ring overflowed */
     uint8_t drop;             /* the join dropped its first change */
+    uint64_t at;              /* set by the join: where its changes go in the gate's waveform */
 };
 
 #define CUDA_RESIM_UNKNOWN 3
@@ -78,7 +79,7 @@ cudaError_t cuda_resim_rooms(const cuda_resim_dev &P, const cuda_resim_level &L,
  * queue at queues + win_at[w]). */
 cudaError_t cuda_resim_simulate(const cuda_resim_dev &P, const cuda_resim_level &L,
                                 int64_t *queues, bool tight, cudaStream_t stream);
-/* The join: gate_at (before its scan), the windows' drop, the counts. */
+/* The join: gate_at (before its scan), the windows' drop and at, the counts. */
 cudaError_t cuda_resim_join(const cuda_resim_level &L, cudaStream_t stream);
 /* The gates' waveforms into L.out (after gate_at's scan), published in P. */
 cudaError_t cuda_resim_gather(const cuda_resim_dev &P, const cuda_resim_level &L,

@@ -1,5 +1,6 @@
-/* cuda_warp.cuh: a warp's counts summed into one atomic, for any kernel
- * (the power kernels, the re-simulation's).  CUDA C++ only. */
+/* cuda_warp.cuh: a warp's counts summed into one atomic, and a warp's
+ * running sum, for any kernel (the power kernels, the re-simulation's).
+ * CUDA C++ only. */
 #ifndef GP_CUDA_CUDA_WARP_CUH
 #define GP_CUDA_CUDA_WARP_CUH
 
@@ -11,6 +12,18 @@ __device__ __forceinline__ void add_count(unsigned long long *total, unsigned lo
         n += __shfl_down_sync(0xffffffffu, n, d);
     if ((threadIdx.x & 31) == 0 && n)
         atomicAdd(total, n);
+}
+
+/* Lane k gets v's sum over lanes 0 .. k.  Every thread of the warp must
+ * call it. */
+__device__ __forceinline__ unsigned long long warp_inclusive_sum(unsigned long long v)
+{
+    unsigned lane = threadIdx.x & 31;
+    for (unsigned d = 1; d < 32; d *= 2) {
+        unsigned long long other = __shfl_up_sync(0xffffffffu, v, d);
+        v += lane >= d ? other : 0;
+    }
+    return v;
 }
 
 #endif

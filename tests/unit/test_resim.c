@@ -148,7 +148,8 @@ static void check_plan(const sim_case *sc)
  * the default windows, one window a gate, and windows of 1 and 3 input
  * events (every change near a window's edge), in both register budgets. */
 static const cuda_resim_options cuda_variants[] = {
-    {0, CUDA_RESIM_WINDOW_EVENTS, false}, {0, 0, false}, {0, 1, false}, {0, 3, true},
+    {0, CUDA_RESIM_WINDOW_EVENTS, false}, {0, CUDA_RESIM_WINDOW_EVENTS, true},
+    {0, 0, false}, {0, 1, false}, {0, 3, true},
 };
 
 /* The GPU re-simulation of sc in every variant: sc->full and sc->stats
