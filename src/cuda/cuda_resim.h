@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 /* Input events a window aims at by default. */
-#define CUDA_RESIM_WINDOW_EVENTS 64
+#define CUDA_RESIM_WINDOW_EVENTS 48
 
 /* An event store on the device: net n's events are word[net_ev0[n] ..
  * net_ev0[n + 1]), as events.h lays them out; host_net_ev0 is a host copy
