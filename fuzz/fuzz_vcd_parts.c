@@ -1,6 +1,6 @@
 /* fuzz_vcd_parts.c: arbitrary bytes written as a VCD file and as its gzip
- * copy, each read in tiny parts on three threads (a header of more than a
- * byte in pieces too), and the file in tiny
+ * copy, each read in tiny parts on four threads (a header of more than a
+ * few bytes in pieces too), and the file in tiny
  * parts on one, must give what reading the file in order gives: the same messages, and for every bit the same
  * changes once a part's first change of a bit that repeats its value is
  * dropped (vcd.h's rule, applied here on its own).  Aborts otherwise. */
@@ -211,8 +211,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 0 && (data[0] == 0 || data[0] >= 0xfe || data[0] == 0x1f))
         return 0; /* FST's first bytes and gzip's: not a VCD's text */
     if (write_files(plain, zipped, data, size)) {
-        reading one = read_file(plain, 1, SIZE_MAX), many = read_file(plain, 3, 1);
-        reading gz = read_file(zipped, 3, 1), one_thread = read_file(plain, 1, 1);
+        reading one = read_file(plain, 1, SIZE_MAX), many = read_file(plain, 4, 1);
+        reading gz = read_file(zipped, 4, 1), one_thread = read_file(plain, 1, 1);
         strip_gz(&gz, zipped);
         check_alike(&one, &many);
         check_alike(&one, &gz);

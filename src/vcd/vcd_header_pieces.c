@@ -14,6 +14,11 @@
 #include "vcd/vcd_int.h"
 
 #define PIECE_MIN ((size_t)1 << 20) /* bytes a piece holds at least */
+/* Fewer pieces lose to the reading word by word: the text held whole and
+ * the declarations made on one thread cost nearly what that reading does
+ * (docs/performance.md: two pieces on two cores, 0.54-0.70 s against 0.43
+ * s for a million vars). */
+#define PIECES_MIN 4
 /* The text is held from the first declaration to the first line that
  * starts with '#' (the first time command) or the input's end; where that
  * passes this many bytes, the header is read word by word. */
@@ -270,12 +275,12 @@ gp_status vcd_header_pieces(vcd_text *r)
 {
     uint32_t threads = r->threads ? r->threads : parts_online_cores();
     size_t min = r->piece_min ? r->piece_min : PIECE_MIN, end = 0;
-    if (threads < 2 || header_ends_within(r, 2 * min))
-        return GP_OK; /* pieces need two of at least min bytes */
+    if (threads < PIECES_MIN || header_ends_within(r, PIECES_MIN * min))
+        return GP_OK;
     gp_status st = header_in_buffer(r, &end);
     uint64_t pieces = end > r->pos ? (end - r->pos) / min : 0;
     uint32_t want = pieces < threads ? (uint32_t)pieces : threads;
-    if (st != GP_OK || want < 2)
+    if (st != GP_OK || want < PIECES_MIN)
         return st;
     header_pieces ps = {.piece = mem_zeroed(want, sizeof *ps.piece)};
     if (!ps.piece)

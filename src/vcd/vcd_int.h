@@ -342,8 +342,9 @@ gp_status vcd_header_upscope(vcd_text *r, diag_loc loc);
 /* With buf[pos] the first $var or $scope of a header: the declarations from
  * there to $enddefinitions read in pieces on threads and made in file
  * order (vcd_header_pieces.c), pos then at $enddefinitions; where they are
- * not read so (one thread, a small header, or any text but $var, $scope
- * and $upscope commands each on one line), pos is left where it was. */
+ * not read so (fewer than four threads or 4 MiB, or any text but $var,
+ * $scope and $upscope commands each on one line), pos is left where it
+ * was. */
 gp_status vcd_header_pieces(vcd_text *r);
 gp_status vcd_text_changes(vcd_text *r);
 
