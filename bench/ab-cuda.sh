@@ -25,20 +25,8 @@ variants=${VARIANTS:-naive,sipl,sipl+part,sipl+part+fusion,sipl+part+fusion+memo
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 say() { echo "[$((SECONDS - start)) s] $*" | tee -a "$out/ab.log"; }
 
-build_tree() { # SRC BUILD: configure and build what the comparison runs
-  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DGATEPOWER_CUDA=ON >"$2.log" 2>&1 &&
-    cmake --build "$2" -j"$(( $(nproc) / 2 ))" --target gatepower bench_cuda bench_files >>"$2.log" 2>&1
-}
-mkdir -p build-ab && rm -rf /tmp/ab-base && mkdir -p /tmp/ab-base && tar -xf "$base_tar" -C /tmp/ab-base
-say "building base and change"
-build_tree /tmp/ab-base /tmp/ab-base/build & pid_a=$!
-build_tree . build-ab/tree & pid_b=$!
-wait $pid_a; rc_a=$?
-wait $pid_b; rc_b=$?
-[ $rc_a = 0 ] || { tail -20 /tmp/ab-base/build.log; say "FAIL: base build"; exit 1; }
-[ $rc_b = 0 ] || { tail -20 build-ab/tree.log; say "FAIL: change build"; exit 1; }
-a=/tmp/ab-base/build
-b=build-ab/tree
+source "$(dirname "$0")/lib/ab-trees.sh"
+ab_build_trees "$base_tar" gatepower bench_cuda bench_files
 
 same="not run"
 if [ -z "${SKIP_SAME:-}" ]; then

@@ -57,21 +57,8 @@ table() {
 base_tar=${BASE:?BASE: a tar of the base tree}
 mkdir -p "$out"
 
-build_tree() { # SRC BUILD
-  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DGATEPOWER_CUDA=ON >"$2.log" 2>&1 &&
-    cmake --build "$2" -j"$(( $(nproc) / 2 ))" --target bench_resim bench_files test_resim_cuda \
-      >>"$2.log" 2>&1
-}
-mkdir -p build-ab && rm -rf /tmp/ab-base && mkdir -p /tmp/ab-base && tar -xf "$base_tar" -C /tmp/ab-base
-say "building base and change"
-build_tree /tmp/ab-base /tmp/ab-base/build & pid_a=$!
-build_tree . build-ab/tree & pid_b=$!
-wait $pid_a; rc_a=$?
-wait $pid_b; rc_b=$?
-[ $rc_a = 0 ] || { tail -20 /tmp/ab-base/build.log; say "FAIL: base build"; exit 1; }
-[ $rc_b = 0 ] || { tail -20 build-ab/tree.log; say "FAIL: change build"; exit 1; }
-a=/tmp/ab-base/build
-b=build-ab/tree
+source "$(dirname "$0")/lib/ab-trees.sh"
+ab_build_trees "$base_tar" bench_resim bench_files test_resim_cuda
 
 (cd tests/unit && "../../$b/tests/test_resim_cuda") >"$out/test_resim_cuda.log" 2>&1
 tested="test_resim_cuda exit $?: $(tail -1 "$out/test_resim_cuda.log")"
