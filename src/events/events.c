@@ -352,7 +352,7 @@ static gp_status on_finish(void *ctx, int64_t end_time_fs)
 static gp_status read_dump(collector *c, const char *path)
 {
     const events_options *opt = c->opt;
-    c->threads = opt->threads ? opt->threads : parts_online_cores();
+    c->threads = parts_threads(opt->threads);
     c->read_start = progress_now_seconds();
     uint64_t memory = c->consumer ? c->consumer->memory : 0;
     c->window_words = memory ? (memory + EVENTS_HELD_BYTES - 1) / EVENTS_HELD_BYTES : 0;

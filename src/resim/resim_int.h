@@ -103,9 +103,6 @@ typedef struct resim_job {
  * within a level, in instance order.  NULL when out of memory. */
 resim_job *resim_list_jobs(const design *dg, uint32_t *n_jobs);
 
-/* The workers to use: `threads`, or every online core for 0. */
-uint32_t resim_workers(uint32_t threads);
-
 /* Simulates every combinational output pin into w[] (whose other nets are
  * filled), in level order on n_workers threads, worker k writing into
  * stores[k]; the result does not depend on the number of workers.  False

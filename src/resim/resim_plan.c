@@ -191,12 +191,12 @@ gp_status resim_plan_make(const design *dg, const events *dump, const resim_opti
     st = resim_span_of(dg, dump, opt, &span, stats, d);
     plan->t0 = span.start;
     if (st == GP_OK)
-        st = fixed_nets(dg, dump, opt, span, resim_workers(opt->threads), &plan->fixed, stats, d);
+        st = fixed_nets(dg, dump, opt, span, parts_threads(opt->threads), &plan->fixed, stats, d);
     uint32_t n_jobs = 0;
     resim_job *jobs = st == GP_OK ? resim_list_jobs(dg, &n_jobs) : NULL;
     if (st == GP_OK)
         st = jobs && order_by_fanin(dg, jobs, n_jobs)
-                 ? list_gates(dg, jobs, n_jobs, resim_workers(opt->threads), plan, d)
+                 ? list_gates(dg, jobs, n_jobs, parts_threads(opt->threads), plan, d)
                  : resim_no_memory(d);
     mem_free(jobs);
     stats->gates = n_jobs;

@@ -380,7 +380,7 @@ gp_status resim_run(const design *dg, const events *dump, const resim_options *o
     st = resim_span_of(dg, dump, opt, &span, stats, d);
     if (st != GP_OK)
         return st;
-    uint32_t n_workers = resim_workers(opt->threads);
+    uint32_t n_workers = parts_threads(opt->threads);
     resim_net_wave *w = mem_calloc(dg->n_nets ? dg->n_nets : 1, sizeof *w);
     resim_store *stores = mem_calloc(n_workers, sizeof *stores);
     st = w && stores ? GP_OK : resim_no_memory(d);

@@ -14,6 +14,11 @@ uint32_t parts_online_cores(void)
     return cores < 1 ? 1 : (uint32_t)cores;
 }
 
+uint32_t parts_threads(uint32_t asked)
+{
+    return asked ? asked : parts_online_cores();
+}
+
 uint32_t parts_for_items(uint64_t n, uint32_t max, uint64_t min_items)
 {
     uint64_t parts = parts_online_cores(), most = n / (min_items ? min_items : 1);

@@ -27,6 +27,10 @@ static inline uint64_t parts_begin(uint64_t n, uint32_t part, uint32_t parts)
 /* The cores online (at least 1): "one per core" everywhere means this. */
 uint32_t parts_online_cores(void);
 
+/* The threads a caller's option asks for: `asked`, or one per online core
+ * for 0. */
+uint32_t parts_threads(uint32_t asked);
+
 /* The parts for a loop of n items: one per online core, at most `max`,
  * fewer where parts would hold under PARTS_MIN_ITEMS items; at least 1. */
 uint32_t parts_for(uint64_t n, uint32_t max);

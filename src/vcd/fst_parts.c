@@ -237,7 +237,7 @@ gp_status fst_parts_read(fst_reader *f, const vcd_options *opt, bool *done)
     *done = false;
     const fst_file *ff = f->ff;
     const vcd_sink *sink = f->st.sink;
-    uint32_t threads = opt && opt->threads ? opt->threads : parts_online_cores();
+    uint32_t threads = parts_threads(opt ? opt->threads : 0);
     bool span = opt && opt->span && sink->span;
     int64_t end_fs;
     if (!sink->parts || !sink->part_changes || ff->n_activity > 0 || (threads < 2 && !span) ||

@@ -273,7 +273,7 @@ static const char *pieces_read(header_pieces *ps)
 
 gp_status vcd_header_pieces(vcd_text *r)
 {
-    uint32_t threads = r->threads ? r->threads : parts_online_cores();
+    uint32_t threads = parts_threads(r->threads);
     size_t min = r->piece_min ? r->piece_min : PIECE_MIN, end = 0;
     if (threads < PIECES_MIN || header_ends_within(r, PIECES_MIN * min))
         return GP_OK;

@@ -465,7 +465,7 @@ gp_status vcd_parts_read(vcd_text *r, const char *path, const vcd_options *opt, 
 {
     *done = false;
     const vcd_sink *sink = r->st.sink;
-    uint32_t threads = opt && opt->threads ? opt->threads : parts_online_cores();
+    uint32_t threads = parts_threads(opt ? opt->threads : 0);
     bool span = opt && opt->span && sink->span && !infile_is_gzip(r->f);
     /* a gzip file's inflating takes a thread of its own */
     if (!sink->parts || !sink->part_changes || (threads < 2 && infile_is_gzip(r->f)))
