@@ -78,12 +78,7 @@ echo "GPU: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --f
 # variant rows: variant NAME LABEL FLAGS CHECK WORST COLD_S SUSTAINED_S KEPT ROUNDS;
 # per variant the median over the turns of each side.
 table() {
-  awk -F'\t' '
-  function median(list,   n, v, i, j, x) {
-    n = split(list, v, " ")
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j] < v[j - 1]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-  }
+  awk -F'\t' "$AB_MEDIAN_AWK"'
   $1 == "variant" { t[$2, $3] = t[$2, $3] " " $8; if (!($3 in seen)) { seen[$3] = 1; order[++n] = $3 }; chk[$2, $3] = $5 }
   END {
     printf "%-36s %12s %12s %8s  %s\n", "variant", "base ms", "change ms", "ratio", "check (base, change)"

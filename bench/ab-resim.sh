@@ -22,18 +22,14 @@ out=${OUT:-build-ab/out}
 turns=${TURNS:-2}
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 say() { echo "[$((SECONDS - start)) s] $*" | tee -a "$out/ab.log"; }
+source "$(dirname "$0")/lib/ab-trees.sh"
 
 # The table of bench_resim logs given as SIDE=LOG ...: their "row" lines
 # (row NAME VARIANT GATES EVENTS CPU_S PLAN_S COLD_S SUSTAINED_S ... CHECK).
 table() {
   for arg in "$@"; do
     grep "^row" "${arg#*=}" | sed "s/^row/${arg%%=*}/"
-  done | awk -F'\t' '
-  function median(list,   n, v, i, j, x) {
-    n = split(list, v, " ")
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j] < v[j - 1]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-  }
+  done | awk -F'\t' "$AB_MEDIAN_AWK"'
   {
     t[$1, $3] = t[$1, $3] " " $9; cpu[$1, $3] = cpu[$1, $3] " " $6; events = $5
     if (!($3 in seen)) { seen[$3] = 1; order[++n] = $3 }
@@ -57,7 +53,6 @@ table() {
 base_tar=${BASE:?BASE: a tar of the base tree}
 mkdir -p "$out"
 
-source "$(dirname "$0")/lib/ab-trees.sh"
 ab_build_trees "$base_tar" bench_resim bench_files test_resim_cuda
 
 (cd tests/unit && "../../$b/tests/test_resim_cuda") >"$out/test_resim_cuda.log" 2>&1
