@@ -1,12 +1,12 @@
 /* cuda_arena.h: device memory carved from a few large cudaMalloc'd chunks.
  *
  * The re-simulation sizes each level's arrays from the level before, so
- * it allocates a few hundred arrays in a run.  Taken from the stream's
- * memory pool, a new pool maps its memory in small steps (about 3 ms a
- * GB on the H100 against 0.1 ms for one cudaMalloc of it) and trimming
- * it costs as much again; an arena takes a chunk at a time and hands out
- * pieces of it.  Pieces are never freed one by one: cuda_arena_clear
- * empties every chunk for reuse, cuda_arena_free gives them back.
+ * it allocates a few hundred arrays in a run.  A new stream memory pool
+ * maps its memory in many small steps, and trimming it unmaps them again
+ * (docs/performance.md has the figures); an arena takes a chunk at a time
+ * and hands out pieces of it.  Pieces are never freed one by one:
+ * cuda_arena_clear empties every chunk for reuse, cuda_arena_free gives
+ * them back.
  *
  * CUDA C++ only; one thread uses an arena at a time. */
 #ifndef GP_CUDA_CUDA_ARENA_H
