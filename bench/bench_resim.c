@@ -8,10 +8,11 @@
  *
  * The CPU re-simulation runs R times on T threads (default: every core);
  * the GPU's R times for each variant of LIST (comma-separated window
- * events, cuda_resim_options.window_events, with "t" after it for tight:
- * default "48t,48,0,32t,64t,128t"), the first cold (its device memory new),
- * the median of the others sustained.  Checks: each variant's events,
- * downloaded, equal the CPU's bit for bit, and its counts the CPU's.
+ * events, cuda_resim_options.window_events, with "t" after it for tight
+ * and "e" for even_events: default "48t,48,0,32t,64t,128t"), the first
+ * cold (its device memory new), the median of the others sustained.
+ * Checks: each variant's events, downloaded, equal the CPU's bit for bit,
+ * and its counts the CPU's.
  * With --period, the power of the first variant's events: the cpu engine
  * on the CPU's, the CUDA engine on the GPU's where they lie
  * (cuda_power_open_resident), every instance, bin and component within
@@ -239,7 +240,8 @@ static bool gpu_variant(const bench_args *a, const bench_case *bc, const char *t
     cuda_resim_options o = cuda_resim_defaults();
     char *end;
     o.window_events = (uint32_t)strtoul(text, &end, 10);
-    o.tight = *end == 't';
+    o.tight = strchr(end, 't') != NULL;
+    o.even_events = strchr(end, 'e') != NULL;
     cuda_events *dev = NULL;
     events *back = NULL;
     resim_stats stats = *planned;

@@ -24,7 +24,7 @@
 struct resim_job {
     const resim_plan *plan;
     int device;
-    bool tight;
+    bool tight, even_events;
     cudaStream_t stream;
     cuda_resim_dev P;
     void *fixed_word, *fixed_ev0;
@@ -156,8 +156,10 @@ static cudaError_t plan_windows(resim_job *j, cuda_resim_level *L, uint64_t *roo
     err = arena_array(a, &L->win_gate, L->n_windows * sizeof *L->win_gate, err);
     err = arena_array(a, &L->win_at, (L->n_windows + 1) * 8, err);
     err = arena_array(a, &L->win, L->n_windows * sizeof *L->win, err);
+    if (j->even_events)
+        err = arena_array(a, &L->win_s, L->n_windows * sizeof *L->win_s, err);
     if (err == cudaSuccess)
-        err = cuda_resim_window_gates(*L, j->stream);
+        err = cuda_resim_window_gates(j->P, *L, j->stream);
     if (err == cudaSuccess)
         err = cuda_resim_rooms(j->P, *L, j->stream);
     if (err == cudaSuccess)
@@ -290,7 +292,7 @@ static cudaError_t run_all(resim_job *j, cuda_events *e, resim_stats *stats,
 
 extern "C" cuda_resim_options cuda_resim_defaults(void)
 {
-    cuda_resim_options o = {0, CUDA_RESIM_WINDOW_EVENTS, true};
+    cuda_resim_options o = {0, CUDA_RESIM_WINDOW_EVENTS, true, false};
     return o;
 }
 
@@ -307,6 +309,7 @@ extern "C" gp_status cuda_resim_run(const resim_plan *p, const cuda_resim_option
     j.plan = p;
     j.device = device;
     j.tight = o->tight;
+    j.even_events = o->even_events;
     j.tm = &tm;
     j.P.window_events = o->window_events;
     if (e)

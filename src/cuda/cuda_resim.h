@@ -60,6 +60,8 @@ typedef struct cuda_resim_options {
                                  0: one window a gate, its whole time */
     bool tight;               /* the window kernel held to 96 registers a thread (five
                                  blocks resident an SM instead of four, some spilled) */
+    bool even_events;         /* a gate's windows cut where its inputs' events split
+                                 evenly, not in equal spans of time */
 } cuda_resim_options;
 
 /* Device 0, windows of CUDA_RESIM_WINDOW_EVENTS, tight. */

@@ -14,6 +14,7 @@
 #include "cuda/cuda_resim_kernels.h"
 #include "cuda/cuda_warp.cuh"
 
+#include "events/events_kth.h"
 #include "resim/resim_rules.h"
 
 #define BLOCK 128
@@ -156,9 +157,15 @@ __device__ inline int64_t window_start(const cuda_resim_dev &P, uint64_t j, uint
                               : P.t0 + (int64_t)((double)P.span * (double)j / (double)n);
 }
 
-__device__ inline window_span window_of(const cuda_resim_dev &P, uint64_t j, uint64_t n)
+/* Window w, the j-th of its gate's n: of equal spans, or from the starts
+ * in L.win_s. */
+__device__ inline window_span window_of(const cuda_resim_dev &P, const cuda_resim_level &L,
+                                        uint64_t w, uint64_t j, uint64_t n)
 {
-    return window_span{window_start(P, j, n), window_start(P, j + 1, n), j == 0};
+    if (!L.win_s)
+        return window_span{window_start(P, j, n), window_start(P, j + 1, n), j == 0};
+    return window_span{j == 0 ? INT64_MIN : L.win_s[w], j + 1 >= n ? INT64_MAX : L.win_s[w + 1],
+                       j == 0};
 }
 
 /* The gate's longest delay, D. */
@@ -341,6 +348,35 @@ __global__ void window_gates_kernel(cuda_resim_level L)
             L.win_gate[w] = i;
 }
 
+/* A thread a window: its start in win_s, where its gate's inputs' events
+ * (counted as windows_kernel counts them) split evenly over the gate's
+ * windows; after P.t0, where the first window puts the gate's X (any
+ * increasing starts give the same waveform). */
+__global__ void window_starts_kernel(cuda_resim_dev P, cuda_resim_level L)
+{
+    uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= L.n_windows)
+        return;
+    uint32_t i = L.win_gate[w];
+    uint64_t w0 = L.gate_win[i], j = w - w0, n = L.gate_win[i + 1] - w0, events = 0;
+    if (j == 0) {
+        L.win_s[w] = INT64_MIN;
+        return;
+    }
+    resim_plan_gate g = P.gates[L.g0 + i];
+    events_kth_run run[LIB_MAX_EXPR_PINS];
+    uint32_t runs = 0;
+    for (uint32_t k = 0; k < g.n_inputs; k++) {
+        uint32_t net = P.inputs[g.in0 + k].net;
+        if (net == DESIGN_NONE)
+            continue;
+        run[runs++] = events_kth_run{P.net_ptr[net], 0, P.net_count[net], 0};
+        events += P.net_count[net];
+    }
+    int64_t t = events_kth_time(run, runs, events * j / n + 1);
+    L.win_s[w] = t > P.t0 ? t : P.t0 + 1;
+}
+
 /* A thread a window: its room, one event more than its inputs have from
  * s - D to e (0 after the last window, for the scan). */
 __global__ void rooms_kernel(cuda_resim_dev P, cuda_resim_level L)
@@ -355,7 +391,7 @@ __global__ void rooms_kernel(cuda_resim_dev P, cuda_resim_level L)
     uint32_t i = L.win_gate[w];
     uint64_t w0 = L.gate_win[i], nw = L.gate_win[i + 1] - w0;
     resim_plan_gate g = P.gates[L.g0 + i];
-    window_span span = window_of(P, w - w0, nw);
+    window_span span = window_of(P, L, w, w - w0, nw);
     int64_t from = span.first ? INT64_MIN : span.s - longest_delay(P, g);
     uint64_t room = 1;
     for (uint32_t k = 0; k < g.n_inputs; k++) {
@@ -390,7 +426,7 @@ simulate_kernel(cuda_resim_dev P, cuda_resim_level L, int64_t *queues)
                               : wake_queue{ring, CUDA_RESIM_RING, 0, 0};
         out_wave o = {L.scratch + at, 0, 0};
         cuda_resim_window r = {0, 0, 0, CUDA_RESIM_UNKNOWN, CUDA_RESIM_UNKNOWN, 0, 0, 0};
-        if (!run_window(P, g, window_of(P, w - w0, nw), o, q, r)) {
+        if (!run_window(P, g, window_of(P, L, w, w - w0, nw), o, q, r)) {
             r = cuda_resim_window{0, 0, 0, CUDA_RESIM_UNKNOWN, CUDA_RESIM_UNKNOWN, 1, 0, 0};
             overflowed = 1;
         }
@@ -537,9 +573,12 @@ cudaError_t cuda_resim_windows(const cuda_resim_dev &P, const cuda_resim_level &
     return cudaGetLastError();
 }
 
-cudaError_t cuda_resim_window_gates(const cuda_resim_level &L, cudaStream_t stream)
+cudaError_t cuda_resim_window_gates(const cuda_resim_dev &P, const cuda_resim_level &L,
+                                    cudaStream_t stream)
 {
     window_gates_kernel<<<blocks_for(L.n_gates), BLOCK, 0, stream>>>(L);
+    if (L.win_s && L.n_windows > 0)
+        window_starts_kernel<<<blocks_for(L.n_windows), BLOCK, 0, stream>>>(P, L);
     return cudaGetLastError();
 }
 

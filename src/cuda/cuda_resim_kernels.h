@@ -3,9 +3,10 @@
  * only.
  *
  * A level's gates are cut into windows of their output's time: gate i has
- * windows gate_win[i] .. gate_win[i + 1], of equal spans of the dump, the
- * first from the start, the last to the end of time, about window_events
- * input events each (cuda_resim_options).  A thread simulates one
+ * windows gate_win[i] .. gate_win[i + 1], the first from the start, the
+ * last to the end of time, about window_events input events each
+ * (cuda_resim_options): of equal spans of the dump, or (even_events) cut
+ * where the gate's inputs' events split evenly.  A thread simulates one
  * window: it takes its inputs' values where the window starts less the
  * gate's longest delay (no wake-up from before can fire inside), runs
  * resim_gate.c's loop from there, and writes the window's output changes,
@@ -60,6 +61,8 @@ struct cuda_resim_level {
     uint64_t *gate_at;        /* [n_gates + 1]: changes per gate, then scanned */
     uint64_t n_windows;
     uint32_t *win_gate;       /* [n_windows]: the window's gate (level index) */
+    int64_t *win_s;           /* [n_windows]: each window's start (its gate's first: unused);
+                                 NULL: windows of equal spans */
     uint64_t *win_at;         /* [n_windows + 1]: the windows' room, then scanned */
     cuda_resim_window *win;   /* [n_windows] */
     uint64_t *scratch;        /* the windows' changes, window w's at win_at[w] */
@@ -72,7 +75,8 @@ cudaError_t cuda_resim_fixed(const cuda_resim_dev &P, const uint64_t *word, cons
 /* gate_win; then, after its scan, win_gate; then win_at (the rooms). */
 cudaError_t cuda_resim_windows(const cuda_resim_dev &P, const cuda_resim_level &L,
                                cudaStream_t stream);
-cudaError_t cuda_resim_window_gates(const cuda_resim_level &L, cudaStream_t stream);
+cudaError_t cuda_resim_window_gates(const cuda_resim_dev &P, const cuda_resim_level &L,
+                                    cudaStream_t stream);
 cudaError_t cuda_resim_rooms(const cuda_resim_dev &P, const cuda_resim_level &L,
                              cudaStream_t stream);
 /* The windows (queues NULL: rings; else the overflowed windows again, each

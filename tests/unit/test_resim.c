@@ -146,10 +146,13 @@ static void check_plan(const sim_case *sc)
 #ifdef RESIM_TEST_CUDA
 /* The ways the GPU cuts the work, all of which must give the same events:
  * the default windows, one window a gate, and windows of 1 and 3 input
- * events (every change near a window's edge), in both register budgets. */
+ * events (every change near a window's edge), in both register budgets,
+ * of equal spans and cut at even events (windows of 1: many of no span,
+ * where inputs change together). */
 static const cuda_resim_options cuda_variants[] = {
-    {0, CUDA_RESIM_WINDOW_EVENTS, false}, {0, CUDA_RESIM_WINDOW_EVENTS, true},
-    {0, 0, false}, {0, 1, false}, {0, 3, true},
+    {0, CUDA_RESIM_WINDOW_EVENTS, false, false}, {0, CUDA_RESIM_WINDOW_EVENTS, true, false},
+    {0, CUDA_RESIM_WINDOW_EVENTS, true, true}, {0, 0, false, false}, {0, 1, false, false},
+    {0, 1, true, true}, {0, 3, true, false}, {0, 3, false, true},
 };
 
 /* The GPU re-simulation of sc in every variant: sc->full and sc->stats
