@@ -72,7 +72,8 @@ struct cuda_resim_level {
 
 cudaError_t cuda_resim_fixed(const cuda_resim_dev &P, const uint64_t *word, const uint64_t *ev0,
                              uint32_t n_nets, cudaStream_t stream);
-/* gate_win; then, after its scan, win_gate; then win_at (the rooms). */
+/* gate_win; then, after its scan, win_gate (and win_s where it is held); then
+ * win_at (the rooms). */
 cudaError_t cuda_resim_windows(const cuda_resim_dev &P, const cuda_resim_level &L,
                                cudaStream_t stream);
 cudaError_t cuda_resim_window_gates(const cuda_resim_dev &P, const cuda_resim_level &L,
