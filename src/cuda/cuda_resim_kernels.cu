@@ -188,15 +188,9 @@ __device__ inline int64_t longest_delay(const cuda_resim_dev &P, const resim_pla
 __device__ inline uint64_t met_before(const resim_input &ri, const uint64_t *base,
                                       uint64_t count, int64_t t)
 {
-    uint64_t lo = 0, hi = count;
-    int64_t later = t - resim_min_wire(ri.wire); /* from there on, each arrives at or after t */
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if ((int64_t)(base[mid] >> 2) < later)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    /* the first sent at or after t less the shortest wire: it and every
+     * later one arrive at or after t */
+    uint64_t lo = events_words_first_at(base, 0, count, t - resim_min_wire(ri.wire));
     while (lo > 0 && arrival(ri.wire, base[lo - 1]) >= t)
         lo--;
     return lo;

@@ -21,6 +21,7 @@
 
 #include "design/design.h"
 #include "util/diag.h"
+#include "util/hostdev.h"
 #include "util/progress.h"
 #include "util/status.h"
 
@@ -58,17 +59,25 @@ static inline uint8_t events_value(const events *ev, uint64_t k)
     return (uint8_t)(ev->word[k] & 3);
 }
 
-/* The first of events [lo, hi) of one net at or after time t (hi: none). */
-static inline uint64_t events_first_in(const events *ev, uint64_t lo, uint64_t hi, int64_t t)
+/* The first of word[lo .. hi) (one net's events) at or after time t (hi:
+ * none); on the host and in kernels. */
+GP_HOSTDEV uint64_t events_words_first_at(const uint64_t *word, uint64_t lo, uint64_t hi,
+                                          int64_t t)
 {
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (events_time(ev, mid) < t)
+        if ((int64_t)(word[mid] >> 2) < t)
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
+}
+
+/* The first of events [lo, hi) of one net at or after time t (hi: none). */
+static inline uint64_t events_first_in(const events *ev, uint64_t lo, uint64_t hi, int64_t t)
+{
+    return events_words_first_at(ev->word, lo, hi, t);
 }
 
 /* The first of net n's events at or after time t (net_ev0[n + 1]: none). */

@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "events/events.h"
 #include "util/hostdev.h"
 
 /* One net's events still in the search: word[lo .. hi); cut is scratch. */
@@ -23,19 +24,6 @@ typedef struct events_kth_run {
     const uint64_t *word;
     uint64_t lo, hi, cut;
 } events_kth_run;
-
-/* The first of word[lo .. hi) at or after time t. */
-GP_HOSTDEV uint64_t events_kth_lower(const uint64_t *word, uint64_t lo, uint64_t hi, int64_t t)
-{
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if ((int64_t)(word[mid] >> 2) < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
 
 /* The time of the k-th earliest event (k from 1) of run[0 .. n), each run
  * starting as its net's whole waveform (lo 0, hi its count); k must not
@@ -52,7 +40,7 @@ GP_HOSTDEV int64_t events_kth_time(events_kth_run *run, uint32_t n, uint64_t k)
         uint64_t before = 0, through = 0;
         for (uint32_t i = 0; i < n; i++) {
             events_kth_run *r = &run[i];
-            r->cut = events_kth_lower(r->word, r->lo, r->hi, pivot);
+            r->cut = events_words_first_at(r->word, r->lo, r->hi, pivot);
             before += r->cut;
             through += r->cut + (r->cut < r->hi && (int64_t)(r->word[r->cut] >> 2) == pivot);
         }
