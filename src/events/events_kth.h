@@ -25,6 +25,13 @@ typedef struct events_kth_run {
     uint64_t lo, hi, cut;
 } events_kth_run;
 
+/* The first of r's events after time t, from first_at, its first at or
+ * after t (a net's times strictly increase: at most one is at t). */
+GP_HOSTDEV uint64_t events_kth_after(const events_kth_run *r, uint64_t first_at, int64_t t)
+{
+    return first_at + (first_at < r->hi && (int64_t)(r->word[first_at] >> 2) == t);
+}
+
 /* The time of the k-th earliest event (k from 1) of run[0 .. n), each run
  * starting as its net's whole waveform (lo 0, hi its count); k must not
  * exceed their total.  The runs are narrowed in place. */
@@ -42,7 +49,7 @@ GP_HOSTDEV int64_t events_kth_time(events_kth_run *run, uint32_t n, uint64_t k)
             events_kth_run *r = &run[i];
             r->cut = events_words_first_at(r->word, r->lo, r->hi, pivot);
             before += r->cut;
-            through += r->cut + (r->cut < r->hi && (int64_t)(r->word[r->cut] >> 2) == pivot);
+            through += events_kth_after(r, r->cut, pivot);
         }
         if (k > before && k <= through)
             return pivot;
@@ -51,7 +58,7 @@ GP_HOSTDEV int64_t events_kth_time(events_kth_run *run, uint32_t n, uint64_t k)
             if (k <= before)
                 r->hi = r->cut;
             else
-                r->lo = r->cut + (r->cut < r->hi && (int64_t)(r->word[r->cut] >> 2) == pivot);
+                r->lo = events_kth_after(r, r->cut, pivot);
         }
     }
 }
