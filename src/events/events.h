@@ -48,10 +48,16 @@ static inline uint64_t events_pack(int64_t time_fs, uint8_t value)
     return (uint64_t)time_fs << 2 | value;
 }
 
+/* An event word's time; on the host and in kernels. */
+GP_HOSTDEV int64_t events_word_time(uint64_t word)
+{
+    return (int64_t)(word >> 2);
+}
+
 /* Event k's time and value. */
 static inline int64_t events_time(const events *ev, uint64_t k)
 {
-    return (int64_t)(ev->word[k] >> 2);
+    return events_word_time(ev->word[k]);
 }
 
 static inline uint8_t events_value(const events *ev, uint64_t k)
@@ -66,7 +72,7 @@ GP_HOSTDEV uint64_t events_words_first_at(const uint64_t *word, uint64_t lo, uin
 {
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if ((int64_t)(word[mid] >> 2) < t)
+        if (events_word_time(word[mid]) < t)
             lo = mid + 1;
         else
             hi = mid;

@@ -29,7 +29,7 @@ typedef struct events_kth_run {
  * after t (a net's times strictly increase: at most one is at t). */
 GP_HOSTDEV uint64_t events_kth_after(const events_kth_run *r, uint64_t first_at, int64_t t)
 {
-    return first_at + (first_at < r->hi && (int64_t)(r->word[first_at] >> 2) == t);
+    return first_at + (first_at < r->hi && events_word_time(r->word[first_at]) == t);
 }
 
 /* The time of the k-th earliest event (k from 1) of two runs: the split of
@@ -43,13 +43,13 @@ GP_HOSTDEV int64_t events_kth_of_two(const events_kth_run *a, const events_kth_r
     uint64_t lo = k > ny ? k - ny : 0, hi = k < nx ? k : nx;
     while (lo < hi) { /* i from x and k - i from y, while x[i] is before y[k - i - 1] */
         uint64_t i = lo + (hi - lo) / 2;
-        if ((int64_t)(x[i] >> 2) < (int64_t)(y[k - i - 1] >> 2))
+        if (events_word_time(x[i]) < events_word_time(y[k - i - 1]))
             lo = i + 1;
         else
             hi = i;
     }
-    int64_t from_x = lo > 0 ? (int64_t)(x[lo - 1] >> 2) : INT64_MIN;
-    int64_t from_y = k > lo ? (int64_t)(y[k - lo - 1] >> 2) : INT64_MIN;
+    int64_t from_x = lo > 0 ? events_word_time(x[lo - 1]) : INT64_MIN;
+    int64_t from_y = k > lo ? events_word_time(y[k - lo - 1]) : INT64_MIN;
     return from_x > from_y ? from_x : from_y;
 }
 
@@ -60,7 +60,7 @@ GP_HOSTDEV int64_t events_kth_of_two(const events_kth_run *a, const events_kth_r
 GP_HOSTDEV int64_t events_kth_time(events_kth_run *run, uint32_t n, uint64_t k)
 {
     if (n == 1)
-        return (int64_t)(run[0].word[run[0].lo + k - 1] >> 2);
+        return events_word_time(run[0].word[run[0].lo + k - 1]);
     if (n == 2)
         return events_kth_of_two(&run[0], &run[1], k);
     for (;;) {
@@ -69,7 +69,7 @@ GP_HOSTDEV int64_t events_kth_time(events_kth_run *run, uint32_t n, uint64_t k)
             if (run[i].hi - run[i].lo > run[widest].hi - run[widest].lo)
                 widest = i;
         const events_kth_run *w = &run[widest];
-        int64_t pivot = (int64_t)(w->word[w->lo + (w->hi - w->lo) / 2] >> 2);
+        int64_t pivot = events_word_time(w->word[w->lo + (w->hi - w->lo) / 2]);
         uint64_t before = 0, through = 0;
         for (uint32_t i = 0; i < n; i++) {
             events_kth_run *r = &run[i];
