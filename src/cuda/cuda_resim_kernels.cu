@@ -344,8 +344,10 @@ __global__ void window_gates_kernel(cuda_resim_level L)
 
 /* A thread a window: its start in win_s, where its gate's inputs' events
  * (counted as windows_kernel counts them) split evenly over the gate's
- * windows; after P.t0, where the first window puts the gate's X (any
- * increasing starts give the same waveform). */
+ * windows, within an eighth of a window's events; after P.t0, where the
+ * first window puts the gate's X (any increasing starts give the same
+ * waveform).  The starts increase: the windows' ranks lie at least half
+ * a window's events apart, more than twice the slack. */
 __global__ void window_starts_kernel(cuda_resim_dev P, cuda_resim_level L)
 {
     uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -367,7 +369,7 @@ __global__ void window_starts_kernel(cuda_resim_dev P, cuda_resim_level L)
         run[runs++] = events_kth_run{P.net_ptr[net], 0, P.net_count[net], 0};
         events += P.net_count[net];
     }
-    int64_t t = events_kth_time(run, runs, events * j / n + 1);
+    int64_t t = events_kth_time_near(run, runs, events * j / n + 1, P.window_events / 8);
     L.win_s[w] = t > P.t0 ? t : P.t0 + 1;
 }
 

@@ -1,5 +1,6 @@
-/* test_events_kth.c: the k-th earliest event over several waveforms
- * (events_kth.h), against every time of the waveforms merged and sorted. */
+/* test_events_kth.c: the k-th earliest event over several waveforms, and
+ * one within a slack of it (events_kth.h), against every time of the
+ * waveforms merged and sorted. */
 #include <stdint.h>
 
 #include "check.h"
@@ -24,10 +25,23 @@ static int compare_time(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Whether t is a time of all[0 .. total) (sorted) whose ranks come within
+ * slack of k. */
+static int near_kth(const int64_t *all, uint64_t total, uint64_t k, uint64_t slack, int64_t t)
+{
+    uint64_t before = 0, through = 0;
+    for (uint64_t i = 0; i < total; i++) {
+        before += all[i] < t;
+        through += all[i] <= t;
+    }
+    return through > before && before < k + slack && through + slack >= k;
+}
+
 /* n waveforms of up to KTH_MAX_EVENTS events in strictly increasing time,
  * steps of 1 to `step` fs (a small step: many times shared across nets);
- * every k from 1 to their total.  Returns the wrong answers. */
-static int check_case(uint32_t n, uint64_t step)
+ * every k from 1 to their total, exactly and within `slack`.  Returns the
+ * wrong answers. */
+static int check_case(uint32_t n, uint64_t step, uint64_t slack)
 {
     uint64_t word[KTH_NETS][KTH_MAX_EVENTS], count[KTH_NETS];
     int64_t all[KTH_NETS * KTH_MAX_EVENTS];
@@ -48,6 +62,9 @@ static int check_case(uint32_t n, uint64_t step)
         for (uint32_t i = 0; i < n; i++)
             run[i] = (events_kth_run){word[i], 0, count[i], 0};
         wrong += events_kth_time(run, n, k) != all[k - 1];
+        for (uint32_t i = 0; i < n; i++)
+            run[i] = (events_kth_run){word[i], 0, count[i], 0};
+        wrong += !near_kth(all, total, k, slack, events_kth_time_near(run, n, k, slack));
     }
     return wrong;
 }
@@ -56,7 +73,8 @@ static void test_kth_equals_the_merged_order(void)
 {
     int wrong = 0;
     for (int trial = 0; trial < 3000; trial++)
-        wrong += check_case(1 + (uint32_t)(trial % KTH_NETS), trial % 3 ? 3 : 1000);
+        wrong += check_case(1 + (uint32_t)(trial % KTH_NETS), trial % 3 ? 3 : 1000,
+                            (uint64_t)(trial % 7));
     CHECK_EQ_INT(wrong, 0);
 }
 
