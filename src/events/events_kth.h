@@ -109,11 +109,4 @@ GP_HOSTDEV int64_t events_kth_time_near(events_kth_run *run, uint32_t n, uint64_
     }
 }
 
-/* The time of the k-th earliest event (k from 1) of run[0 .. n), as
- * events_kth_time_near with no slack. */
-GP_HOSTDEV int64_t events_kth_time(events_kth_run *run, uint32_t n, uint64_t k)
-{
-    return events_kth_time_near(run, n, k, 0);
-}
-
 #endif

@@ -61,7 +61,7 @@ static int check_case(uint32_t n, uint64_t step, uint64_t slack)
         events_kth_run run[KTH_NETS];
         for (uint32_t i = 0; i < n; i++)
             run[i] = (events_kth_run){word[i], 0, count[i], 0};
-        wrong += events_kth_time(run, n, k) != all[k - 1];
+        wrong += events_kth_time_near(run, n, k, 0) != all[k - 1];
         for (uint32_t i = 0; i < n; i++)
             run[i] = (events_kth_run){word[i], 0, count[i], 0};
         wrong += !near_kth(all, total, k, slack, events_kth_time_near(run, n, k, slack));
@@ -85,7 +85,7 @@ static void test_kth_with_empty_and_single_waveforms(void)
     int64_t expect[] = {3, 7, 7};
     for (uint64_t k = 1; k <= 3; k++) {
         events_kth_run r[3] = {run[0], run[1], run[2]};
-        CHECK_EQ_INT(events_kth_time(r, 3, k), expect[k - 1]);
+        CHECK_EQ_INT(events_kth_time_near(r, 3, k, 0), expect[k - 1]);
     }
 }
 
