@@ -70,7 +70,7 @@ struct wake_queue {
 __device__ inline int64_t arrival(const int64_t wire[3], uint64_t w)
 {
     uint32_t v = (uint32_t)(w & 3);
-    return (int64_t)(w >> 2) + (v == 1 ? wire[1] : v == 0 ? wire[0] : wire[EVENTS_X]);
+    return events_word_time(w) + (v == 1 ? wire[1] : v == 0 ? wire[0] : wire[EVENTS_X]);
 }
 
 /* Whether the event at p, reaching the pin at `at`, is overtaken by a
@@ -80,7 +80,7 @@ __device__ inline bool overtaken(const uint64_t *p, const uint64_t *end, int64_t
 {
     int64_t min_wire = resim_min_wire(wire);
     for (const uint64_t *q = p + 1;
-         q < end && resim_arrives_before((int64_t)(*q >> 2), min_wire, at); q++)
+         q < end && resim_arrives_before(events_word_time(*q), min_wire, at); q++)
         if (arrival(wire, *q) < at)
             return true;
     return false;
@@ -134,7 +134,7 @@ struct out_wave {
     __device__ void emit(int64_t t, uint8_t v)
     {
         uint64_t word = (uint64_t)t << 2 | v;
-        if (len > 0 && (int64_t)(last >> 2) == t) {
+        if (len > 0 && events_word_time(last) == t) {
             w[len - 1] = last = word;
             if (len > 1 && (w[len - 2] & 3) == v)
                 last = w[--len - 1];
@@ -523,7 +523,7 @@ __global__ void cut_kernel(cuda_resim_dev P, uint32_t n_nets, int64_t end_fs, ui
     if (n < n_nets) {
         const uint64_t *w = P.net_ptr[n];
         uint64_t c = P.net_count[n];
-        while (c > 1 && (int64_t)(w[c - 1] >> 2) > end_fs)
+        while (c > 1 && events_word_time(w[c - 1]) > end_fs)
             c--;
         count[n] = c;
         latest = c ? w[c - 1] >> 2 : 0;

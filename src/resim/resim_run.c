@@ -175,7 +175,7 @@ static bool walk_next(source_walk *w, uint64_t *word)
     }
     while (w->i < w->count) {
         uint64_t e = source_word(w->dump, w->net, w->src, w->span.t0, w->x, w->i++, &w->last);
-        int64_t t = (int64_t)(e >> 2);
+        int64_t t = events_word_time(e);
         if (t >= w->span.until) {
             w->i = w->count;
             break;
@@ -229,7 +229,7 @@ static bool store_net(const events *dump, uint32_t n, const resim_source *src, r
     bool ok = true;
     resim_store_begin(s);
     while (ok && walk_next(&walk, &word))
-        ok = resim_store_push(s, (int64_t)(word >> 2), (uint8_t)(word & 3));
+        ok = resim_store_push(s, events_word_time(word), (uint8_t)(word & 3));
     return ok && resim_store_end(s, &w[n]);
 }
 
