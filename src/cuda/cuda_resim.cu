@@ -1,16 +1,18 @@
-/* cuda_resim.cu: the GPU re-simulation's driver (cuda_resim.h): the plan
- * and the fixed nets' events to the device, then level by level the
- * gates' windows (cuda_resim_kernels.h: how many, their room, their
- * simulation, the join of a gate's windows into its waveform), and last
- * the waveforms, cut at the dump's end as resim_run cuts them, into the
- * event store's layout in net order.  Each level's sizes come back to the
- * host (four waits a level) to size the next arrays, carved from two
+/* cuda_resim.cu: the GPU re-simulation's driver (cuda_resim.h): the truth
+ * tables and the fixed nets' events to the device, then level by level
+ * (a level's gates and inputs going up on a thread while the levels before
+ * it run) the gates' windows (cuda_resim_kernels.h: how many, their room,
+ * their simulation, the join of a gate's windows into its waveform), and
+ * last the waveforms, cut at the dump's end as resim_run cuts them, into
+ * the event store's layout in net order.  Each level's sizes come back to
+ * the host (four waits a level) to size the next arrays, carved from two
  * arenas (cuda_arena.h): the levels' waveforms, kept to the end, and each
  * level's own arrays, whose memory the next level reuses. */
 #include "cuda/cuda_resim.h"
 
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "cuda/cuda_arena.h"
@@ -41,33 +43,36 @@ static cudaError_t device_array(void **p, size_t bytes)
     return cudaMalloc(p, bytes ? bytes : 1);
 }
 
-/* A device copy of `bytes` at src, through the device's kept staging
- * buffers (cuda_upload.h). */
-static cudaError_t upload(const resim_job *j, void **dst, const void *src, size_t bytes)
+/* `bytes` at src to dst on the device, through the device's kept staging
+ * buffers (cuda_upload.h); the workers stop early once *cancel is set. */
+static cudaError_t upload(const resim_job *j, void *dst, const void *src, size_t bytes,
+                          const volatile bool *cancel)
 {
-    cudaError_t err = device_array(dst, bytes);
     cuda_upload_options o = cuda_upload_defaults();
     o.device = j->device;
-    return err == cudaSuccess ? cuda_upload_bytes(*dst, src, bytes, &o) : err;
+    o.cancel = cancel;
+    return cuda_upload_bytes(dst, src, bytes, &o);
 }
 
-/* The plan's arrays and the fixed nets' events on the device. */
-static cudaError_t upload_plan(resim_job *j)
+/* The run's device arrays, the truth tables and the fixed nets' events on
+ * the device, and where those lie (net_ptr, net_count); the gates and
+ * their inputs go up with the levels (level_uploader). */
+static cudaError_t upload_fixed(resim_job *j)
 {
     const resim_plan *p = j->plan;
     const events *fx = p->fixed;
     uint32_t nets = fx->n_nets;
     cudaError_t err = cudaStreamCreateWithFlags(&j->stream, cudaStreamNonBlocking);
     if (err == cudaSuccess)
-        err = upload(j, (void **)&j->P.gates, p->gates, p->n_gates * sizeof *p->gates);
+        err = device_array((void **)&j->P.gates, p->n_gates * sizeof *p->gates);
     if (err == cudaSuccess)
-        err = upload(j, (void **)&j->P.inputs, p->inputs, p->n_inputs * sizeof *p->inputs);
+        err = device_array((void **)&j->P.inputs, p->n_inputs * sizeof *p->inputs);
     if (err == cudaSuccess)
-        err = upload(j, (void **)&j->P.tt, p->tt, p->n_tt * sizeof *p->tt);
+        err = device_array((void **)&j->P.tt, p->n_tt * sizeof *p->tt);
     if (err == cudaSuccess)
-        err = upload(j, &j->fixed_word, fx->word, fx->n_events * sizeof *fx->word);
+        err = device_array(&j->fixed_word, fx->n_events * sizeof *fx->word);
     if (err == cudaSuccess)
-        err = upload(j, &j->fixed_ev0, fx->net_ev0, ((size_t)nets + 1) * sizeof *fx->net_ev0);
+        err = device_array(&j->fixed_ev0, ((size_t)nets + 1) * sizeof *fx->net_ev0);
     if (err == cudaSuccess)
         err = device_array((void **)&j->P.net_ptr, (size_t)nets * sizeof *j->P.net_ptr);
     if (err == cudaSuccess)
@@ -76,12 +81,127 @@ static cudaError_t upload_plan(resim_job *j)
         err = device_array((void **)&j->counts, 4 * sizeof *j->counts);
     if (err == cudaSuccess)
         err = cudaMemset(j->counts, 0, 4 * sizeof *j->counts);
+    if (err == cudaSuccess)
+        err = upload(j, (void *)j->P.tt, p->tt, p->n_tt * sizeof *p->tt, NULL);
+    if (err == cudaSuccess)
+        err = upload(j, j->fixed_word, fx->word, fx->n_events * sizeof *fx->word, NULL);
+    if (err == cudaSuccess)
+        err = upload(j, j->fixed_ev0, fx->net_ev0, ((size_t)nets + 1) * sizeof *fx->net_ev0,
+                     NULL);
     j->P.t0 = p->t0;
     j->P.span = fx->end_fs - p->t0 > 0 ? fx->end_fs - p->t0 : 1;
     if (err == cudaSuccess)
         err = cuda_resim_fixed(j->P, (const uint64_t *)j->fixed_word,
                                (const uint64_t *)j->fixed_ev0, nets, j->stream);
     return err;
+}
+
+/* The levels' gates and inputs go up on a host thread (cudaSetDevice is
+ * per thread) while the levels before them run; `up` levels are on the
+ * device.  Levels go up together until they hold LEVEL_BATCH_BYTES, so
+ * that the workers' chunks spread over several of them. */
+#define LEVEL_BATCH_BYTES ((size_t)8 << 20)
+
+typedef struct level_uploader {
+    resim_job *j;
+    pthread_mutex_t lock;
+    pthread_cond_t moved;
+    uint32_t up;              /* levels on the device */
+    bool done;                /* the thread has stopped */
+    cudaError_t err;          /* the first failure (the levels from `up` on are missing) */
+    volatile bool cancel;     /* set by the calling thread: stop early */
+    pthread_t thread;
+    bool threaded;
+} level_uploader;
+
+/* Where gate g's inputs start in the plan (g up to n_gates). */
+static uint64_t input_of_gate(const resim_plan *p, uint32_t g)
+{
+    return g < p->n_gates ? p->gates[g].in0 : p->n_inputs;
+}
+
+/* The end of the batch of levels that starts at level l. */
+static uint32_t batch_end(const resim_plan *p, uint32_t l)
+{
+    uint32_t g0 = p->level_gate0[l], end = l + 1;
+    for (; end < p->n_levels; end++) {
+        uint32_t g1 = p->level_gate0[end];
+        size_t bytes = (size_t)(g1 - g0) * sizeof *p->gates +
+                       (input_of_gate(p, g1) - input_of_gate(p, g0)) * sizeof *p->inputs;
+        if (bytes >= LEVEL_BATCH_BYTES)
+            break;
+    }
+    return end;
+}
+
+/* Levels [l, end)'s gates and inputs to the device. */
+static cudaError_t upload_levels(level_uploader *u, uint32_t l, uint32_t end)
+{
+    const resim_plan *p = u->j->plan;
+    uint32_t g0 = p->level_gate0[l], g1 = p->level_gate0[end];
+    uint64_t i0 = input_of_gate(p, g0), i1 = input_of_gate(p, g1);
+    cudaError_t err = upload(u->j, (void *)(u->j->P.gates + g0), p->gates + g0,
+                             (size_t)(g1 - g0) * sizeof *p->gates, &u->cancel);
+    if (err == cudaSuccess)
+        err = upload(u->j, (void *)(u->j->P.inputs + i0), p->inputs + i0,
+                     (i1 - i0) * sizeof *p->inputs, &u->cancel);
+    return err;
+}
+
+static void *run_level_uploads(void *arg)
+{
+    level_uploader *u = (level_uploader *)arg;
+    uint32_t levels = u->j->plan->n_levels;
+    cudaError_t err = cudaSetDevice(u->j->device);
+    for (uint32_t l = 0, end; err == cudaSuccess && l < levels && !u->cancel; l = end) {
+        end = batch_end(u->j->plan, l);
+        err = upload_levels(u, l, end);
+        pthread_mutex_lock(&u->lock);
+        u->up = err == cudaSuccess && !u->cancel ? end : u->up;
+        pthread_cond_broadcast(&u->moved);
+        pthread_mutex_unlock(&u->lock);
+    }
+    pthread_mutex_lock(&u->lock);
+    u->err = err;
+    u->done = true;
+    pthread_cond_broadcast(&u->moved);
+    pthread_mutex_unlock(&u->lock);
+    return NULL;
+}
+
+/* Starts the levels' uploads on their thread (here, to the end, where no
+ * thread can start). */
+static void level_uploads_start(level_uploader *u, resim_job *j)
+{
+    u->j = j;
+    pthread_mutex_init(&u->lock, NULL);
+    pthread_cond_init(&u->moved, NULL);
+    u->threaded = pthread_create(&u->thread, NULL, run_level_uploads, u) == 0;
+    if (!u->threaded)
+        run_level_uploads(u);
+}
+
+/* Waits until level l's gates and inputs are on the device. */
+static cudaError_t level_uploaded(level_uploader *u, uint32_t l)
+{
+    pthread_mutex_lock(&u->lock);
+    while (u->up <= l && !u->done)
+        pthread_cond_wait(&u->moved, &u->lock);
+    cudaError_t err = u->up > l ? cudaSuccess : u->err != cudaSuccess ? u->err : cudaErrorUnknown;
+    pthread_mutex_unlock(&u->lock);
+    return err;
+}
+
+/* Stops the uploads (early where `failed`) and joins their thread; their
+ * error, if any. */
+static cudaError_t level_uploads_finish(level_uploader *u, bool failed)
+{
+    u->cancel = failed;
+    if (u->threaded)
+        pthread_join(u->thread, NULL);
+    pthread_cond_destroy(&u->moved);
+    pthread_mutex_destroy(&u->lock);
+    return u->err;
 }
 
 /* Scans a[0 .. n] in place (the scratch grown as it needs); *total gets
@@ -267,14 +387,23 @@ static cudaError_t run_all(resim_job *j, cuda_events *e, resim_stats *stats,
                            cuda_resim_timing *tm)
 {
     double start = progress_now_seconds();
-    cudaError_t err = upload_plan(j);
+    cudaError_t err = upload_fixed(j);
     if (err == cudaSuccess)
         err = cudaStreamSynchronize(j->stream);
     tm->upload_s = progress_now_seconds() - start;
+    if (err != cudaSuccess)
+        return err;
     start = progress_now_seconds();
+    level_uploader u = {};
+    level_uploads_start(&u, j);
     unsigned long long overflowed = 0;
-    for (uint32_t l = 0; err == cudaSuccess && l < j->plan->n_levels; l++)
-        err = run_level(j, l, &overflowed);
+    for (uint32_t l = 0; err == cudaSuccess && l < j->plan->n_levels; l++) {
+        err = level_uploaded(&u, l);
+        if (err == cudaSuccess)
+            err = run_level(j, l, &overflowed);
+    }
+    cudaError_t uploads = level_uploads_finish(&u, err != cudaSuccess);
+    err = err == cudaSuccess ? uploads : err;
     tm->levels_s = progress_now_seconds() - start;
     start = progress_now_seconds();
     if (err == cudaSuccess)

@@ -42,8 +42,9 @@ typedef struct cuda_events {
 
 /* Wall-clock seconds of a re-simulation's stages. */
 typedef struct cuda_resim_timing {
-    double upload_s;          /* the plan and the fixed nets' events to the device */
-    double levels_s;          /* the gates, level by level: */
+    double upload_s;          /* the truth tables and the fixed nets' events to the device */
+    double levels_s;          /* the gates, level by level (their gates and inputs going
+                                 up meanwhile): */
     double windows_s;         /*   the windows' count, gates and room */
     double simulate_s;        /*   their simulation */
     double join_s;            /*   the join into the gates' waveforms */
