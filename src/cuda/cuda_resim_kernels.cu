@@ -481,25 +481,35 @@ __global__ void join_kernel(cuda_resim_level L)
     add_count(&L.counts[1], swallowed);
 }
 
-/* A warp a window: its changes, joined, into L.out at gate_at[i] + at; the
- * gate's first window's warp publishes the gate's waveform in P. */
+/* A warp 32 windows at a time, each lane a window's place (so that their
+ * loads go out together), then the warp copying each window's changes,
+ * joined, into L.out at gate_at[i] + at; the lane of a gate's first
+ * window publishes the gate's waveform in P. */
 __global__ void gather_kernel(cuda_resim_dev P, cuda_resim_level L)
 {
     uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
     uint32_t lane = threadIdx.x % 32;
-    for (uint64_t w = warp; w < L.n_windows; w += warps) {
-        uint32_t i = L.win_gate[w];
-        const cuda_resim_window &r = L.win[w];
-        uint64_t *dst = L.out + L.gate_at[i] + r.at;
-        const uint64_t *src = L.scratch + L.win_at[w] + r.drop;
-        uint64_t c = r.count - r.drop;
-        for (uint64_t k = lane; k < c; k += 32)
-            dst[k] = src[k];
-        if (lane == 0 && w == L.gate_win[i]) {
-            uint32_t net = P.gates[L.g0 + i].net;
-            P.net_ptr[net] = L.out + L.gate_at[i];
-            P.net_count[net] = L.gate_at[i + 1] - L.gate_at[i];
+    for (uint64_t base = warp * 32; base < L.n_windows; base += warps * 32) {
+        uint64_t w = base + lane, from = 0, to = 0, c = 0;
+        if (w < L.n_windows) {
+            uint32_t i = L.win_gate[w];
+            const cuda_resim_window &r = L.win[w];
+            to = (uint64_t)(L.out + L.gate_at[i] + r.at);
+            from = (uint64_t)(L.scratch + L.win_at[w] + r.drop);
+            c = r.count - r.drop;
+            if (w == L.gate_win[i]) {
+                uint32_t net = P.gates[L.g0 + i].net;
+                P.net_ptr[net] = L.out + L.gate_at[i];
+                P.net_count[net] = L.gate_at[i + 1] - L.gate_at[i];
+            }
+        }
+        for (uint32_t j = 0; j < 32; j++) {
+            uint64_t n = __shfl_sync(0xffffffffu, c, j);
+            const uint64_t *src = (const uint64_t *)__shfl_sync(0xffffffffu, from, j);
+            uint64_t *dst = (uint64_t *)__shfl_sync(0xffffffffu, to, j);
+            for (uint64_t k = lane; k < n; k += 32)
+                dst[k] = __ldg(src + k);
         }
     }
 }
@@ -604,7 +614,7 @@ cudaError_t cuda_resim_join(const cuda_resim_level &L, cudaStream_t stream)
 cudaError_t cuda_resim_gather(const cuda_resim_dev &P, const cuda_resim_level &L,
                               cudaStream_t stream)
 {
-    gather_kernel<<<warp_blocks_for(L.n_windows), BLOCK, 0, stream>>>(P, L);
+    gather_kernel<<<warp_blocks_for((L.n_windows + 31) / 32), BLOCK, 0, stream>>>(P, L);
     return cudaGetLastError();
 }
 
