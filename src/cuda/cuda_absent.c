@@ -77,7 +77,7 @@ int cuda_power_kernel_reports(const cuda_power_session *s, const cuda_power_opti
 
 cuda_resim_options cuda_resim_defaults(void)
 {
-    return (cuda_resim_options){0, CUDA_RESIM_WINDOW_EVENTS, true, false};
+    return (cuda_resim_options){0, CUDA_RESIM_WINDOW_EVENTS, true, true};
 }
 
 gp_status cuda_resim_run(const resim_plan *p, const cuda_resim_options *o, cuda_events **out,

@@ -421,7 +421,7 @@ static cudaError_t run_all(resim_job *j, cuda_events *e, resim_stats *stats,
 
 extern "C" cuda_resim_options cuda_resim_defaults(void)
 {
-    cuda_resim_options o = {0, CUDA_RESIM_WINDOW_EVENTS, true, false};
+    cuda_resim_options o = {0, CUDA_RESIM_WINDOW_EVENTS, true, true};
     return o;
 }
 

@@ -65,7 +65,7 @@ typedef struct cuda_resim_options {
                                  evenly, not in equal spans of time */
 } cuda_resim_options;
 
-/* Device 0, windows of CUDA_RESIM_WINDOW_EVENTS, tight. */
+/* Device 0, windows of CUDA_RESIM_WINDOW_EVENTS cut at even events, tight. */
 cuda_resim_options cuda_resim_defaults(void);
 
 /* Re-simulates plan p (resim_plan_make) on CUDA device o->device into *out
