@@ -257,10 +257,10 @@ static bool gpu_variant(const bench_args *a, const bench_case *bc, const char *t
         double events_out = (double)cpu_stats->events_out;
         printf("%s %s: cpu resim %d threads %.4f s; gpu plan %.4f s, resim cold %.4f s, "
                "sustained %.4f s (upload %.4f, levels %.4f: windows %.4f, simulation %.4f, "
-               "join %.4f; pack %.4f; %llu windows, %llu again); power on the device %.4f s\n",
+               "join %.4f; cut %.4f; %llu windows, %llu again); power on the device %.4f s\n",
                a->name, text, a->threads, cpu_s, g.plan_s, g.cold_s, g.sustained_s,
                g.last.upload_s, g.last.levels_s, g.last.windows_s, g.last.simulate_s,
-               g.last.join_s, g.last.pack_s, (unsigned long long)g.last.windows,
+               g.last.join_s, g.last.cut_s, (unsigned long long)g.last.windows,
                (unsigned long long)g.last.redone, power_s);
         printf("row\t%s\t%s\t%u\t%.0f\t%.4f\t%.4f\t%.4f\t%.4f\t%.2f\t%.2f\t%.1f\t%.1f\t%s\t%.2g\n",
                a->name, text, cpu_stats->gates, events_out, cpu_s, g.plan_s, g.cold_s,

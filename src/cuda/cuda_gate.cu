@@ -66,7 +66,7 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
     uint64_t cur = 0, end = 0; /* lane q: pin q's next event and its net's end */
     uint32_t net = lane < n ? m.pin_net[pin0 + lane] : DESIGN_NONE;
     if (net != DESIGN_NONE)
-        cur = m.net_ev0[net], end = m.net_ev0[net + 1];
+        cur = m.net_begin[net], end = m.net_end[net];
     for (uint64_t out = gs_pin0[pin0], out_end = gs_pin0[pin0 + n]; out < out_end;) {
         for (uint32_t q = 0; q < n; q++) {
             uint64_t at = __shfl_sync(0xffffffffu, cur, q) + lane;
@@ -268,7 +268,7 @@ __device__ __forceinline__ void gw_open(gw_shared &sh, const cuda_dev_model &m,
         uint64_t lo = t.net_first[net];
         next = lo + row[epoch];
         uint64_t stop = epoch + 1 < t.n_epochs ? lo + row[epoch + 1] : lo + t.net_count[net];
-        skip = next - m.net_ev0[net], take = stop - next;
+        skip = next - m.net_begin[net], take = stop - next;
         value = value_before_event(m, net, next);
     }
     if (lane < k.n_pins)
@@ -282,7 +282,7 @@ __device__ __forceinline__ void gw_open(gw_shared &sh, const cuda_dev_model &m,
     bool pin = lane < k.n_pins;
     k.s1 = __ballot_sync(0xffffffffu, pin && value == 1);
     k.sx = __ballot_sync(0xffffffffu, pin && value == EVENTS_X);
-    k.hp = __ballot_sync(0xffffffffu, net != DESIGN_NONE && next > m.net_ev0[net]);
+    k.hp = __ballot_sync(0xffffffffu, net != DESIGN_NONE && next > m.net_begin[net]);
     if (lane == 0)
         sh.task = k;
     __syncwarp();
@@ -680,7 +680,7 @@ __global__ void gate_counts_kernel(const __grid_constant__ cuda_dev_model m, uin
     if (pin > m.n_pins)
         return;
     uint32_t net = pin < m.n_pins ? m.pin_net[pin] : DESIGN_NONE;
-    gs_pin0[pin] = net == DESIGN_NONE ? 0 : m.net_ev0[net + 1] - m.net_ev0[net];
+    gs_pin0[pin] = net == DESIGN_NONE ? 0 : m.net_end[net] - m.net_begin[net];
 }
 
 cudaError_t cuda_kernels_gate_offsets(const cuda_dev_model &m, const cuda_dev_tasks &t,

@@ -39,7 +39,7 @@ __global__ void count_kernel(cuda_dev_model m, cuda_dev_plan p, cuda_dev_tasks t
     uint32_t n = blockIdx.x * blockDim.x + threadIdx.x;
     if (n >= m.n_nets)
         return;
-    uint64_t lo = m.net_ev0[n], hi = m.net_ev0[n + 1];
+    uint64_t lo = m.net_begin[n], hi = m.net_end[n];
     uint64_t a = first_at_or_after(m.ev, lo, hi, p.t0);
     t.net_first[n] = a;
     t.net_count[n] = first_at_or_after(m.ev, a, hi, p.t1) - a;

@@ -12,10 +12,13 @@
 
 /* The power model on the device (power_model.h: its arrays uploaded as
  * they are, the same struct with device pointers), the packed events and
- * the nets' event offsets. */
+ * each net's range of them: net n's are ev[net_begin[n] .. net_end[n]),
+ * the ranges in any order (an event store's: net_begin = net_ev0,
+ * net_end = net_ev0 + 1). */
 struct cuda_dev_model : power_model {
-    const uint64_t *net_ev0;  /* [n_nets + 1] */
-    const int64_t *ev;        /* packed: time_fs << 2 | value */
+    const uint64_t *net_begin; /* [n_nets] */
+    const uint64_t *net_end;   /* [n_nets] */
+    const int64_t *ev;         /* packed: time_fs << 2 | value */
 };
 
 /* The plan: window [t0, t1), period, the dump's start, bins. */

@@ -46,7 +46,7 @@ __device__ __forceinline__ uint8_t value_before(const cuda_dev_model &m, uint32_
 {
     if (n == DESIGN_NONE)
         return EVENTS_X;
-    uint64_t e = first_at_or_after(m.ev, m.net_ev0[n], m.net_ev0[n + 1], t);
+    uint64_t e = first_at_or_after(m.ev, m.net_begin[n], m.net_end[n], t);
     return value_before_event(m, n, e);
 }
 
@@ -71,7 +71,7 @@ __device__ __forceinline__ void last_event(const cuda_dev_model &m, const cuda_d
     *last_t = -1;
     if (net == DESIGN_NONE)
         return;
-    uint64_t lo = m.net_ev0[net], hi = m.net_ev0[net + 1];
+    uint64_t lo = m.net_begin[net], hi = m.net_end[net];
     uint64_t e = inclusive ? first_after(m.ev, lo, hi, t) : first_at_or_after(m.ev, lo, hi, t);
     if (e == lo || is_initial(m, p, net, e - 1))
         return;
@@ -112,7 +112,7 @@ __device__ __forceinline__ int64_t glitch_partner(const cuda_dev_model &m, const
                                                   uint32_t n, uint64_t e, int64_t bin_start,
                                                   int64_t cycle_end)
 {
-    uint64_t lo = first_at_or_after(m.ev, m.net_ev0[n], e, bin_start), hi = m.net_ev0[n + 1];
+    uint64_t lo = first_at_or_after(m.ev, m.net_begin[n], e, bin_start), hi = m.net_end[n];
     uint64_t rank = 0;
     int64_t before = -1;
 #pragma unroll 1

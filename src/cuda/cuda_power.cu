@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,6 @@ struct cuda_power_session {
     const design *dg;
     const events *ev;         /* on the host: the plan's (all the events, unless resident) */
     const cuda_events *resident; /* the events on the device already, or NULL */
-    const uint64_t *net_ev0;  /* host: the kernels' events' offsets */
     uint64_t n_events;
     int64_t last_fs;          /* the latest event's time; -1: not known yet (times_fit_streams
                                  looks it up in ev, the first time a run needs it) */
@@ -136,12 +136,14 @@ static cudaError_t alloc_events(cuda_power_session *s)
     const events *ev = s->ev;
     cudaError_t err = cudaSuccess;
     if (s->resident) {
-        s->m.net_ev0 = s->resident->net_ev0;
+        s->m.net_begin = s->resident->net_begin;
+        s->m.net_end = s->resident->net_end;
         s->m.ev = (const int64_t *)s->resident->word;
         return err;
     }
-    s->m.net_ev0 = (const uint64_t *)upload(s, ev->net_ev0, (size_t)ev->n_nets + 1,
-                                            sizeof *ev->net_ev0, &err);
+    s->m.net_begin = (const uint64_t *)upload(s, ev->net_ev0, (size_t)ev->n_nets + 1,
+                                              sizeof *ev->net_ev0, &err);
+    s->m.net_end = s->m.net_begin + 1;
     s->m.ev = (const int64_t *)device_alloc(s, ev->n_events * sizeof(int64_t), &err);
     return err;
 }
@@ -236,14 +238,19 @@ static uint32_t epoch_cycles_for(uint64_t nets, uint32_t cycles, uint64_t events
  * count a net's events in 32 bits); if not, says so (message 1516). */
 static bool events_fit_index(const cuda_power_session *s)
 {
-    for (uint32_t n = 0; n < s->dg->n_nets; n++)
-        if (s->net_ev0[n + 1] - s->net_ev0[n] > UINT32_MAX) {
-            diag_error(s->d, 1516, DIAG_NOWHERE, "net %u has %llu events: the CUDA power "
-                       "engine counts a net's events in 32 bits; use --engine cpu", n,
-                       (unsigned long long)(s->net_ev0[n + 1] - s->net_ev0[n]));
-            return false;
-        }
-    return true;
+    uint64_t most = s->resident ? s->resident->max_net_events : 0;
+    uint32_t which = DESIGN_NONE;
+    for (uint32_t n = 0; !s->resident && n < s->dg->n_nets; n++)
+        if (s->ev->net_ev0[n + 1] - s->ev->net_ev0[n] > most)
+            most = s->ev->net_ev0[n + 1] - s->ev->net_ev0[n], which = n;
+    if (most <= UINT32_MAX)
+        return true;
+    char net[32] = "a re-simulated net";
+    if (which != DESIGN_NONE)
+        snprintf(net, sizeof net, "net %u", which);
+    diag_error(s->d, 1516, DIAG_NOWHERE, "%s has %llu events: the CUDA power engine counts a "
+               "net's events in 32 bits; use --engine cpu", net, (unsigned long long)most);
+    return false;
 }
 
 static gp_status open_device(cuda_power_session *s, const power_options *opt,
@@ -323,7 +330,6 @@ static gp_status open_session(const design *dg, const events *ev, const cuda_eve
         return GP_ERR_NOMEM;
     }
     s->dg = dg, s->ev = ev, s->resident = resident, s->d = d, s->device = device;
-    s->net_ev0 = resident ? resident->host_net_ev0 : ev->net_ev0;
     s->n_events = resident ? resident->n_events : ev->n_events;
     s->last_fs = resident ? resident->last_fs : -1;
     gp_status st = open_device(s, opt, &tm);

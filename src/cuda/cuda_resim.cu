@@ -3,11 +3,12 @@
  * (a level's gates and inputs going up on a thread while the levels before
  * it run) the gates' windows (cuda_resim_kernels.h: how many, their room,
  * their simulation, the join of a gate's windows into its waveform), and
- * last the waveforms, cut at the dump's end as resim_run cuts them, into
- * the event store's layout in net order.  Each level's sizes come back to
- * the host (four waits a level) to size the next arrays, carved from two
- * arenas (cuda_arena.h): the levels' waveforms, kept to the end, and each
- * level's own arrays, whose memory the next level reuses. */
+ * last the waveforms cut at the dump's end as resim_run cuts them.  Each
+ * level's sizes come back to the host (four waits a level) to size the
+ * next arrays.  The fixed nets' events and the levels' waveforms go into
+ * one span (cuda_span.h), which becomes the events' memory; each level's
+ * own arrays come from an arena (cuda_arena.h) whose memory the next level
+ * reuses. */
 #include "cuda/cuda_resim.h"
 
 #include <cub/cub.cuh>
@@ -17,9 +18,12 @@
 
 #include "cuda/cuda_arena.h"
 #include "cuda/cuda_resim_kernels.h"
+#include "cuda/cuda_span.h"
 #include "cuda/cuda_upload.h"
 #include "util/mem.h"
 #include "util/progress.h"
+
+#define COUNTS 6
 
 /* A run: its device arrays (freed at the end unless handed out), stream,
  * CUB scratch. */
@@ -29,11 +33,12 @@ struct resim_job {
     bool tight, even_events;
     cudaStream_t stream;
     cuda_resim_dev P;
-    void *fixed_word, *fixed_ev0;
-    unsigned long long *counts; /* fires, swallowed, windows overflowed; the latest time */
+    void *fixed_ev0;
+    unsigned long long *counts; /* [COUNTS]: fires, swallowed, windows overflowed; the cut's
+                                   latest time, events kept, most events of a net */
     void *scan_temp;
     size_t scan_bytes;
-    cuda_arena waves;         /* the levels' waveforms */
+    cuda_span *waves;         /* the fixed nets' events and the levels' waveforms */
     cuda_arena level;         /* the running level's windows, rooms and changes */
     cuda_resim_timing *tm;
 };
@@ -62,7 +67,15 @@ static cudaError_t upload_fixed(resim_job *j)
     const resim_plan *p = j->plan;
     const events *fx = p->fixed;
     uint32_t nets = fx->n_nets;
-    cudaError_t err = cudaStreamCreateWithFlags(&j->stream, cudaStreamNonBlocking);
+    void *fixed_word = NULL;
+    j->waves = (cuda_span *)mem_calloc(1, sizeof *j->waves);
+    if (!j->waves)
+        return cudaErrorMemoryAllocation;
+    cudaError_t err = cuda_span_open(j->waves, j->device);
+    if (err == cudaSuccess)
+        err = cuda_span_take(j->waves, fx->n_events * sizeof *fx->word, &fixed_word);
+    if (err == cudaSuccess)
+        err = cudaStreamCreateWithFlags(&j->stream, cudaStreamNonBlocking);
     if (err == cudaSuccess)
         err = device_array((void **)&j->P.gates, p->n_gates * sizeof *p->gates);
     if (err == cudaSuccess)
@@ -70,28 +83,26 @@ static cudaError_t upload_fixed(resim_job *j)
     if (err == cudaSuccess)
         err = device_array((void **)&j->P.tt, p->n_tt * sizeof *p->tt);
     if (err == cudaSuccess)
-        err = device_array(&j->fixed_word, fx->n_events * sizeof *fx->word);
-    if (err == cudaSuccess)
         err = device_array(&j->fixed_ev0, ((size_t)nets + 1) * sizeof *fx->net_ev0);
     if (err == cudaSuccess)
         err = device_array((void **)&j->P.net_ptr, (size_t)nets * sizeof *j->P.net_ptr);
     if (err == cudaSuccess)
         err = device_array((void **)&j->P.net_count, (size_t)nets * 8);
     if (err == cudaSuccess)
-        err = device_array((void **)&j->counts, 4 * sizeof *j->counts);
+        err = device_array((void **)&j->counts, COUNTS * sizeof *j->counts);
     if (err == cudaSuccess)
-        err = cudaMemset(j->counts, 0, 4 * sizeof *j->counts);
+        err = cudaMemset(j->counts, 0, COUNTS * sizeof *j->counts);
     if (err == cudaSuccess)
         err = upload(j, (void *)j->P.tt, p->tt, p->n_tt * sizeof *p->tt, NULL);
     if (err == cudaSuccess)
-        err = upload(j, j->fixed_word, fx->word, fx->n_events * sizeof *fx->word, NULL);
+        err = upload(j, fixed_word, fx->word, fx->n_events * sizeof *fx->word, NULL);
     if (err == cudaSuccess)
         err = upload(j, j->fixed_ev0, fx->net_ev0, ((size_t)nets + 1) * sizeof *fx->net_ev0,
                      NULL);
     j->P.t0 = p->t0;
     j->P.span = fx->end_fs - p->t0 > 0 ? fx->end_fs - p->t0 : 1;
     if (err == cudaSuccess)
-        err = cuda_resim_fixed(j->P, (const uint64_t *)j->fixed_word,
+        err = cuda_resim_fixed(j->P, (const uint64_t *)fixed_word,
                                (const uint64_t *)j->fixed_ev0, nets, j->stream);
     return err;
 }
@@ -313,7 +324,8 @@ static cudaError_t run_level(resim_job *j, uint32_t l, unsigned long long *overf
         err = cuda_resim_join(L, j->stream);
     if (err == cudaSuccess)
         err = scan(j, L.gate_at, L.n_gates, &changes);
-    err = arena_array(&j->waves, &L.out, changes * 8, err);
+    if (err == cudaSuccess)
+        err = cuda_span_take(j->waves, changes * 8, (void **)&L.out);
     if (err == cudaSuccess)
         err = cuda_resim_gather(j->P, L, j->stream);
     cuda_arena_clear(&j->level);
@@ -321,40 +333,41 @@ static cudaError_t run_level(resim_job *j, uint32_t l, unsigned long long *overf
     return err;
 }
 
-/* The waveforms, cut at the end, into *e in net order. */
-static cudaError_t pack(resim_job *j, cuda_events *e)
+/* The waveforms cut at the end: their ranges in the span, which *e takes;
+ * the run's counts into counts. */
+static cudaError_t cut(resim_job *j, cuda_events *e, unsigned long long counts[COUNTS])
 {
     uint32_t nets = j->plan->fixed->n_nets;
-    cudaError_t err = device_array((void **)&e->net_ev0, ((size_t)nets + 1) * 8);
+    cudaError_t err = device_array((void **)&e->net_begin, (size_t)nets * 2 * 8);
     if (err == cudaSuccess)
-        err = cuda_resim_cut(j->P, nets, j->plan->fixed->end_fs, e->net_ev0, j->counts + 3,
-                             j->stream);
+        e->net_end = e->net_begin + nets;
     if (err == cudaSuccess)
-        err = scan(j, e->net_ev0, nets, &e->n_events);
+        err = cuda_resim_cut(j->P, nets, j->plan->fixed->end_fs, (const uint64_t *)j->waves->base,
+                             e->net_begin, e->net_end, j->counts + 3, j->stream);
     if (err == cudaSuccess)
-        err = device_array((void **)&e->word, e->n_events * 8);
-    if (err == cudaSuccess)
-        err = cuda_resim_copy(j->P, nets, e->net_ev0, e->word, j->stream);
-    unsigned long long last = 0;
-    if (err == cudaSuccess)
-        err = cudaMemcpyAsync(e->host_net_ev0, e->net_ev0, ((size_t)nets + 1) * 8,
-                              cudaMemcpyDeviceToHost, j->stream);
-    if (err == cudaSuccess)
-        err = cudaMemcpyAsync(&last, j->counts + 3, sizeof last, cudaMemcpyDeviceToHost,
+        err = cudaMemcpyAsync(counts, j->counts, COUNTS * sizeof *counts, cudaMemcpyDeviceToHost,
                               j->stream);
     if (err == cudaSuccess)
         err = cudaStreamSynchronize(j->stream);
-    e->last_fs = (int64_t)last;
+    e->last_fs = (int64_t)counts[3];
+    e->n_events = counts[4];
+    e->max_net_events = counts[5];
+    e->word = (const uint64_t *)j->waves->base;
+    e->memory = j->waves;
+    j->waves = NULL;
     return err;
 }
 
 /* The levels' arrays back to the device, once every kernel using them is
- * done. */
+ * done; the span too, unless the events took it. */
 static void free_levels(resim_job *j)
 {
     if (j->stream)
         cudaStreamSynchronize(j->stream);
-    cuda_arena_free(&j->waves);
+    if (j->waves)
+        cuda_span_close(j->waves);
+    mem_free(j->waves);
+    j->waves = NULL;
     cuda_arena_free(&j->level);
 }
 
@@ -366,7 +379,6 @@ static void job_free(resim_job *j)
     cudaFree((void *)j->P.tt);
     cudaFree((void *)j->P.net_ptr);
     cudaFree(j->P.net_count);
-    cudaFree(j->fixed_word);
     cudaFree(j->fixed_ev0);
     cudaFree(j->counts);
     cudaFree(j->scan_temp);
@@ -382,7 +394,7 @@ static gp_status resim_failed(diag_ctx *d, const char *what, cudaError_t err)
     return err == cudaErrorMemoryAllocation ? GP_ERR_NOMEM : GP_ERR_UNSUPPORTED;
 }
 
-/* The levels, then the pack into e; the counts into stats. */
+/* The levels, then their waveforms cut into e; the counts into stats. */
 static cudaError_t run_all(resim_job *j, cuda_events *e, resim_stats *stats,
                            cuda_resim_timing *tm)
 {
@@ -406,13 +418,11 @@ static cudaError_t run_all(resim_job *j, cuda_events *e, resim_stats *stats,
     err = err == cudaSuccess ? uploads : err;
     tm->levels_s = progress_now_seconds() - start;
     start = progress_now_seconds();
+    unsigned long long counts[COUNTS] = {0};
     if (err == cudaSuccess)
-        err = pack(j, e);
-    unsigned long long counts[2] = {0, 0};
-    if (err == cudaSuccess)
-        err = cudaMemcpy(counts, j->counts, sizeof counts, cudaMemcpyDeviceToHost);
+        err = cut(j, e, counts);
     free_levels(j);
-    tm->pack_s = progress_now_seconds() - start;
+    tm->cut_s = progress_now_seconds() - start;
     stats->wakeups = counts[0];
     stats->swallowed = counts[1];
     stats->events_out = e->n_events;
@@ -434,6 +444,10 @@ extern "C" gp_status cuda_resim_run(const resim_plan *p, const cuda_resim_option
     cuda_resim_timing tm = {};
     uint32_t nets = p->fixed->n_nets;
     cuda_events *e = (cuda_events *)mem_calloc(1, sizeof *e);
+    if (!e) {
+        diag_error(d, 1531, DIAG_NOWHERE, "out of memory starting the GPU re-simulation");
+        return GP_ERR_NOMEM;
+    }
     resim_job j = {};
     j.plan = p;
     j.device = device;
@@ -441,13 +455,6 @@ extern "C" gp_status cuda_resim_run(const resim_plan *p, const cuda_resim_option
     j.even_events = o->even_events;
     j.tm = &tm;
     j.P.window_events = o->window_events;
-    if (e)
-        e->host_net_ev0 = (uint64_t *)mem_alloc(((size_t)nets + 1) * sizeof *e->host_net_ev0);
-    if (!e || !e->host_net_ev0) {
-        cuda_events_free(e);
-        diag_error(d, 1531, DIAG_NOWHERE, "out of memory starting the GPU re-simulation");
-        return GP_ERR_NOMEM;
-    }
     e->device = device, e->n_nets = nets, e->end_fs = p->fixed->end_fs;
     cudaError_t err = cudaSetDevice(device);
     if (err == cudaSuccess)
@@ -461,6 +468,49 @@ extern "C" gp_status cuda_resim_run(const resim_plan *p, const cuda_resim_option
         *timing = tm;
     *out = e;
     return GP_OK;
+}
+
+/* net_ev0 (n_nets + 1) from e's ranges: net n's events, in net order,
+ * start at net_ev0[n]. */
+static cudaError_t download_offsets(const cuda_events *e, uint64_t *net_ev0)
+{
+    size_t bytes = (size_t)e->n_nets * 8;
+    uint64_t *range = (uint64_t *)mem_alloc(2 * bytes + 8);
+    if (!range)
+        return cudaErrorMemoryAllocation;
+    uint64_t *begin = range, *end = range + e->n_nets;
+    cudaError_t err = cudaMemcpy(begin, e->net_begin, bytes, cudaMemcpyDeviceToHost);
+    if (err == cudaSuccess)
+        err = cudaMemcpy(end, e->net_end, bytes, cudaMemcpyDeviceToHost);
+    net_ev0[0] = 0;
+    for (uint32_t n = 0; err == cudaSuccess && n < e->n_nets; n++)
+        net_ev0[n + 1] = net_ev0[n] + (end[n] - begin[n]);
+    mem_free(range);
+    return err;
+}
+
+/* e's words in net order into ev (its net_ev0 and word allocated), through
+ * a compact copy on the device. */
+static cudaError_t download_words(const cuda_events *e, events *ev)
+{
+    uint64_t *net_ev0 = NULL, *word = NULL;
+    cudaError_t err = cudaSetDevice(e->device);
+    if (err == cudaSuccess)
+        err = download_offsets(e, ev->net_ev0);
+    if (err == cudaSuccess)
+        err = device_array((void **)&net_ev0, ((size_t)e->n_nets + 1) * 8);
+    if (err == cudaSuccess)
+        err = device_array((void **)&word, e->n_events * 8);
+    if (err == cudaSuccess)
+        err = cudaMemcpy(net_ev0, ev->net_ev0, ((size_t)e->n_nets + 1) * 8,
+                         cudaMemcpyHostToDevice);
+    if (err == cudaSuccess)
+        err = cuda_resim_compact(*e, net_ev0, word, 0);
+    if (err == cudaSuccess)
+        err = cudaMemcpy(ev->word, word, e->n_events * 8, cudaMemcpyDeviceToHost);
+    cudaFree(net_ev0);
+    cudaFree(word);
+    return err;
 }
 
 extern "C" gp_status cuda_events_download(const cuda_events *e, events **out, diag_ctx *d)
@@ -477,11 +527,7 @@ extern "C" gp_status cuda_events_download(const cuda_events *e, events **out, di
         return GP_ERR_NOMEM;
     }
     ev->n_nets = e->n_nets, ev->n_events = e->n_events, ev->end_fs = e->end_fs;
-    memcpy(ev->net_ev0, e->host_net_ev0, ((size_t)e->n_nets + 1) * sizeof *ev->net_ev0);
-    cudaError_t err = cudaSetDevice(e->device);
-    if (err == cudaSuccess)
-        err = cudaMemcpy(ev->word, e->word, e->n_events * sizeof *ev->word,
-                         cudaMemcpyDeviceToHost);
+    cudaError_t err = download_words(e, ev);
     if (err != cudaSuccess) {
         events_free(ev);
         return resim_failed(d, "cannot bring the events back", err);
@@ -494,8 +540,9 @@ extern "C" void cuda_events_free(cuda_events *e)
 {
     if (!e)
         return;
-    cudaFree(e->net_ev0);
-    cudaFree(e->word);
-    mem_free(e->host_net_ev0);
+    cudaFree(e->net_begin);
+    if (e->memory)
+        cuda_span_close(e->memory);
+    mem_free(e->memory);
     mem_free(e);
 }

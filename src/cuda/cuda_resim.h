@@ -2,9 +2,11 @@
  * cuda`), behind a C interface: resim_plan's gates level by level, a
  * thread a gate output over the whole time span, each simulated as
  * resim_gate.c does with resim_rules.h's rules, so that the events are the
- * CPU re-simulation's, bit for bit.  They stay on the device in the event
- * store's layout (events.h), where the CUDA power engine reads them
- * (cuda_power_open_resident), and come back to the host only when asked.
+ * CPU re-simulation's, bit for bit.  They stay on the device where the
+ * levels wrote them, each net's a range of one array (cuda_events), where
+ * the CUDA power engine reads them (cuda_power_open_resident), and come
+ * back to the host, in the event store's layout (events.h), only when
+ * asked.
  *
  * Builds without the CUDA toolkit link cuda_absent.c, whose functions
  * report that this build has no CUDA engine. */
@@ -26,18 +28,23 @@ extern "C" {
 /* Input events a window aims at by default. */
 #define CUDA_RESIM_WINDOW_EVENTS 48
 
-/* An event store on the device: net n's events are word[net_ev0[n] ..
- * net_ev0[n + 1]), as events.h lays them out; host_net_ev0 is a host copy
- * of the offsets. */
+struct cuda_span;
+
+/* An event store on the device: net n's events are word[net_begin[n] ..
+ * net_end[n]), in time order as events.h lays out a net's.  The nets'
+ * ranges need not follow each other, nor come in net order (events.h's
+ * store is the case net_begin = net_ev0, net_end = net_ev0 + 1). */
 typedef struct cuda_events {
     int device;
     uint32_t n_nets;
-    uint64_t n_events;
-    uint64_t *net_ev0;        /* device, [n_nets + 1] */
-    uint64_t *word;           /* device, [n_events] */
-    uint64_t *host_net_ev0;   /* host, [n_nets + 1] */
+    uint64_t n_events;        /* over all nets */
+    const uint64_t *word;     /* device */
+    uint64_t *net_begin;      /* device, [n_nets] */
+    uint64_t *net_end;        /* device, [n_nets] */
+    uint64_t max_net_events;  /* the most events of one net */
     int64_t end_fs;           /* the dump's last time stamp */
     int64_t last_fs;          /* the latest event's time (0 without events) */
+    struct cuda_span *memory; /* where word lies, freed with the events */
 } cuda_events;
 
 /* Wall-clock seconds of a re-simulation's stages. */
@@ -48,7 +55,8 @@ typedef struct cuda_resim_timing {
     double windows_s;         /*   the windows' count, gates and room */
     double simulate_s;        /*   their simulation */
     double join_s;            /*   the join into the gates' waveforms */
-    double pack_s;            /* the waveforms into the event store's layout */
+    double cut_s;             /* the waveforms cut at the dump's end, their ranges
+                                 to the host */
     uint64_t windows;         /* simulated, over all levels */
     uint64_t redone;          /* of them, those whose rings overflowed */
 } cuda_resim_timing;
@@ -75,7 +83,8 @@ cuda_resim_options cuda_resim_defaults(void);
 gp_status cuda_resim_run(const resim_plan *p, const cuda_resim_options *o, cuda_events **out,
                          resim_stats *stats, cuda_resim_timing *timing, diag_ctx *d);
 
-/* A host copy of e (free with events_free). */
+/* A host copy of e in net order (free with events_free); the device needs
+ * room for a second copy of e's words meanwhile. */
 gp_status cuda_events_download(const cuda_events *e, events **out, diag_ctx *d);
 void cuda_events_free(cuda_events *e);
 

@@ -525,38 +525,47 @@ __global__ void fixed_kernel(cuda_resim_dev P, const uint64_t *word, const uint6
     }
 }
 
-__global__ void cut_kernel(cuda_resim_dev P, uint32_t n_nets, int64_t end_fs, uint64_t *count,
-                           unsigned long long *last)
+/* Net n's events up to end_fs (but its first): its range from base into
+ * begin[n], end[n]; the latest kept time, the events kept and the most of
+ * one net into cut[0 .. 2]. */
+__global__ void cut_kernel(cuda_resim_dev P, uint32_t n_nets, int64_t end_fs,
+                           const uint64_t *base, uint64_t *begin, uint64_t *end,
+                           unsigned long long *cut)
 {
     uint32_t n = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned long long latest = 0;
+    unsigned long long latest = 0, kept = 0, most = 0;
     if (n < n_nets) {
         const uint64_t *w = P.net_ptr[n];
         uint64_t c = P.net_count[n];
         while (c > 1 && events_word_time(w[c - 1]) > end_fs)
             c--;
-        count[n] = c;
+        begin[n] = (uint64_t)(w - base);
+        end[n] = begin[n] + c;
         latest = c ? w[c - 1] >> 2 : 0;
-    } else if (n == n_nets) {
-        count[n] = 0;
+        kept = most = c;
     }
     for (int d = 16; d > 0; d /= 2) {
-        unsigned long long other = __shfl_down_sync(0xffffffffu, latest, d);
-        latest = other > latest ? other : latest;
+        latest = max(latest, __shfl_down_sync(0xffffffffu, latest, d));
+        kept += __shfl_down_sync(0xffffffffu, kept, d);
+        most = max(most, __shfl_down_sync(0xffffffffu, most, d));
     }
-    if (threadIdx.x % 32 == 0)
-        atomicMax(last, latest);
+    if (threadIdx.x % 32 == 0) {
+        atomicMax(&cut[0], latest);
+        atomicAdd(&cut[1], kept);
+        atomicMax(&cut[2], most);
+    }
 }
 
-__global__ void copy_kernel(cuda_resim_dev P, uint32_t n_nets, const uint64_t *net_ev0,
-                            uint64_t *word)
+/* One warp a net: its events to out + net_ev0[n]. */
+__global__ void compact_kernel(const uint64_t *word, const uint64_t *begin, const uint64_t *end,
+                               uint32_t n_nets, const uint64_t *net_ev0, uint64_t *out)
 {
     uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
     uint32_t lane = threadIdx.x % 32;
     for (uint64_t n = warp; n < n_nets; n += warps) {
-        const uint64_t *src = P.net_ptr[n];
-        uint64_t *dst = word + net_ev0[n], c = net_ev0[n + 1] - net_ev0[n];
+        const uint64_t *src = word + begin[n];
+        uint64_t *dst = out + net_ev0[n], c = end[n] - begin[n];
         for (uint64_t k = lane; k < c; k += 32)
             dst[k] = src[k];
     }
@@ -619,17 +628,20 @@ cudaError_t cuda_resim_gather(const cuda_resim_dev &P, const cuda_resim_level &L
 }
 
 cudaError_t cuda_resim_cut(const cuda_resim_dev &P, uint32_t n_nets, int64_t end_fs,
-                           uint64_t *count, unsigned long long *last, cudaStream_t stream)
+                           const uint64_t *base, uint64_t *begin, uint64_t *end,
+                           unsigned long long *cut, cudaStream_t stream)
 {
-    cut_kernel<<<blocks_for((uint64_t)n_nets + 1), BLOCK, 0, stream>>>(P, n_nets, end_fs, count,
-                                                                       last);
+    if (n_nets)
+        cut_kernel<<<blocks_for(n_nets), BLOCK, 0, stream>>>(P, n_nets, end_fs, base, begin, end,
+                                                             cut);
     return cudaGetLastError();
 }
 
-cudaError_t cuda_resim_copy(const cuda_resim_dev &P, uint32_t n_nets, const uint64_t *net_ev0,
-                            uint64_t *word, cudaStream_t stream)
+cudaError_t cuda_resim_compact(const cuda_events &e, const uint64_t *net_ev0, uint64_t *out,
+                               cudaStream_t stream)
 {
-    if (n_nets)
-        copy_kernel<<<warp_blocks_for(n_nets), BLOCK, 0, stream>>>(P, n_nets, net_ev0, word);
+    if (e.n_nets)
+        compact_kernel<<<warp_blocks_for(e.n_nets), BLOCK, 0, stream>>>(
+            e.word, e.net_begin, e.net_end, e.n_nets, net_ev0, out);
     return cudaGetLastError();
 }

@@ -89,12 +89,15 @@ cudaError_t cuda_resim_join(const cuda_resim_level &L, cudaStream_t stream);
 /* The gates' waveforms into L.out (after gate_at's scan), published in P. */
 cudaError_t cuda_resim_gather(const cuda_resim_dev &P, const cuda_resim_level &L,
                               cudaStream_t stream);
-/* Each net's events up to end_fs (but its first) into count[n], 0 at
- * count[n_nets]; the latest kept time into *last. */
+/* Each net's events up to end_fs (but its first): its range, as offsets
+ * from base, into begin[n] .. end[n]; into cut[0 .. 2] (atomically, with
+ * what they held): the latest kept time, the events kept, the most events
+ * of one net. */
 cudaError_t cuda_resim_cut(const cuda_resim_dev &P, uint32_t n_nets, int64_t end_fs,
-                           uint64_t *count, unsigned long long *last, cudaStream_t stream);
-/* Every net's kept events to word + net_ev0[n]. */
-cudaError_t cuda_resim_copy(const cuda_resim_dev &P, uint32_t n_nets, const uint64_t *net_ev0,
-                            uint64_t *word, cudaStream_t stream);
+                           const uint64_t *base, uint64_t *begin, uint64_t *end,
+                           unsigned long long *cut, cudaStream_t stream);
+/* e's events into out in net order, net n's at net_ev0[n]. */
+cudaError_t cuda_resim_compact(const cuda_events &e, const uint64_t *net_ev0, uint64_t *out,
+                               cudaStream_t stream);
 
 #endif

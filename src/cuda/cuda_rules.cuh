@@ -42,7 +42,7 @@ __device__ __forceinline__ uint64_t first_after(const int64_t *ev, uint64_t lo, 
 __device__ __forceinline__ uint8_t value_before_event(const cuda_dev_model &m, uint32_t n,
                                                       uint64_t e)
 {
-    return e > m.net_ev0[n] ? ev_value(m.ev[e - 1]) : m.net_start[n];
+    return e > m.net_begin[n] ? ev_value(m.ev[e - 1]) : m.net_start[n];
 }
 
 /* Whether event e of net n is only the net's starting value
@@ -50,7 +50,7 @@ __device__ __forceinline__ uint8_t value_before_event(const cuda_dev_model &m, u
 __device__ __forceinline__ bool is_initial(const cuda_dev_model &m, const cuda_dev_plan &p,
                                            uint32_t n, uint64_t e)
 {
-    return e == m.net_ev0[n] && power_may_be_initial(m.net_start[n], ev_time(m.ev[e]), p.dump_start);
+    return e == m.net_begin[n] && power_may_be_initial(m.net_start[n], ev_time(m.ev[e]), p.dump_start);
 }
 
 /* ---- the related pin ----------------------------------------------------------- */

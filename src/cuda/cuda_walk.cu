@@ -252,7 +252,7 @@ __device__ __forceinline__ void walk_apply(walk &w, const cuda_dev_model &m,
     w.loading = left > 2 ? m.ev[i + 2] : EV_NONE;
     w.loading_pin = k;
     bool initial = power_may_be_initial(old, t, p.dump_start) &&
-                   i == m.net_ev0[m.pin_net[w.pin0 + k]];
+                   i == m.net_begin[m.pin_net[w.pin0 + k]];
     bits = (bits & ~(int64_t)3) - ((int64_t)1 << LEFT_SHIFT) | now;
     if (!initial)
         bits = (bits & ~(int64_t)BIT_LAST_RISE) | (power_is_rise(old, now) ? BIT_LAST_RISE : 0);

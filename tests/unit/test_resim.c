@@ -3,7 +3,9 @@
  * errors, and the SAIF and VCD writers.  Built a second time as
  * test_resim_cuda (RESIM_TEST_CUDA defined, label gpu): every case is also
  * re-simulated on the GPU, whose events and counts must be the CPU's, bit
- * for bit, and whose plan must refuse what resim_run refuses.
+ * for bit, and whose plan must refuse what resim_run refuses; the CUDA
+ * power engine, reading the GPU's events where they lie, must come within
+ * 1e-6 of the reference engine on the CPU's.
  *
  * Library time unit 1 ns; dumps are in ps; expected times are in fs.  Every
  * net is X before its first event; a gate output starts with X at the dump's
@@ -14,9 +16,12 @@
 #include "resim/resim.h"
 #ifdef RESIM_TEST_CUDA
 #include "cuda/cuda_device.h"
+#include "cuda/cuda_power.h"
 #include "cuda/cuda_resim.h"
+#include "power/power.h"
 #endif
 
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -155,9 +160,53 @@ static const cuda_resim_options cuda_variants[] = {
     {0, 1, true, true}, {0, 3, true, false}, {0, 3, false, true},
 };
 
+/* How many of n values differ from ref's by more than 1e-6 of the larger. */
+static size_t count_far(const double *ref, const double *got, size_t n)
+{
+    size_t far = 0;
+    for (size_t i = 0; i < n; i++)
+        far += !(fabs(ref[i] - got[i]) <= 1e-6 * fmax(fabs(ref[i]), fabs(got[i])) + 1e-30);
+    return far;
+}
+
+/* The CUDA power engine's kernel variants on the GPU's events where the
+ * levels left them (each net's a range, out of net order), against the
+ * reference engine on the CPU's events: every instance's and cycle's
+ * components within 1e-6. */
+static void check_cuda_power(const sim_case *sc, const resim_plan *plan, const cuda_events *dev)
+{
+    static const char *const variants[] = {"naive", "sipl+part+fusion+memo", "sipl+fusion",
+                                           "fused"};
+    power_options opt = power_defaults();
+    opt.period_fs = 1000 * PS;
+    power_result *ref = NULL;
+    cuda_power_session *s = NULL;
+    CHECK_EQ_INT(power_analyze_ref(sc->dg, sc->full, &opt, &ref, sc->d), GP_OK);
+    CHECK_EQ_INT(cuda_power_open_resident(sc->dg, plan->fixed, dev, &opt, &s, NULL, sc->d), GP_OK);
+    for (size_t v = 0; ref && s && v < sizeof variants / sizeof *variants; v++) {
+        cuda_power_options co = cuda_power_defaults();
+        power_result *got = NULL;
+        CHECK_EQ_INT(cuda_power_parse_variant(variants[v], &co, sc->d), GP_OK);
+        CHECK_EQ_INT(cuda_power_run(s, &co, &got, NULL, sc->d), GP_OK);
+        if (!got)
+            continue;
+        CHECK_EQ_INT(got->events_used, ref->events_used);
+        CHECK_EQ_INT(got->n_cycles, ref->n_cycles);
+        if (got->n_cycles == ref->n_cycles) {
+            CHECK_EQ_INT(count_far(ref->inst_energy, got->inst_energy,
+                                   (size_t)ref->n_insts * POWER_COMPONENTS), 0);
+            CHECK_EQ_INT(count_far(ref->bin_energy, got->bin_energy,
+                                   (size_t)ref->n_cycles * POWER_COMPONENTS), 0);
+        }
+        power_result_free(got);
+    }
+    cuda_power_close(s);
+    power_result_free(ref);
+}
+
 /* The GPU re-simulation of sc in every variant: sc->full and sc->stats
  * exactly, or, where resim_run refused, the plan's refusal with the same
- * status. */
+ * status; the power on the default variant's events. */
 static void check_cuda(const sim_case *sc)
 {
     resim_plan plan;
@@ -175,6 +224,8 @@ static void check_cuda(const sim_case *sc)
             CHECK_EQ_INT(cuda_events_download(dev, &full, sc->d), GP_OK);
         CHECK(same_events(full, sc->full));
         CHECK(memcmp(&stats, &sc->stats, sizeof stats) == 0);
+        if (dev && v == 2)
+            check_cuda_power(sc, &plan, dev);
         events_free(full);
         cuda_events_free(dev);
     }
