@@ -26,16 +26,31 @@ static struct {
 
 static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
 
-template <typename F> static void look_up(F *fn, const char *name, bool *found)
+/* The driver's function `name`, or NULL (the runtime's lookup changed
+ * with CUDA 12.0 and 12.5; Debian's toolkits span both). */
+static void *entry_point(const char *name)
 {
     void *p = NULL;
+#if CUDART_VERSION >= 12050
     cudaDriverEntryPointQueryResult result = cudaDriverEntryPointSymbolNotFound;
-    if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &result) !=
-            cudaSuccess ||
-        result != cudaDriverEntryPointSuccess || !p) {
+    cudaError_t err = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &result);
+    bool found = err == cudaSuccess && result == cudaDriverEntryPointSuccess;
+#elif CUDART_VERSION >= 12000
+    cudaDriverEntryPointQueryResult result = cudaDriverEntryPointSymbolNotFound;
+    cudaError_t err = cudaGetDriverEntryPoint(name, &p, cudaEnableDefault, &result);
+    bool found = err == cudaSuccess && result == cudaDriverEntryPointSuccess;
+#else
+    bool found = cudaGetDriverEntryPoint(name, &p, cudaEnableDefault) == cudaSuccess;
+#endif
+    if (!found)
         cudaGetLastError();
-        *found = false;
-    }
+    return found ? p : NULL;
+}
+
+template <typename F> static void look_up(F *fn, const char *name, bool *found)
+{
+    void *p = entry_point(name);
+    *found = *found && p != NULL;
     *fn = (F)p;
 }
 

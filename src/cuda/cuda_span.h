@@ -5,9 +5,9 @@
  * that every net's events lie at an offset from one base and the power
  * engine reads them where they were written, with no copy into net order.
  *
- * The driver's functions are looked up through the runtime
- * (cudaGetDriverEntryPointByVersion): a build with CUDA still starts where
- * no driver is installed.  CUDA C++ only; one thread takes from a span at
+ * The driver's functions are looked up through the runtime (its driver
+ * entry points), not linked: a build with CUDA still starts where no
+ * driver is installed.  CUDA C++ only; one thread takes from a span at
  * a time. */
 #ifndef GP_CUDA_CUDA_SPAN_H
 #define GP_CUDA_CUDA_SPAN_H
