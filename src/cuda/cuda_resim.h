@@ -55,8 +55,8 @@ typedef struct cuda_resim_timing {
     double windows_s;         /*   the windows' count, gates and room */
     double simulate_s;        /*   their simulation */
     double join_s;            /*   the join into the gates' waveforms */
-    double cut_s;             /* the waveforms cut at the dump's end, their ranges
-                                 to the host */
+    double cut_s;             /* the waveforms cut at the dump's end where they lie,
+                                 the levels' own arrays freed */
     uint64_t windows;         /* simulated, over all levels */
     uint64_t redone;          /* of them, those whose rings overflowed */
 } cuda_resim_timing;
