@@ -19,10 +19,6 @@
  * parts of this size at least. */
 #define INFILE_PARTS_MIN ((uint64_t)8 << 20)
 #define INFILE_PART_BYTES ((uint64_t)4 << 20)
-/* A part reads its range a slice at a time, the slice's pages mapped
- * first (one call instead of a fault a page); a slice bounds how long that
- * call holds the address space's lock against other threads' mappings. */
-#define INFILE_SLICE_BYTES ((size_t)2 << 20)
 
 struct infile {
     char *path;
@@ -315,9 +311,7 @@ static void infile_read_part(void *ctx, uint32_t part, uint32_t parts)
     uint64_t end = r->f->probe_len + parts_begin(n, part + 1, parts);
     r->err[part] = 0;
     while (at < end) {
-        size_t want = end - at < INFILE_SLICE_BYTES ? (size_t)(end - at) : INFILE_SLICE_BYTES;
-        mem_populate(r->buf + at, want);
-        ssize_t k = pread(r->f->fd, r->buf + at, want, (off_t)at);
+        ssize_t k = pread(r->f->fd, r->buf + at, (size_t)(end - at), (off_t)at);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0) {
