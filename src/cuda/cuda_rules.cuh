@@ -50,7 +50,8 @@ __device__ __forceinline__ uint8_t value_before_event(const cuda_dev_model &m, u
 __device__ __forceinline__ bool is_initial(const cuda_dev_model &m, const cuda_dev_plan &p,
                                            uint32_t n, uint64_t e)
 {
-    return e == m.net_begin[n] && power_may_be_initial(m.net_start[n], ev_time(m.ev[e]), p.dump_start);
+    return e == m.net_begin[n] &&
+           power_may_be_initial(m.net_start[n], ev_time(m.ev[e]), p.dump_start);
 }
 
 /* ---- the related pin ----------------------------------------------------------- */
