@@ -126,42 +126,80 @@ static uint32_t parts_of(const char *path)
     return (uint32_t)(parts < SDF_MAX_PARTS ? parts : SDF_MAX_PARTS);
 }
 
-/* Appends part's entries to sdf's, their names and cells moved along. */
-static bool join_part(design_sdf *sdf, const design_sdf *part)
+/* The parts of a reading joined into the first: each part's place in the
+ * joined text, cells and entries; the later parts are copied in slices,
+ * `slices` a part, on threads. */
+typedef struct joining {
+    design_sdf *const *sdfs;
+    uint64_t text[SDF_MAX_PARTS];
+    size_t cells[SDF_MAX_PARTS], entries[SDF_MAX_PARTS];
+    uint32_t slices;
+} joining;
+
+/* Slice `slice` of part k's text, cells and entries copied into their
+ * places in the first part, names and cells moved along.  The entries a
+ * part gave before its first CELL (it began inside one) are the CELL's
+ * the parts before it saw last (there is one: part 0 begins at a CELL). */
+static void join_slice(const joining *j, uint32_t k, uint32_t slice)
 {
-    uint64_t text0 = sdf->text.len;
-    uint32_t cell0 = (uint32_t)sdf->cells.len;
-    size_t cells = sdf->cells.len, entries = sdf->entries.len;
-    if (!vec_char_reserve(&sdf->text, text0 + part->text.len) ||
-        !design_sdf_cells_resize(&sdf->cells, cells + part->cells.len) ||
-        !design_sdf_entries_resize(&sdf->entries, entries + part->entries.len))
-        return false;
-    memcpy(sdf->text.data + text0, part->text.data, part->text.len);
-    sdf->text.len += part->text.len;
-    for (size_t i = 0; i < part->cells.len; i++)
-        sdf->cells.data[cells + i] = (design_sdf_cell){part->cells.data[i].celltype + text0,
-                                                       part->cells.data[i].instance + text0};
-    for (size_t i = 0; i < part->entries.len; i++) {
+    design_sdf *sdf = j->sdfs[0];
+    const design_sdf *part = j->sdfs[k];
+    uint64_t text0 = j->text[k];
+    uint32_t cell0 = (uint32_t)j->cells[k];
+    uint64_t t = parts_begin(part->text.len, slice, j->slices),
+             t_end = parts_begin(part->text.len, slice + 1, j->slices);
+    memcpy(sdf->text.data + text0 + t, part->text.data + t, t_end - t);
+    design_sdf_cell *cells = sdf->cells.data + cell0;
+    for (size_t i = parts_begin(part->cells.len, slice, j->slices),
+                end = parts_begin(part->cells.len, slice + 1, j->slices);
+         i < end; i++)
+        cells[i] = (design_sdf_cell){part->cells.data[i].celltype + text0,
+                                     part->cells.data[i].instance + text0};
+    design_sdf_entry *entries = sdf->entries.data + j->entries[k];
+    for (size_t i = parts_begin(part->entries.len, slice, j->slices),
+                end = parts_begin(part->entries.len, slice + 1, j->slices);
+         i < end; i++) {
         design_sdf_entry e = part->entries.data[i];
         e.text += text0;
-        e.cell = e.cell == DESIGN_SDF_NO_CELL ? e.cell : e.cell + cell0;
-        sdf->entries.data[entries + i] = e;
+        e.cell = e.cell == DESIGN_SDF_NO_CELL ? cell0 - 1 : e.cell + cell0;
+        entries[i] = e;
     }
-    return true;
 }
 
-/* Room in sdf for the parts' entries, so that joining them copies each
- * once (a part is freed once joined: the peak holds about one copy). */
-static bool reserve_parts(design_sdf *sdf, design_sdf *const *parts, uint32_t used)
+/* parts_fn: slice `part` of the later parts' (part 0 lies in place). */
+static void join_part_slice(void *ctx, uint32_t part, uint32_t parts)
 {
-    size_t text = 0, cells = 0, entries = 0;
-    for (uint32_t k = 0; k < used; k++) {
-        text += parts[k]->text.len;
-        cells += parts[k]->cells.len;
-        entries += parts[k]->entries.len;
+    (void)parts;
+    const joining *j = ctx;
+    join_slice(j, 1 + part / j->slices, part % j->slices);
+}
+
+/* The parts sdfs[0 .. used) joined into sdfs[0] in file order; false when
+ * out of memory. */
+static bool join_parts(design_sdf *const *sdfs, uint32_t used)
+{
+    joining j = {.sdfs = sdfs};
+    for (uint32_t k = 1; k < used; k++) {
+        j.text[k] = j.text[k - 1] + sdfs[k - 1]->text.len;
+        j.cells[k] = j.cells[k - 1] + sdfs[k - 1]->cells.len;
+        j.entries[k] = j.entries[k - 1] + sdfs[k - 1]->entries.len;
     }
-    return vec_char_reserve(&sdf->text, text) && design_sdf_cells_reserve(&sdf->cells, cells) &&
-           design_sdf_entries_reserve(&sdf->entries, entries);
+    design_sdf *sdf = sdfs[0];
+    const design_sdf *last = sdfs[used - 1];
+    size_t text = j.text[used - 1] + last->text.len, cells = j.cells[used - 1] + last->cells.len,
+           entries = j.entries[used - 1] + last->entries.len;
+    if (!vec_char_reserve(&sdf->text, text) || !design_sdf_cells_reserve(&sdf->cells, cells) ||
+        !design_sdf_entries_reserve(&sdf->entries, entries))
+        return false;
+    if (used > 1) {
+        uint32_t cores = parts_online_cores();
+        j.slices = cores > used - 1 ? (cores + used - 2) / (used - 1) : 1;
+        parts_run(join_part_slice, &j, (used - 1) * j.slices);
+    }
+    sdf->text.len = text;
+    sdf->cells.len = cells;
+    sdf->entries.len = entries;
+    return true;
 }
 
 /* The parts read into sdfs[0 .. parts), joined into sdfs[0]; the others
@@ -176,11 +214,9 @@ static gp_status read_parts(const char *path, design_sdf **sdfs, recorder *rs, u
                              .device = on_device};
     uint32_t used = 1;
     gp_status st = sdf_read_parts(path, v, parts, &used, NULL, d);
-    if (st == GP_OK && !reserve_parts(sdfs[0], sdfs, used))
+    if (st == GP_OK && !join_parts(sdfs, used))
         st = no_memory(&rs[0]);
     for (uint32_t k = 1; k < parts; k++) {
-        if (st == GP_OK && k < used && !join_part(sdfs[0], sdfs[k]))
-            st = no_memory(&rs[0]);
         design_sdf_free(sdfs[k]);
         sdfs[k] = NULL;
     }

@@ -133,12 +133,15 @@ gp_status sdf_read_memory(const char *name, const char *data, size_t len, const 
 /* The most parts sdf_read_parts reads a file in. */
 #define SDF_MAX_PARTS 64
 
-/* The same on up to `parts` threads (at most SDF_MAX_PARTS): the CELLs are cut into parts in file
- * order, part k's handed to visitors[k] (the header to visitors[0]).  On
- * return *used says how many parts count: visitors[0 .. *used) saw, one
- * after the other, what sdf_read's one visitor sees, and d got the same
- * messages; the later visitors' calls are to be dropped (their part's
- * beginning proved not to be a CELL's, and the part before read on). */
+/* The same on up to `parts` threads (at most SDF_MAX_PARTS): the CELLs are
+ * cut into parts in file order, at CELLs or at INTERCONNECTs inside one,
+ * part k's handed to visitors[k] (the header to visitors[0]).  On return
+ * *used says how many parts count: visitors[0 .. *used) saw, one after the
+ * other, what sdf_read's one visitor sees, and d got the same messages (a
+ * visitor's entries before its first CELL call are then the CELL's that
+ * the visitors before it saw last); the later visitors' calls are to be
+ * dropped (their part's beginning proved not to be what it seemed, and
+ * the part before read on). */
 gp_status sdf_read_parts(const char *path, const sdf_visitor *visitors, uint32_t parts,
                          uint32_t *used, const sdf_options *opt, diag_ctx *d);
 gp_status sdf_read_memory_parts(const char *name, const char *data, size_t len,

@@ -396,22 +396,30 @@ static gp_status sdf_parse_del_def(sdf_parser *p, bool increment, diag_loc loc)
 }
 
 /* Reads the groups of a DELAY's ABSOLUTE / INCREMENT (increment) or of the
- * DELAY itself (in_delay), through the closing ')'. */
-static gp_status sdf_parse_groups(sdf_parser *p, bool in_delay, bool increment)
+ * DELAY itself (in_delay), the '(' of the first read when `open`, through
+ * the closing ')' unless the reading stops among ABSOLUTE's or INCREMENT's
+ * entries. */
+static gp_status sdf_parse_groups(sdf_parser *p, bool in_delay, bool increment, bool open)
 {
-    for (;;) {
-        gp_status st = sdf_next(p);
-        if (st != GP_OK || !(tok_is_punct(&p->t, '(') || tok_is_punct(&p->t, ')')))
-            return sdf_unexpected(p, "'(' or ')'");
-        if (tok_is_punct(&p->t, ')'))
-            return GP_OK;
+    sdf_place place = increment ? SDF_PLACE_INCREMENT : SDF_PLACE_ABSOLUTE;
+    for (;; open = false) {
+        gp_status st;
+        if (!open) {
+            st = sdf_next(p);
+            if (st != GP_OK || !(tok_is_punct(&p->t, '(') || tok_is_punct(&p->t, ')')))
+                return sdf_unexpected(p, "'(' or ')'");
+            if (tok_is_punct(&p->t, ')'))
+                return GP_OK;
+            if (!in_delay && sdf_stops_here(p, place))
+                return GP_OK;
+        }
         diag_loc loc = tok_loc(p->lx, &p->t);
         if ((st = sdf_next(p)) != GP_OK || p->t.kind != TOK_WORD)
             return sdf_unexpected(p, "a keyword");
         if (!in_delay) {
             st = sdf_parse_del_def(p, increment, loc);
         } else if (sdf_is_kw(&p->t, "ABSOLUTE") || sdf_is_kw(&p->t, "INCREMENT")) {
-            st = sdf_parse_groups(p, false, sdf_is_kw(&p->t, "INCREMENT"));
+            st = sdf_parse_groups(p, false, sdf_is_kw(&p->t, "INCREMENT"), false);
         } else if (sdf_is_kw(&p->t, "PATHPULSE") || sdf_is_kw(&p->t, "PATHPULSEPERCENT")) {
             sdf_warn_unsupported(p, sdf_is_kw(&p->t, "PATHPULSE") ? "PATHPULSE" : "PATHPULSEPERCENT",
                                  loc);
@@ -419,12 +427,20 @@ static gp_status sdf_parse_groups(sdf_parser *p, bool in_delay, bool increment)
         } else {
             st = sdf_skip_unknown(p, loc);
         }
-        if (st != GP_OK)
+        if (st != GP_OK || p->stopped)
             return st;
     }
 }
 
 gp_status sdf_parse_delay(sdf_parser *p)
 {
-    return sdf_parse_groups(p, true, false);
+    return sdf_parse_groups(p, true, false, false);
+}
+
+gp_status sdf_parse_delay_from(sdf_parser *p, bool increment, bool open)
+{
+    gp_status st = sdf_parse_groups(p, false, increment, open);
+    if (st != GP_OK || p->stopped)
+        return st;
+    return sdf_parse_groups(p, true, false, false);
 }

@@ -31,6 +31,11 @@ VEC_DECLARE(sdf_once_vec, sdf_once)
 
 extern const tok_config sdf_tok_config;
 
+/* Where a reading may stop and go on (sdf_parse_from): between DELAYFILE's
+ * entries, or between the entries of a DELAY's ABSOLUTE or INCREMENT group
+ * (inside a CELL and its DELAY). */
+typedef enum sdf_place { SDF_PLACE_TOP, SDF_PLACE_ABSOLUTE, SDF_PLACE_INCREMENT } sdf_place;
+
 typedef struct sdf_parser {
     tok_lexer *lx;
     diag_ctx *d;
@@ -49,6 +54,10 @@ typedef struct sdf_parser {
     long fallback_count;     /* triples whose picked member was empty */
     diag_loc first_fallback; /* where the first of them is */
     sdf_once_vec *once;      /* NULL: once-per-file messages are said as they come */
+    uint64_t end;            /* sdf_parse_from's bound */
+    bool stopped;            /* it stopped: at the '(' at input offset stop, in stop_place */
+    uint64_t stop;
+    sdf_place stop_place;
 } sdf_parser;
 
 /* --- the parser (sdf_read.c) --- */
@@ -59,11 +68,15 @@ void sdf_parser_init(sdf_parser *p, tok_lexer *lx, const sdf_visitor *v, const s
 void sdf_parser_free(sdf_parser *p);
 /* The file's '(' DELAYFILE. */
 gp_status sdf_parse_delayfile(sdf_parser *p);
-/* DELAYFILE's entries from the current token on (with the '(' of the first
- * read when `open`), up to the first '(' at or after input offset `end`,
- * which is read and whose offset goes to *stop; or through the ')' that
- * closes DELAYFILE and the end of the file (*stop = UINT64_MAX). */
-gp_status sdf_parse_entries(sdf_parser *p, bool open, uint64_t end, uint64_t *stop);
+/* Reads on from `place` (with the '(' of the next entry there read when
+ * `open`) through the ')' that closes DELAYFILE and the end of the file,
+ * or up to the first '(' at or after input offset `end` that opens an
+ * entry of DELAYFILE, ABSOLUTE or INCREMENT: that '(' read, p->stopped
+ * then says where. */
+gp_status sdf_parse_from(sdf_parser *p, sdf_place place, bool open, uint64_t end);
+/* Whether the reading stops at p->t, a '(' that opens an entry in `place`
+ * (p->stopped set then). */
+bool sdf_stops_here(sdf_parser *p, sdf_place place);
 /* Sends the header (once the first CELL is read); loc: that CELL's '('. */
 gp_status sdf_send_header(sdf_parser *p, diag_loc loc);
 /* The warnings that sum up the whole file (4013). */
@@ -98,8 +111,12 @@ char *sdf_copy_text(sdf_parser *p, arena *a);
 
 /* --- delays (sdf_delay.c) --- */
 
-/* Reads a DELAY group whose keyword is read, through its ')'. */
+/* Reads a DELAY group whose keyword is read, through its ')', unless the
+ * reading stops. */
 gp_status sdf_parse_delay(sdf_parser *p);
+/* The rest of a DELAY from among the entries of its ABSOLUTE (or, when
+ * `increment`, INCREMENT) group, the '(' of the next read when `open`. */
+gp_status sdf_parse_delay_from(sdf_parser *p, bool increment, bool open);
 /* The value of the number or triple p->t (a word), unscaled; *present is
  * false when every member is empty. */
 gp_status sdf_parse_value(sdf_parser *p, double *out, bool *present);

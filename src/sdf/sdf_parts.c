@@ -1,17 +1,22 @@
 /* sdf_parts.c: an SDF file read in parts on threads (sdf_read_parts).
  *
- * The header is read first, up to the first CELL.  The cells are then cut
- * into parts of about equal bytes, each beginning at a '(' that the
- * keyword CELL follows in the bytes, which a lexer reading the whole file
- * might not see as a token there (inside a comment or a string).  Each
- * part is parsed by a parser of its own, with the header's values, from a
- * lexer that starts there, up to the first '(' at or after the next part's
- * beginning, handing its CELLs to its own visitor and keeping its messages
- * (the once-per-file ones as records).  Joined in file order, a part
- * counts when the one before stopped exactly at its beginning: the entries
- * and messages are then those of one parser reading the file.  A part that
- * stopped elsewhere goes on alone through the end of the file, and the
- * parts after it do not count. */
+ * The header is read first, up to the first CELL.  The rest is then cut
+ * into parts of about equal bytes, each beginning at a '(' that blanks and
+ * the keyword CELL follow in the bytes, or INTERCONNECT: tools write every
+ * wire's delay into the top CELL's one ABSOLUTE group, half the file or
+ * more, so a part may begin there, among ABSOLUTE's entries.  What the
+ * bytes show may not be what a lexer reading the whole file sees (a
+ * comment, a string, an INTERCONNECT of an INCREMENT group).  Each part is
+ * parsed by a parser of its own, with the header's values, from a lexer
+ * that starts there, up to the first '(' at or after the next part's
+ * beginning that opens an entry of DELAYFILE, ABSOLUTE or INCREMENT,
+ * handing its entries to its own visitor and keeping its messages (the
+ * once-per-file ones as records).  Joined in file order, a part counts
+ * when the one before stopped exactly at its beginning and in the place it
+ * began in: the entries and messages are then those of one parser reading
+ * the file (the entries a part hands before any CELL are the last CELL's
+ * before it).  A part that stopped elsewhere goes on alone through the end
+ * of the file, and the parts after it do not count. */
 #include <strings.h>
 
 #include "sdf/sdf_int.h"
@@ -24,9 +29,9 @@ typedef struct sdf_part {
     diag_ctx *held;    /* its messages until it is joined (part 0: none) */
     sdf_once_vec once; /* its once-per-file messages */
     uint64_t begin, end; /* its entries begin in [begin, end) */
+    sdf_place place;     /* the place it begins in */
     int line;            /* at begin */
     uint64_t line_start;
-    uint64_t stop;       /* where it stopped (sdf_parse_entries) */
     gp_status st;
 } sdf_part;
 
@@ -40,9 +45,20 @@ typedef struct sdf_split {
 
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+/* Whether text[at .. len) begins with the keyword kw (ignoring case) and
+ * then a blank or '('. */
+static bool has_keyword(const char *text, size_t len, uint64_t at, const char *kw)
+{
+    size_t n = strlen(kw);
+    return len - at > n && strncasecmp(text + at, kw, n) == 0 &&
+           (is_blank(text[at + n]) || text[at + n] == '(');
+}
+
 /* The offset of the first '(' at or after `from` that blanks and the
- * keyword CELL follow (then a blank or '('), or len. */
-static uint64_t next_cell(const char *text, size_t len, uint64_t from)
+ * keyword CELL follow, or with `inside` INTERCONNECT too (*place then says
+ * which), or len. */
+static uint64_t next_split(const char *text, size_t len, uint64_t from, bool inside,
+                           sdf_place *place)
 {
     const char *end = text + len;
     for (const char *q = text + from; q < end && (q = memchr(q, '(', (size_t)(end - q))) != NULL;
@@ -50,7 +66,12 @@ static uint64_t next_cell(const char *text, size_t len, uint64_t from)
         const char *k = q + 1;
         while (k < end && is_blank(*k))
             k++;
-        if (end - k > 4 && strncasecmp(k, "CELL", 4) == 0 && (is_blank(k[4]) || k[4] == '('))
+        uint64_t at = (uint64_t)(k - text);
+        *place = SDF_PLACE_TOP;
+        if (has_keyword(text, len, at, "CELL"))
+            return (uint64_t)(q - text);
+        *place = SDF_PLACE_ABSOLUTE;
+        if (inside && has_keyword(text, len, at, "INTERCONNECT"))
             return (uint64_t)(q - text);
     }
     return len;
@@ -89,15 +110,19 @@ static void place_lines(sdf_split *sp)
 }
 
 /* Parts from the first CELL (at c0, part 0's) on: about equal bytes, each
- * beginning where next_cell finds one. */
+ * beginning where next_split finds a CELL or an INTERCONNECT. */
 static void cut_parts(sdf_split *sp, uint32_t parts, uint64_t c0)
 {
     sp->n = 1;
     sp->part[0].begin = c0;
+    sp->part[0].place = SDF_PLACE_TOP;
     for (uint32_t k = 1; k < parts; k++) {
-        uint64_t at = next_cell(sp->text, sp->len, c0 + (sp->len - c0) * k / parts);
-        if (at < sp->len && at > sp->part[sp->n - 1].begin)
-            sp->part[sp->n++].begin = at;
+        sdf_place place;
+        uint64_t at = next_split(sp->text, sp->len, c0 + (sp->len - c0) * k / parts, true, &place);
+        if (at < sp->len && at > sp->part[sp->n - 1].begin) {
+            sp->part[sp->n].begin = at;
+            sp->part[sp->n++].place = place;
+        }
     }
     for (uint32_t k = 0; k < sp->n; k++)
         sp->part[k].end = k + 1 < sp->n ? sp->part[k + 1].begin : sp->len;
@@ -109,14 +134,14 @@ static void parse_part(void *ctx, uint32_t k, uint32_t parts)
     sdf_split *sp = ctx;
     sdf_part *part = &sp->part[k];
     if (k == 0) { /* its first CELL's '(' is read */
-        part->st = sdf_parse_entries(&part->p, true, part->end, &part->stop);
+        part->st = sdf_parse_from(&part->p, SDF_PLACE_TOP, true, part->end);
         return;
     }
     tok_start at = {part->begin, part->line, part->line_start};
     part->st = tok_open_view(sp->name, sp->text, sp->len, at, &sdf_tok_config, part->held,
                              &part->p.lx);
     if (part->st == GP_OK)
-        part->st = sdf_parse_entries(&part->p, false, part->end, &part->stop);
+        part->st = sdf_parse_from(&part->p, part->place, false, part->end);
 }
 
 /* Part k's parser: the header's values, in the cells, its messages held. */
@@ -158,7 +183,7 @@ static void read_on(sdf_split *sp, uint32_t k)
         part->p.warned_zx = first->warned_zx;
         part->p.once = NULL;
     }
-    part->st = sdf_parse_entries(&part->p, true, UINT64_MAX, &part->stop);
+    part->st = sdf_parse_from(&part->p, part->p.stop_place, true, UINT64_MAX);
 }
 
 /* The parts that count, joined; returns how many. */
@@ -166,10 +191,10 @@ static uint32_t join_parts(sdf_split *sp)
 {
     uint32_t k = 1;
     for (; k < sp->n; k++) {
-        const sdf_part *before = &sp->part[k - 1];
-        if (before->st != GP_OK || before->stop == UINT64_MAX)
+        const sdf_parser *before = &sp->part[k - 1].p;
+        if (sp->part[k - 1].st != GP_OK || !before->stopped)
             break;
-        if (before->stop != sp->part[k].begin) {
+        if (before->stop != sp->part[k].begin || before->stop_place != sp->part[k].place) {
             read_on(sp, k - 1);
             break;
         }
@@ -195,13 +220,14 @@ static gp_status read_split(sdf_split *sp, const sdf_visitor *visitors, uint32_t
                             uint32_t *used, const sdf_options *opt, diag_ctx *d)
 {
     sdf_part *first = &sp->part[0];
-    uint64_t c0 = next_cell(sp->text, sp->len, 0);
+    sdf_place place;
+    uint64_t c0 = next_split(sp->text, sp->len, 0, false, &place);
     gp_status st = sdf_parse_delayfile(&first->p);
     if (st == GP_OK)
-        st = sdf_parse_entries(&first->p, false, c0, &first->stop);
-    if (st != GP_OK || first->stop == UINT64_MAX)
+        st = sdf_parse_from(&first->p, SDF_PLACE_TOP, false, c0);
+    if (st != GP_OK || !first->p.stopped)
         return st;
-    if (first->stop != c0) {
+    if (first->p.stop != c0 || first->p.stop_place != SDF_PLACE_TOP) {
         read_on(sp, 0);
         return first->st;
     }

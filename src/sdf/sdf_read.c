@@ -325,18 +325,13 @@ static gp_status sdf_parse_cell_head(sdf_parser *p, const char **celltype, const
     return sdf_expect_punct(p, ')', "')' closing INSTANCE");
 }
 
-/* A CELL group whose '(' and keyword are read. */
-static gp_status sdf_parse_cell(sdf_parser *p, diag_loc loc)
+/* A CELL's timing specifications after its head, through its ')' unless
+ * the reading stops. */
+static gp_status sdf_parse_cell_rest(sdf_parser *p)
 {
-    const char *celltype = NULL, *inst = NULL;
-    arena_reset(&p->scratch);
-    gp_status st = p->in_cells ? GP_OK : sdf_send_header(p, loc);
-    if (st == GP_OK)
-        st = sdf_parse_cell_head(p, &celltype, &inst);
-    if (st == GP_OK && p->v->cell)
-        st = p->v->cell(p->v->ctx, celltype, inst, loc);
-    while (st == GP_OK) {
-        if ((st = sdf_next(p)) != GP_OK)
+    while (!p->stopped) {
+        gp_status st = sdf_next(p);
+        if (st != GP_OK)
             return sdf_unexpected(p, "'(' or ')'");
         if (tok_is_punct(&p->t, ')'))
             return GP_OK;
@@ -353,8 +348,23 @@ static gp_status sdf_parse_cell(sdf_parser *p, diag_loc loc)
         } else {
             st = sdf_skip_unknown(p, open_loc);
         }
+        if (st != GP_OK)
+            return st;
     }
-    return st;
+    return GP_OK;
+}
+
+/* A CELL group whose '(' and keyword are read. */
+static gp_status sdf_parse_cell(sdf_parser *p, diag_loc loc)
+{
+    const char *celltype = NULL, *inst = NULL;
+    arena_reset(&p->scratch);
+    gp_status st = p->in_cells ? GP_OK : sdf_send_header(p, loc);
+    if (st == GP_OK)
+        st = sdf_parse_cell_head(p, &celltype, &inst);
+    if (st == GP_OK && p->v->cell)
+        st = p->v->cell(p->v->ctx, celltype, inst, loc);
+    return st == GP_OK ? sdf_parse_cell_rest(p) : st;
 }
 
 /* --- the file ------------------------------------------------------------------- */
@@ -415,28 +425,48 @@ static gp_status sdf_close_file(sdf_parser *p)
     return GP_OK;
 }
 
-gp_status sdf_parse_entries(sdf_parser *p, bool open, uint64_t end, uint64_t *stop)
+bool sdf_stops_here(sdf_parser *p, sdf_place place)
+{
+    uint64_t at = tok_text_offset(p->lx, &p->t);
+    if (at < p->end)
+        return false;
+    p->stopped = true;
+    p->stop = at;
+    p->stop_place = place;
+    return true;
+}
+
+/* DELAYFILE's entries from the current token on (the '(' of the first
+ * read when `open`). */
+static gp_status sdf_parse_entries(sdf_parser *p, bool open)
 {
     for (;; open = false) {
         gp_status st;
         if (!open) {
             if ((st = sdf_next(p)) != GP_OK)
                 return sdf_unexpected(p, "'(' or ')'");
-            if (tok_is_punct(&p->t, ')')) {
-                *stop = UINT64_MAX;
+            if (tok_is_punct(&p->t, ')'))
                 return sdf_close_file(p);
-            }
             if (!tok_is_punct(&p->t, '('))
                 return sdf_unexpected(p, "'(' or the ')' closing DELAYFILE");
-            uint64_t at = tok_text_offset(p->lx, &p->t);
-            if (at >= end) {
-                *stop = at;
+            if (sdf_stops_here(p, SDF_PLACE_TOP))
                 return GP_OK;
-            }
         }
-        if ((st = sdf_parse_top_entry(p)) != GP_OK)
+        if ((st = sdf_parse_top_entry(p)) != GP_OK || p->stopped)
             return st;
     }
+}
+
+gp_status sdf_parse_from(sdf_parser *p, sdf_place place, bool open, uint64_t end)
+{
+    p->end = end;
+    p->stopped = false;
+    if (place == SDF_PLACE_TOP)
+        return sdf_parse_entries(p, open);
+    gp_status st = sdf_parse_delay_from(p, place == SDF_PLACE_INCREMENT, open);
+    if (st == GP_OK && !p->stopped)
+        st = sdf_parse_cell_rest(p);
+    return st == GP_OK && !p->stopped ? sdf_parse_entries(p, false) : st;
 }
 
 gp_status sdf_parse_delayfile(sdf_parser *p)
@@ -482,10 +512,9 @@ static gp_status sdf_run(tok_lexer *lx, const sdf_visitor *v, const sdf_options 
 {
     sdf_parser p;
     sdf_parser_init(&p, lx, v, opt, d);
-    uint64_t stop;
     gp_status st = sdf_parse_delayfile(&p);
     if (st == GP_OK)
-        st = sdf_parse_entries(&p, false, UINT64_MAX, &stop);
+        st = sdf_parse_from(&p, SDF_PLACE_TOP, false, UINT64_MAX);
     if (st == GP_OK)
         sdf_finish(&p);
     sdf_parser_free(&p);

@@ -286,6 +286,29 @@ static void test_sdf_entries_on_threads_keep_their_order(void)
     CHECK_EQ_INT(st[1].interconnects_matched, K + 2);
 }
 
+/* A CELL of u2 holding K wire delays into its pin A (a file of parts, one
+ * a core, that cut the CELL: each part's first entries are u2's though the
+ * part never saw its head); the last one read sets the delay. */
+static void test_sdf_cell_cut_into_parts(void)
+{
+    enum { K = 200000 };
+    char *text = malloc((size_t)K * 40 + 256), *at = text, path[256];
+    at += sprintf(at, "(DELAYFILE (SDFVERSION \"3.0\") (DIVIDER /) (TIMESCALE 1fs)\n"
+                      " (CELL (CELLTYPE \"NAND2\") (INSTANCE u2) (DELAY (ABSOLUTE\n");
+    for (int k = 1; k <= K; k++)
+        at += sprintf(at, "  (INTERCONNECT Y A (%d))\n", k);
+    sprintf(at, " )))\n)\n");
+    design_sdf_stats st;
+    diag_ctx *d = diag_new(NULL);
+    CHECK_EQ_INT(design_read_sdf(dg, scratch_write(dir, "cut.sdf", text, path, sizeof path), &st,
+                                 d), GP_OK);
+    CHECK_EQ_INT(st.interconnects_matched, K);
+    CHECK_EQ_INT(st.unmatched, 0);
+    CHECK_EQ_INT(dg->pin_wire_delay[DESIGN_RISE][pin_of("u2", "A")], K);
+    diag_free(d);
+    free(text);
+}
+
 /* Negative delays are taken as 0 with one warning counting them (OpenSTA
  * writes small negative ones; simulators clamp them); a delay beyond the
  * 2^63 fs that times hold is an error at its line. */
@@ -520,6 +543,7 @@ int main(void)
     RUN(test_sdf_every_kind_in_order);
     RUN(test_net_pins_of_many_nets);
     RUN(test_sdf_entries_on_threads_keep_their_order);
+    RUN(test_sdf_cell_cut_into_parts);
     RUN(test_spef_wire_cap);
     RUN(test_events);
     RUN(test_events_long_name);

@@ -711,6 +711,81 @@ static void test_parts(void)
     free(text);
 }
 
+/* A top CELL of forty INTERCONNECTs in one ABSOLUTE group (wire k on line
+ * k + 7), as tools write it, with line `odd` (0: none) replaced by `with`,
+ * then two cells; the reading in 2 to 12 parts cuts the top CELL inside. */
+static char *wires_text(int odd, const char *with)
+{
+    char *text = malloc(8192), *at = text;
+    at += sprintf(at, "(DELAYFILE\n (SDFVERSION \"3.0\")\n (TIMESCALE 1ps)\n (CELL\n"
+                      "  (CELLTYPE \"top\")\n  (INSTANCE)\n  (DELAY (ABSOLUTE\n");
+    for (int k = 1; k <= 40; k++) {
+        if (k + 7 == odd)
+            at += sprintf(at, "%s\n", with);
+        else
+            at += sprintf(at, "    (INTERCONNECT u%d/Y u%d/A (%d) (%d:%d:%d))\n", k, k + 1, k, k,
+                          k, k);
+    }
+    sprintf(at, " )))\n (CELL (CELLTYPE \"INV\") (INSTANCE u1) (DELAY (ABSOLUTE "
+                "(IOPATH A Y (1)))))\n (CELL (CELLTYPE \"INV\") (INSTANCE u2) (DELAY "
+                "(INCREMENT (IOPATH A Y (2)))))\n)\n");
+    return text;
+}
+
+/* Parts begun at an INTERCONNECT inside a CELL, and what could fool such a
+ * beginning: the parts give what one reading gives. */
+static void test_parts_inside_cells(void)
+{
+    static const char *const odd[] = {
+        " // (INTERCONNECT f/Y f/A (1))",
+        " (INTERCONNECT a/Y b/A (1)) /* (INTERCONNECT\n f/Y f/A (2)) */",
+        " ) (INCREMENT (INTERCONNECT i/Y i/A (3))",
+        " )) (DELAY (ABSOLUTE (INTERCONNECT d/Y d/A (4))",
+        " )) (TIMINGCHECK (SETUP D (posedge CK) (1))) (DELAY (ABSOLUTE",
+        " (COND A (IOPATH A Y (5))) (INTERCONNECT c/Y c/A (5))",
+        " ))) (CELL (CELLTYPE \"(INTERCONNECT \") (INSTANCE s) (DELAY (ABSOLUTE",
+        " ) (PATHPULSE A Y (1)) (ABSOLUTE (PORT p/A (6))"};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        for (int line = 12; line <= 44; line += 16) {
+            char *text = wires_text(line, odd[i]);
+            recorder r = {0};
+            run x;
+            read_text(&x, text, &r, NULL);
+            CHECK_EQ_INT(x.st, GP_OK);
+            if (x.st != GP_OK)
+                fprintf(stderr, "  odd %zu at %d: %s\n", i, line, x.log);
+            run_free(&x);
+            free(text);
+        }
+    }
+    char *text = wires_text(0, NULL);
+    recorder whole = {0}, part[4];
+    run x;
+    read_text(&x, text, &whole, NULL);
+    CHECK_EQ_INT(whole.n, 45); /* 3 CELLs, 42 entries */
+    check_rec(&whole, 44, "IOPATH |A |Y INCR", 2 * PS, 2 * PS);
+    run_free(&x);
+    sdf_visitor v[4];
+    for (int k = 0; k < 4; k++) {
+        part[k] = (recorder){0};
+        v[k] = visitor_for(&part[k]);
+    }
+    uint32_t used = 0;
+    run_open(&x);
+    x.st = sdf_read_memory_parts("t.sdf", text, strlen(text), v, 4, &used, NULL, x.d);
+    CHECK_EQ_INT(x.st, GP_OK);
+    CHECK_EQ_INT(used, 4); /* every part counts: none read on */
+    CHECK(same_records(part, used, &whole));
+    run_free(&x);
+    free(text);
+    text = wires_text(30, "    (INTERCONNECT e/Y e/A (1x))");
+    check_error(text, 4005, 30);
+    free(text);
+    text = wires_text(38, "    (INTERCONNECT e/Y e/A (1)");
+    check_error(text, 4005, 39); /* the entry never closed reads the next as its value */
+    free(text);
+}
+
 static void test_errors(void)
 {
     /* Truncated: the file ends inside a cell. */
@@ -786,6 +861,7 @@ int main(void)
     RUN(test_visitor_stops);
     RUN(test_files);
     RUN(test_parts);
+    RUN(test_parts_inside_cells);
     RUN(test_errors);
     return check_exit_code();
 }
