@@ -118,9 +118,11 @@ typedef struct cli_design {
     cli_coverage coverage;
     cli_timing timing; /* the reading's phases, then the command's own */
     /* The design's loads, slews and delays computed on a thread of their
-     * own while the activity is read (cli_design_ready waits for them). */
+     * own while the activity is read, or the SDF's instances looked up
+     * (cli_design_ready waits for them). */
     pthread_t timing_thread;
     bool timing_pending;
+    const char *timing_beside; /* what the thread ran beside, for --timing */
     gp_status timing_status;
     double timing_seconds;
     /* The design's files read on a thread of their own beside the
@@ -149,7 +151,8 @@ gp_status cli_read_design(const cli_inputs *in, bool list_unmatched, bool covera
 /* The same but the activity, into `out` (zeroed by the caller); with
  * beside_activity (and no SDF, which needs them first) the loads, slews
  * and delays are left computing on a thread: call cli_design_ready before
- * the engine. */
+ * the engine.  With an SDF they are computed on a thread beside the
+ * lookups of the instances its entries name. */
 gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_design *out,
                                 const cli_context *ctx);
 /* Starts reading the design's files into cd (as cli_read_design_files

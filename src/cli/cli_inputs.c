@@ -25,13 +25,15 @@ static void *compute_timing(void *arg)
     return NULL;
 }
 
-/* Starts the design's timing on a thread; false when none could start. */
-static bool start_timing(cli_design *cd, diag_ctx *d)
+/* Starts the design's timing on a thread beside `what`; false when none
+ * could start. */
+static bool start_timing(cli_design *cd, const char *what, diag_ctx *d)
 {
     timing_job *job = mem_alloc(sizeof *job);
     if (!job)
         return false;
     *job = (timing_job){cd, d};
+    cd->timing_beside = what;
     cd->timing_pending = pthread_create(&cd->timing_thread, NULL, compute_timing, job) == 0;
     if (!cd->timing_pending)
         mem_free(job);
@@ -44,7 +46,7 @@ gp_status cli_design_ready(cli_design *cd)
         return cd->timing_status;
     pthread_join(cd->timing_thread, NULL);
     cd->timing_pending = false;
-    cli_timing_beside(&cd->timing, "design", cd->timing_seconds, "the activity");
+    cli_timing_beside(&cd->timing, "design", cd->timing_seconds, cd->timing_beside);
     return cd->timing_status;
 }
 
@@ -108,24 +110,28 @@ static void sdf_start(sdf_reading *r, const char *path, diag_ctx *d)
     }
 }
 
-/* Waits for the reading (its seconds a phase beside the netlist); with
- * `keep` its messages follow the design's and its entries annotate dg,
- * else they are dropped. */
-static gp_status sdf_annotate(sdf_reading *r, design *dg, bool keep, design_sdf_stats *stats,
-                              cli_timing *t, diag_ctx *d)
+/* Waits for the reading (its seconds a phase beside the netlist) and,
+ * with `keep`, looks up the instances its entries name while the design's
+ * timing is computed, waits for that, then annotates the design (its
+ * messages after the design's); without, drops it. */
+static gp_status sdf_annotate(sdf_reading *r, cli_design *cd, bool keep, diag_ctx *d)
 {
     if (r->started) {
         atomic_store(&r->unwanted, !keep);
         pthread_join(r->thread, NULL);
-        cli_timing_beside(t, "sdf reading", r->seconds, "the netlist");
+        cli_timing_beside(&cd->timing, "sdf reading", r->seconds, "the netlist");
     }
     gp_status st = r->status;
+    if (keep && r->started && st == GP_OK)
+        st = design_sdf_match(cd->dg, r->sdf, r->held);
+    gp_status timed = cli_design_ready(cd);
     if (keep && r->started)
         diag_release(r->held);
-    else if (keep && r->path)
+    else if (keep && r->path && timed == GP_OK)
         st = design_sdf_read(r->path, NULL, NULL, &r->sdf, d);
+    st = keep && timed != GP_OK ? timed : st;
     if (keep && st == GP_OK && r->sdf)
-        st = design_sdf_apply(dg, r->sdf, stats, d);
+        st = design_sdf_apply(cd->dg, r->sdf, &cd->sdf, d);
     design_sdf_free(r->sdf);
     diag_free(r->held);
     *r = (sdf_reading){0};
@@ -157,7 +163,8 @@ static gp_status read_design(const cli_inputs *in, bool timing_beside, cli_desig
     }
     if (st == GP_OK)
         st = read_constraints(in, out, d);
-    if (st != GP_OK || (timing_beside && start_timing(out, d)))
+    const char *beside = in->sdf ? "the sdf's lookups" : "the activity";
+    if (st != GP_OK || (timing_beside && start_timing(out, beside, d)))
         return st;
     st = design_compute_timing(out->dg, &out->constraints.opt, d);
     cli_timing_lap(t, "design");
@@ -176,9 +183,9 @@ gp_status cli_read_design_files(const cli_inputs *in, bool beside_activity, cli_
     sdf_reading sdf;
     sdf_start(&sdf, in->sdf, d);
     /* The SDF's delays replace the design's own: its timing comes first. */
-    gp_status st = read_design(in, beside_activity && !in->sdf, out, ctx);
+    gp_status st = read_design(in, beside_activity || in->sdf, out, ctx);
     if (in->sdf) {
-        gp_status annotated = sdf_annotate(&sdf, out->dg, st == GP_OK, &out->sdf, &out->timing, d);
+        gp_status annotated = sdf_annotate(&sdf, out, st == GP_OK, d);
         st = st == GP_OK ? annotated : st;
         cli_timing_lap(&out->timing, "sdf");
     }

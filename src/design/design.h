@@ -155,10 +155,13 @@ gp_status design_read_sdf(design *dg, const char *path, design_sdf_stats *stats,
 typedef struct design_sdf design_sdf;
 gp_status design_sdf_read(const char *path, bool (*stopped)(void *ctx), void *stopped_ctx,
                           design_sdf **out, diag_ctx *d);
+/* Looks up the instances the entries name, on every core, and keeps them
+ * in sdf: it reads only dg's names, so it may run while dg's timing is
+ * computed.  design_sdf_apply does it where it was not done. */
+gp_status design_sdf_match(const design *dg, design_sdf *sdf, diag_ctx *d);
 /* Annotates dg with them, as design_read_sdf does (the names are matched
  * on every core, the delays set in the file's order). */
-gp_status design_sdf_apply(design *dg, const design_sdf *sdf, design_sdf_stats *stats,
-                           diag_ctx *d);
+gp_status design_sdf_apply(design *dg, design_sdf *sdf, design_sdf_stats *stats, diag_ctx *d);
 void design_sdf_free(design_sdf *sdf);
 
 typedef struct design_spef_stats {

@@ -39,6 +39,9 @@ struct design_sdf {
     vec_char text;
     design_sdf_cells cells;
     design_sdf_entries entries;
+    uint32_t *inst;           /* design_sdf_match: per entry, the instance it names */
+    uint32_t *order;          /*   and the entries grouped by it (NULL: INSTANCE *) */
+    size_t grouped;
 };
 
 /* Builds pin_inst, the net -> pins CSR, net drivers and arc slots from the

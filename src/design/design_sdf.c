@@ -263,24 +263,24 @@ static bool annotate_entry(annotator *an, const design_sdf *sdf, const design_sd
     return for_each_instance(an, inst, annotate_device, &dev) > 0;
 }
 
-/* Counts entry e, and warns when it matched nothing (in file order). */
-static void account_entry(annotator *an, const design_sdf *sdf, const design_sdf_entry *e,
-                          bool matched)
+/* Counts entry e in s. */
+static void count_entry(design_sdf_stats *s, const design_sdf_entry *e, bool matched)
+{
+    if (e->kind == DESIGN_SDF_IOPATH) {
+        s->iopaths++;
+        s->iopaths_matched += matched;
+    } else if (e->kind == DESIGN_SDF_WIRE) {
+        s->interconnects++;
+        s->interconnects_matched += matched;
+    }
+}
+
+/* Warns that entry e matched nothing (in file order). */
+static void warn_unmatched(annotator *an, const design_sdf *sdf, const design_sdf_entry *e)
 {
     static const char *const what[] = {[DESIGN_SDF_IOPATH] = "IOPATH to",
                                        [DESIGN_SDF_WIRE] = "INTERCONNECT to",
                                        [DESIGN_SDF_DEVICE] = "DEVICE"};
-    uint64_t *count = e->kind == DESIGN_SDF_IOPATH ? &an->stats->iopaths
-                      : e->kind == DESIGN_SDF_WIRE ? &an->stats->interconnects : NULL;
-    uint64_t *count_matched = e->kind == DESIGN_SDF_IOPATH ? &an->stats->iopaths_matched
-                              : e->kind == DESIGN_SDF_WIRE ? &an->stats->interconnects_matched
-                                                           : NULL;
-    if (count)
-        (*count)++;
-    if (matched && count_matched)
-        (*count_matched)++;
-    if (matched)
-        return;
     const char *names[5];
     entry_names(sdf, e, names);
     int pin = e->kind == DESIGN_SDF_IOPATH ? 2 : 0; /* IOPATH: its output */
@@ -337,30 +337,72 @@ static gp_status look_up_instances(const design *dg, const design_sdf *sdf, uint
 
 /* --- the entries applied ---------------------------------------------------------- */
 
+/* Entry indices grouped by the instance they name, on threads: each part
+ * owns a range of instances and goes through all the entries twice, to
+ * count its instances' entries, then to place them. */
+typedef struct grouping {
+    const uint32_t *inst;
+    size_t n;
+    uint32_t n_insts;
+    uint32_t *at;   /* per instance: its entries' count, then its next place */
+    uint32_t *order;
+    size_t *first;  /* per part: its range's entries, then its range's first place */
+} grouping;
+
+static void count_by_instance(void *ctx, uint32_t part, uint32_t parts)
+{
+    grouping *g = ctx;
+    uint32_t lo = (uint32_t)parts_begin(g->n_insts, part, parts),
+             span = (uint32_t)parts_begin(g->n_insts, part + 1, parts) - lo;
+    for (size_t k = 0; k < g->n; k++)
+        if (g->inst[k] - lo < span) /* DESIGN_NONE in no range */
+            g->at[g->inst[k]]++;
+    size_t sum = 0;
+    for (uint32_t i = lo; i < lo + span; i++) {
+        uint32_t count = g->at[i];
+        g->at[i] = (uint32_t)sum;
+        sum += count;
+    }
+    g->first[part] = sum;
+}
+
+static void place_by_instance(void *ctx, uint32_t part, uint32_t parts)
+{
+    grouping *g = ctx;
+    uint32_t lo = (uint32_t)parts_begin(g->n_insts, part, parts),
+             span = (uint32_t)parts_begin(g->n_insts, part + 1, parts) - lo;
+    uint32_t *order = g->order + g->first[part];
+    for (size_t k = 0; k < g->n; k++)
+        if (g->inst[k] - lo < span)
+            order[g->at[g->inst[k]]++] = (uint32_t)k;
+}
+
 /* Entry indices grouped by the instance they name (DESIGN_NONE left out),
  * in file order within an instance; *grouped gets how many.  NULL when
  * out of memory. */
 static uint32_t *group_by_instance(const design *dg, const uint32_t *inst, size_t n,
                                    size_t *grouped)
 {
-    uint32_t *at = mem_calloc((size_t)dg->n_insts + 1, sizeof *at);
-    uint32_t *order = mem_alloc((n ? n : 1) * sizeof *order);
-    if (!at || !order) {
-        mem_free(at);
-        mem_free(order);
-        return NULL;
+    uint32_t parts = parts_for(n, UINT32_MAX);
+    grouping g = {inst, n, dg->n_insts, mem_calloc((size_t)dg->n_insts + 1, sizeof *g.at),
+                  mem_alloc((n ? n : 1) * sizeof *g.order), mem_alloc(parts * sizeof *g.first)};
+    if (g.at && g.order && g.first) {
+        parts_run(count_by_instance, &g, parts);
+        size_t sum = 0;
+        for (uint32_t p = 0; p < parts; p++) {
+            size_t count = g.first[p];
+            g.first[p] = sum;
+            sum += count;
+        }
+        parts_run(place_by_instance, &g, parts);
+        *grouped = sum;
+    } else {
+        mem_free(g.order);
+        g.order = NULL;
     }
-    for (size_t k = 0; k < n; k++)
-        if (inst[k] != DESIGN_NONE)
-            at[inst[k] + 1]++;
-    for (uint32_t i = 0; i < dg->n_insts; i++)
-        at[i + 1] += at[i];
-    *grouped = at[dg->n_insts];
-    for (size_t k = 0; k < n; k++)
-        if (inst[k] != DESIGN_NONE)
-            order[at[inst[k]]++] = (uint32_t)k;
-    mem_free(at);
-    return order;
+    mem_free(g.at);
+    mem_free(g.first);
+    return g.order;
 }
 
 /* What annotating an entry gave. */
@@ -392,7 +434,9 @@ static void apply_part(void *ctx, uint32_t part, uint32_t parts)
     for (size_t at = j->part0[part]; at < j->part0[part + 1]; at++) {
         uint32_t k = j->order[at];
         an.bad_delay = 0;
-        bool matched = annotate_entry(&an, j->sdf, &j->sdf->entries.data[k], j->inst[k]);
+        const design_sdf_entry *e = &j->sdf->entries.data[k];
+        bool matched = annotate_entry(&an, j->sdf, e, j->inst[k]);
+        count_entry(&stats, e, matched);
         j->outcome[k] = (uint8_t)((matched ? ENTRY_MATCHED : 0) | (an.bad_delay ? ENTRY_BAD : 0));
         if (an.bad_delay && k < j->first_bad[part]) {
             j->first_bad[part] = k;
@@ -426,14 +470,17 @@ static gp_status delay_error(annotator *an, diag_loc loc, double delay)
     return GP_ERR_INPUT;
 }
 
-/* Goes through the entries in file order: counts them, warns about those
- * that match nothing and stops at the first delay beyond the fs range.
- * With j, the entries of named instances are the threads' (j->outcome);
- * the others, and every entry without j, are annotated here. */
+/* Goes through the entries in file order: warns about those that match
+ * nothing and stops at the first delay beyond the fs range.  With j, the
+ * entries of named instances are the threads', annotated and counted
+ * (j->outcome); the others, and every entry without j, are annotated and
+ * counted here. */
 static gp_status account_all(annotator *an, const design_sdf *sdf, const uint32_t *inst,
                              const apply_job *j, uint32_t parts)
 {
     for (size_t k = 0; k < sdf->entries.len; k++) {
+        if (j && inst[k] != DESIGN_NONE && j->outcome[k] == ENTRY_MATCHED)
+            continue; /* the common case: no entry read */
         const design_sdf_entry *e = &sdf->entries.data[k];
         bool matched;
         an->bad_delay = 0;
@@ -444,8 +491,10 @@ static gp_status account_all(annotator *an, const design_sdf *sdf, const uint32_
                     an->bad_delay = j->bad_delay[p];
         } else {
             matched = annotate_entry(an, sdf, e, inst[k]);
+            count_entry(an->stats, e, matched);
         }
-        account_entry(an, sdf, e, matched);
+        if (!matched)
+            warn_unmatched(an, sdf, e);
         if (an->bad_delay != 0)
             return delay_error(an, entry_loc(sdf, e), an->bad_delay);
     }
@@ -456,37 +505,40 @@ static gp_status account_all(annotator *an, const design_sdf *sdf, const uint32_
 static void merge_parts(annotator *an, const annotator *parts_an, uint32_t parts)
 {
     for (uint32_t p = 0; p < parts; p++) {
-        an->stats->delays_negative += parts_an[p].stats->delays_negative;
-        an->stats->arcs_annotated += parts_an[p].stats->arcs_annotated;
+        const design_sdf_stats *s = parts_an[p].stats;
+        an->stats->delays_negative += s->delays_negative;
+        an->stats->arcs_annotated += s->arcs_annotated;
+        an->stats->iopaths += s->iopaths;
+        an->stats->iopaths_matched += s->iopaths_matched;
+        an->stats->interconnects += s->interconnects;
+        an->stats->interconnects_matched += s->interconnects_matched;
         an->least_delay = fmin(an->least_delay, parts_an[p].least_delay);
     }
 }
 
 /* The entries of named instances annotated on threads, instance by
- * instance, then all accounted for in file order. */
-static gp_status apply_on_threads(annotator *an, const design_sdf *sdf, const uint32_t *inst)
+ * instance (sdf->order), then all accounted for in file order. */
+static gp_status apply_on_threads(annotator *an, const design_sdf *sdf)
 {
-    size_t n = sdf->entries.len, grouped = 0;
-    uint32_t *order = group_by_instance(an->dg, inst, n, &grouped);
-    uint32_t parts = parts_for(grouped, UINT32_MAX);
-    apply_job j = {sdf, inst, order, mem_alloc((parts + 1) * sizeof *j.part0),
+    size_t n = sdf->entries.len;
+    uint32_t parts = parts_for(sdf->grouped, UINT32_MAX);
+    apply_job j = {sdf, sdf->inst, sdf->order, mem_alloc((parts + 1) * sizeof *j.part0),
                    mem_alloc(n ? n : 1), mem_calloc(parts, sizeof *j.an),
                    mem_alloc(parts * sizeof *j.first_bad), mem_alloc(parts * sizeof *j.bad_delay)};
     design_sdf_stats *stats = mem_calloc(parts, sizeof *stats);
-    gp_status st = order && j.part0 && j.outcome && j.an && j.first_bad && j.bad_delay && stats
+    gp_status st = j.part0 && j.outcome && j.an && j.first_bad && j.bad_delay && stats
                        ? GP_OK
                        : no_memory(an->d);
     if (st == GP_OK) {
-        cut_at_instances(inst, order, grouped, parts, (size_t *)j.part0);
+        cut_at_instances(sdf->inst, sdf->order, sdf->grouped, parts, (size_t *)j.part0);
         for (uint32_t p = 0; p < parts; p++) {
             j.an[p] = (annotator){.dg = an->dg, .stats = &stats[p], .cond_set = an->cond_set};
             j.first_bad[p] = SIZE_MAX;
         }
         parts_run(apply_part, &j, parts);
         merge_parts(an, j.an, parts);
-        st = account_all(an, sdf, inst, &j, parts);
+        st = account_all(an, sdf, sdf->inst, &j, parts);
     }
-    mem_free(order);
     mem_free((void *)j.part0);
     mem_free(j.outcome);
     mem_free(j.an);
@@ -507,23 +559,37 @@ static bool any_wildcard(const design_sdf *sdf)
     return false;
 }
 
-gp_status design_sdf_apply(design *dg, const design_sdf *sdf, design_sdf_stats *stats,
-                           diag_ctx *d)
+gp_status design_sdf_match(const design *dg, design_sdf *sdf, diag_ctx *d)
+{
+    if (sdf->inst)
+        return GP_OK;
+    size_t n = sdf->entries.len;
+    uint32_t *inst = mem_alloc((n ? n : 1) * sizeof *inst);
+    gp_status st = inst ? look_up_instances(dg, sdf, inst, d) : no_memory(d);
+    if (st == GP_OK && !any_wildcard(sdf) &&
+        !(sdf->order = group_by_instance(dg, inst, n, &sdf->grouped)))
+        st = no_memory(d);
+    if (st != GP_OK) {
+        mem_free(inst);
+        return st;
+    }
+    sdf->inst = inst;
+    return GP_OK;
+}
+
+gp_status design_sdf_apply(design *dg, design_sdf *sdf, design_sdf_stats *stats, diag_ctx *d)
 {
     memset(stats, 0, sizeof *stats);
     annotator an = {.dg = dg, .d = d, .stats = stats};
     an.cond_set = mem_calloc(dg->n_arcs ? dg->n_arcs : 1, 1);
-    uint32_t *inst = mem_alloc((sdf->entries.len ? sdf->entries.len : 1) * sizeof *inst);
-    gp_status st = an.cond_set && inst ? look_up_instances(dg, sdf, inst, d) : no_memory(d);
+    gp_status st = an.cond_set ? design_sdf_match(dg, sdf, d) : no_memory(d);
     if (st == GP_OK)
-        st = any_wildcard(sdf) ? account_all(&an, sdf, inst, NULL, 0)
-                               : apply_on_threads(&an, sdf, inst);
+        st = sdf->order ? apply_on_threads(&an, sdf) : account_all(&an, sdf, sdf->inst, NULL, 0);
     if (st == GP_OK && stats->delays_negative > 0)
         diag_warn(d, 7014, DIAG_NOWHERE, "%s: %llu SDF delays are negative (the least %g s): "
                   "taken as 0, as simulators take them", sdf->path,
                   (unsigned long long)stats->delays_negative, an.least_delay / GP_FS_PER_S);
     mem_free(an.cond_set);
-    mem_free(inst);
     return st;
 }
 

@@ -256,5 +256,7 @@ void design_sdf_free(design_sdf *sdf)
     vec_char_free(&sdf->text);
     design_sdf_cells_free(&sdf->cells);
     design_sdf_entries_free(&sdf->entries);
+    mem_free(sdf->inst);
+    mem_free(sdf->order);
     mem_free(sdf);
 }
