@@ -658,6 +658,26 @@ static char *cells_text(int odd, const char *with)
     return text;
 }
 
+/* The texts `make` gives with each odd line at lines first, first + step,
+ * ... up to last read without error (read_text: in parts too, agreeing). */
+static void read_odd_texts(char *(*make)(int odd, const char *with), const char *const *odd,
+                           size_t n, int first, int last, int step)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (int line = first; line <= last; line += step) {
+            char *text = make(line, odd[i]);
+            recorder r = {0};
+            run x;
+            read_text(&x, text, &r, NULL);
+            CHECK_EQ_INT(x.st, GP_OK);
+            if (x.st != GP_OK)
+                fprintf(stderr, "  odd line %zu at %d: %s\n", i, line, x.log);
+            run_free(&x);
+            free(text);
+        }
+    }
+}
+
 /* What a part's start could be fooled by, and the messages said once per
  * file, in the parts' middle: the parts give what one reading gives. */
 static void test_parts(void)
@@ -669,17 +689,7 @@ static void test_parts(void)
         " (CELL (CELLTYPE \"INV\") (INSTANCE t) (TIMINGCHECK (SETUP D (posedge CK) (1))))",
         " (CELL (CELLTYPE \"INV\") (INSTANCE w) (FOO (CELL x)))",
         " (cell (celltype \"INV\") (instance lower) (delay (increment (device (1)))))"};
-    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
-        for (int line = 5; line <= 30; line += 12) {
-            char *text = cells_text(line, odd[i]);
-            recorder r = {0};
-            run x;
-            read_text(&x, text, &r, NULL);
-            CHECK_EQ_INT(x.st, GP_OK);
-            run_free(&x);
-            free(text);
-        }
-    }
+    read_odd_texts(cells_text, odd, sizeof odd / sizeof odd[0], 5, 30, 12);
     char *text = cells_text(0, NULL);
     recorder r = {0};
     run x;
@@ -745,19 +755,7 @@ static void test_parts_inside_cells(void)
         " (COND A (IOPATH A Y (5))) (INTERCONNECT c/Y c/A (5))",
         " ))) (CELL (CELLTYPE \"(INTERCONNECT \") (INSTANCE s) (DELAY (ABSOLUTE",
         " ) (PATHPULSE A Y (1)) (ABSOLUTE (PORT p/A (6))"};
-    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
-        for (int line = 12; line <= 44; line += 16) {
-            char *text = wires_text(line, odd[i]);
-            recorder r = {0};
-            run x;
-            read_text(&x, text, &r, NULL);
-            CHECK_EQ_INT(x.st, GP_OK);
-            if (x.st != GP_OK)
-                fprintf(stderr, "  odd %zu at %d: %s\n", i, line, x.log);
-            run_free(&x);
-            free(text);
-        }
-    }
+    read_odd_texts(wires_text, odd, sizeof odd / sizeof odd[0], 12, 44, 16);
     char *text = wires_text(0, NULL);
     recorder whole = {0}, part[4];
     run x;
