@@ -490,7 +490,7 @@ void sdf_parser_init(sdf_parser *p, tok_lexer *lx, const sdf_visitor *v, const s
 {
     static const sdf_visitor no_visitor = {0};
     *p = (sdf_parser){.lx = lx, .d = d, .v = v ? v : &no_visitor,
-                      .pick = opt ? opt->pick : SDF_PICK_TYP};
+                      .pick = opt ? opt->pick : SDF_PICK_TYP, .end = UINT64_MAX};
     p->hdr = (sdf_header){"", "", "", "", "", "", "", '/', 1e6, false, false, 0, 0};
     arena_init(&p->keep);
     arena_init(&p->scratch);
