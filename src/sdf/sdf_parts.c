@@ -4,11 +4,12 @@
  * into parts of about equal bytes, each beginning at a '(' that blanks and
  * the keyword CELL follow in the bytes, or INTERCONNECT: tools write every
  * wire's delay into the top CELL's one ABSOLUTE group, half the file or
- * more, so a part may begin there, among ABSOLUTE's entries.  What the
- * bytes show may not be what a lexer reading the whole file sees (a
- * comment, a string, an INTERCONNECT of an INCREMENT group).  Each part is
- * parsed by a parser of its own, with the header's values, from a lexer
- * that starts there, up to the first '(' at or after the next part's
+ * more, a line each, so a part may begin among a group's entries (the
+ * group last opened at a line's start before it, ABSOLUTE where none
+ * shows).  What the bytes show may not be what a lexer reading the whole
+ * file sees (a comment, a string, a group opened inside a line).  Each
+ * part is parsed by a parser of its own, with the header's values, from a
+ * lexer that starts there, up to the first '(' at or after the next part's
  * beginning that opens an entry of DELAYFILE, ABSOLUTE or INCREMENT,
  * handing its entries to its own visitor and keeping its messages (the
  * once-per-file ones as records).  Joined in file order, a part counts
@@ -30,6 +31,8 @@ typedef struct sdf_part {
     sdf_once_vec once; /* its once-per-file messages */
     uint64_t begin, end; /* its entries begin in [begin, end) */
     sdf_place place;     /* the place it begins in */
+    sdf_place group;     /* begun among a group's entries: the group last opened at a
+                            line's start in the part before's bytes (TOP: none) */
     int line;            /* at begin */
     uint64_t line_start;
     gp_status st;
@@ -77,26 +80,66 @@ static uint64_t next_split(const char *text, size_t len, uint64_t from, bool ins
     return len;
 }
 
-/* Counts the newlines before each part's beginning (parts_fn: part k's
- * own, from the part before's beginning). */
-static void count_lines_part(void *ctx, uint32_t k, uint32_t parts)
+/* The group (ABSOLUTE or INCREMENT) that a line opening with '(' and its
+ * keyword at text[at] opens, or `group` for any other line.  Tools write
+ * each group's keyword at the start of a line, and a group's entries a
+ * line each. */
+static sdf_place line_group(const char *text, size_t len, uint64_t at, sdf_place group)
+{
+    while (text[at] == ' ' || text[at] == '\t')
+        at++;
+    if (text[at] != '(')
+        return group;
+    do
+        at++;
+    while (text[at] == ' ' || text[at] == '\t');
+    char c = (char)(text[at] | 0x20); /* most lines open an entry: one test */
+    if (c == 'a' && has_keyword(text, len, at, "ABSOLUTE"))
+        return SDF_PLACE_ABSOLUTE;
+    if (c == 'i' && (text[at + 1] | 0x20) == 'n' && (text[at + 2] | 0x20) == 'c' &&
+        has_keyword(text, len, at, "INCREMENT"))
+        return SDF_PLACE_INCREMENT;
+    return group;
+}
+
+/* What lies before part k's beginning, from the part before's (parts_fn):
+ * the newlines, and for a part begun among a group's entries the group
+ * last opened at a line's start there (group). */
+static void survey_part(void *ctx, uint32_t k, uint32_t parts)
 {
     (void)parts;
     sdf_split *sp = ctx;
     sdf_part *part = &sp->part[k];
     const char *q = sp->text + (k ? sp->part[k - 1].begin : 0), *stop = sp->text + part->begin;
     int lines = 0;
+    sdf_place group = SDF_PLACE_TOP;
     while (q < stop && (q = memchr(q, '\n', (size_t)(stop - q))) != NULL) {
         lines++;
         q++;
+        if (part->place != SDF_PLACE_TOP)
+            group = line_group(sp->text, sp->len, (uint64_t)(q - sp->text), group);
     }
     part->line = lines;
+    part->group = group;
 }
 
-/* Each part's line and line start at its beginning (parts 1 on). */
-static void place_lines(sdf_split *sp)
+/* The group part k (begun at an INTERCONNECT) begins in: the one last
+ * opened in the part before's bytes, else the part before's own, else
+ * ABSOLUTE. */
+static sdf_place group_before(const sdf_split *sp, uint32_t k)
 {
-    parts_run(count_lines_part, sp, sp->n);
+    sdf_place before = sp->part[k - 1].place;
+    if (sp->part[k].group != SDF_PLACE_TOP)
+        return sp->part[k].group;
+    return before != SDF_PLACE_TOP ? before : SDF_PLACE_ABSOLUTE;
+}
+
+/* Each part's line and line start at its beginning (parts 1 on), and the
+ * place of those begun at an INTERCONNECT: the group last opened before
+ * it, as far as the lines' starts show (ABSOLUTE where they show none). */
+static void survey(sdf_split *sp)
+{
+    parts_run(survey_part, sp, sp->n);
     int line = 1 + sp->part[0].line;
     for (uint32_t k = 1; k < sp->n; k++) {
         sdf_part *part = &sp->part[k];
@@ -106,6 +149,8 @@ static void place_lines(sdf_split *sp)
         while (at > 0 && sp->text[at - 1] != '\n')
             at--;
         part->line_start = at;
+        if (part->place != SDF_PLACE_TOP)
+            part->place = group_before(sp, k);
     }
 }
 
@@ -243,7 +288,7 @@ static gp_status read_split(sdf_split *sp, const sdf_visitor *visitors, uint32_t
             sp->part[k - 1].end = sp->len;
         }
     }
-    place_lines(sp);
+    survey(sp);
     parts_run(parse_part, sp, sp->n);
     *used = join_parts(sp);
     return sp->part[*used - 1].st;

@@ -722,15 +722,15 @@ static void test_parts(void)
 }
 
 /* A top CELL of forty INTERCONNECTs in one ABSOLUTE group (wire k on line
- * k + 7), as tools write it, with line `odd` (0: none) replaced by `with`,
+ * k + 8), as tools write it, with line `odd` (0: none) replaced by `with`,
  * then two cells; the reading in 2 to 12 parts cuts the top CELL inside. */
 static char *wires_text(int odd, const char *with)
 {
     char *text = malloc(8192), *at = text;
     at += sprintf(at, "(DELAYFILE\n (SDFVERSION \"3.0\")\n (TIMESCALE 1ps)\n (CELL\n"
-                      "  (CELLTYPE \"top\")\n  (INSTANCE)\n  (DELAY (ABSOLUTE\n");
+                      "  (CELLTYPE \"top\")\n  (INSTANCE)\n  (DELAY\n   (ABSOLUTE\n");
     for (int k = 1; k <= 40; k++) {
-        if (k + 7 == odd)
+        if (k + 8 == odd)
             at += sprintf(at, "%s\n", with);
         else
             at += sprintf(at, "    (INTERCONNECT u%d/Y u%d/A (%d) (%d:%d:%d))\n", k, k + 1, k, k,
@@ -740,6 +740,29 @@ static char *wires_text(int odd, const char *with)
                 "(IOPATH A Y (1)))))\n (CELL (CELLTYPE \"INV\") (INSTANCE u2) (DELAY "
                 "(INCREMENT (IOPATH A Y (2)))))\n)\n");
     return text;
+}
+
+/* `text` (`records` records) read in 4 parts, every one of which counts
+ * (none read on), gives what one reading gives. */
+static void check_every_part_counts(const char *text, int records)
+{
+    recorder whole = {0}, part[4];
+    run x;
+    read_text(&x, text, &whole, NULL);
+    CHECK_EQ_INT(whole.n, records);
+    run_free(&x);
+    sdf_visitor v[4];
+    for (int k = 0; k < 4; k++) {
+        part[k] = (recorder){0};
+        v[k] = visitor_for(&part[k]);
+    }
+    uint32_t used = 0;
+    run_open(&x);
+    x.st = sdf_read_memory_parts("t.sdf", text, strlen(text), v, 4, &used, NULL, x.d);
+    CHECK_EQ_INT(x.st, GP_OK);
+    CHECK_EQ_INT(used, 4);
+    CHECK(same_records(part, used, &whole));
+    run_free(&x);
 }
 
 /* Parts begun at an INTERCONNECT inside a CELL, and what could fool such a
@@ -757,24 +780,16 @@ static void test_parts_inside_cells(void)
         " ) (PATHPULSE A Y (1)) (ABSOLUTE (PORT p/A (6))"};
     read_odd_texts(wires_text, odd, sizeof odd / sizeof odd[0], 12, 44, 16);
     char *text = wires_text(0, NULL);
-    recorder whole = {0}, part[4];
+    check_every_part_counts(text, 45); /* 3 CELLs, 42 entries */
+    recorder r = {0};
     run x;
-    read_text(&x, text, &whole, NULL);
-    CHECK_EQ_INT(whole.n, 45); /* 3 CELLs, 42 entries */
-    check_rec(&whole, 44, "IOPATH |A |Y INCR", 2 * PS, 2 * PS);
+    read_text(&x, text, &r, NULL);
+    check_rec(&r, 44, "IOPATH |A |Y INCR", 2 * PS, 2 * PS);
     run_free(&x);
-    sdf_visitor v[4];
-    for (int k = 0; k < 4; k++) {
-        part[k] = (recorder){0};
-        v[k] = visitor_for(&part[k]);
-    }
-    uint32_t used = 0;
-    run_open(&x);
-    x.st = sdf_read_memory_parts("t.sdf", text, strlen(text), v, 4, &used, NULL, x.d);
-    CHECK_EQ_INT(x.st, GP_OK);
-    CHECK_EQ_INT(used, 4); /* every part counts: none read on */
-    CHECK(same_records(part, used, &whole));
-    run_free(&x);
+    char *increment = malloc(strlen(text) + 2), *group = strstr(text, "(ABSOLUTE\n");
+    sprintf(increment, "%.*s(INCREMENT%s", (int)(group - text), text, group + strlen("(ABSOLUTE"));
+    check_every_part_counts(increment, 45); /* its place told by the bytes before each part */
+    free(increment);
     free(text);
     text = wires_text(30, "    (INTERCONNECT e/Y e/A (1x))");
     check_error(text, 4005, 30);
