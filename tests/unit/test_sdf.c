@@ -742,14 +742,13 @@ static char *wires_text(int odd, const char *with)
     return text;
 }
 
-/* `text` (`records` records) read in 4 parts, every one of which counts
- * (none read on), gives what one reading gives. */
-static void check_every_part_counts(const char *text, int records)
+/* `text` read in 4 parts, every one of which counts (none read on), gives
+ * what one reading gives (into *whole, zeroed by the caller). */
+static void check_every_part_counts(const char *text, recorder *whole)
 {
-    recorder whole = {0}, part[4];
+    recorder part[4];
     run x;
-    read_text(&x, text, &whole, NULL);
-    CHECK_EQ_INT(whole.n, records);
+    read_text(&x, text, whole, NULL);
     run_free(&x);
     sdf_visitor v[4];
     for (int k = 0; k < 4; k++) {
@@ -761,7 +760,7 @@ static void check_every_part_counts(const char *text, int records)
     x.st = sdf_read_memory_parts("t.sdf", text, strlen(text), v, 4, &used, NULL, x.d);
     CHECK_EQ_INT(x.st, GP_OK);
     CHECK_EQ_INT(used, 4);
-    CHECK(same_records(part, used, &whole));
+    CHECK(same_records(part, used, whole));
     run_free(&x);
 }
 
@@ -780,15 +779,15 @@ static void test_parts_inside_cells(void)
         " ) (PATHPULSE A Y (1)) (ABSOLUTE (PORT p/A (6))"};
     read_odd_texts(wires_text, odd, sizeof odd / sizeof odd[0], 12, 44, 16);
     char *text = wires_text(0, NULL);
-    check_every_part_counts(text, 45); /* 3 CELLs, 42 entries */
-    recorder r = {0};
-    run x;
-    read_text(&x, text, &r, NULL);
-    check_rec(&r, 44, "IOPATH |A |Y INCR", 2 * PS, 2 * PS);
-    run_free(&x);
+    recorder whole = {0};
+    check_every_part_counts(text, &whole);
+    CHECK_EQ_INT(whole.n, 45); /* 3 CELLs, 42 entries */
+    check_rec(&whole, 44, "IOPATH |A |Y INCR", 2 * PS, 2 * PS);
     char *increment = malloc(strlen(text) + 2), *group = strstr(text, "(ABSOLUTE\n");
     sprintf(increment, "%.*s(INCREMENT%s", (int)(group - text), text, group + strlen("(ABSOLUTE"));
-    check_every_part_counts(increment, 45); /* its place told by the bytes before each part */
+    whole = (recorder){0};
+    check_every_part_counts(increment, &whole); /* its group told by the lines before each part */
+    CHECK_EQ_INT(whole.n, 45);
     free(increment);
     free(text);
     text = wires_text(30, "    (INTERCONNECT e/Y e/A (1x))");
