@@ -648,10 +648,11 @@ extern "C" gp_status cuda_power_run(cuda_power_session *s, const cuda_power_opti
     return st;
 }
 
-extern "C" gp_status cuda_power_analyze(const design *dg, const events *ev,
-                                        const power_options *opt, const cuda_power_options *copt,
-                                        power_result **out, diag_ctx *d)
+/* cuda_power_analyze over one store that fits (a power_engine_fn). */
+static gp_status analyze_store(void *ctx, const design *dg, const events *ev,
+                               const power_options *opt, power_result **out, diag_ctx *d)
 {
+    const cuda_power_options *copt = (const cuda_power_options *)ctx;
     cuda_power_session *s;
     *out = NULL;
     gp_status st = cuda_power_open(dg, ev, opt, copt->device, &s, NULL, d);
@@ -660,6 +661,40 @@ extern "C" gp_status cuda_power_analyze(const design *dg, const events *ev,
     st = cuda_power_run(s, copt, out, NULL, d);
     cuda_power_close(s);
     return st;
+}
+
+/* The device memory a run's store may take: the option's, or the free
+ * memory less an eighth and the design's arrays (bytes an instance, pin
+ * and net, generously).  A store event costs its word and at most as much
+ * again of epoch index (epoch_cycles_for), and each pin on its net a gate
+ * stream entry.  False where the device does not answer (the run then
+ * says why). */
+static bool device_room(const design *dg, const cuda_power_options *o, power_room *room)
+{
+    size_t free_bytes = 0, total = 0;
+    *room = (power_room){o->device_bytes, 16, o->warp ? 8u : 0u};
+    if (o->device_bytes)
+        return true;
+    if (cudaSetDevice(o->device) != cudaSuccess ||
+        cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    uint64_t design_bytes = (uint64_t)dg->n_insts * 512 + (uint64_t)dg->n_pins * 64 +
+                            (uint64_t)dg->n_nets * 64;
+    uint64_t usable = free_bytes - free_bytes / 8;
+    room->bytes = usable > design_bytes ? usable - design_bytes : 0;
+    return true;
+}
+
+extern "C" gp_status cuda_power_analyze(const design *dg, const events *ev,
+                                        const power_options *opt, const cuda_power_options *copt,
+                                        power_result **out, diag_ctx *d)
+{
+    power_room room;
+    if (!device_room(dg, copt, &room))
+        return analyze_store((void *)copt, dg, ev, opt, out, d);
+    return power_analyze_in_room(dg, ev, opt, &room, analyze_store, (void *)copt, out, d);
 }
 
 extern "C" int cuda_power_kernel_reports(const cuda_power_session *s,

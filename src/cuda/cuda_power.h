@@ -86,6 +86,10 @@ typedef struct cuda_power_options {
                                  0: the engine's choice (docs/model.md) */
     bool deterministic;       /* fixed-point sums: bitwise identical run to run */
     int device;               /* CUDA device index */
+    /* cuda_power_analyze: the device memory a run's events may take; more
+     * run in slices of cycles.  0: what the device has free, less a margin
+     * for the design (tests set it small to force slices). */
+    uint64_t device_bytes;
 } cuda_power_options;
 
 /* fused (all five), the default partitioning, float64 sums, device 0. */
@@ -150,7 +154,9 @@ gp_status cuda_power_check_cells(const design *dg, diag_ctx *d);
  * command checks before it reads any input. */
 gp_status cuda_power_check_device(int device, diag_ctx *d);
 
-/* cuda_power_open, cuda_power_run, cuda_power_close. */
+/* cuda_power_open, cuda_power_run, cuda_power_close; a store larger than
+ * the device holds (its events, their epoch index and gate streams) runs
+ * in slices of cycles that fit (power_analyze_in_room). */
 gp_status cuda_power_analyze(const design *dg, const events *ev, const power_options *opt,
                              const cuda_power_options *copt, power_result **out, diag_ctx *d);
 

@@ -92,6 +92,22 @@ static inline uint64_t events_first_at(const events *ev, uint32_t n, int64_t t)
     return events_first_in(ev, ev->net_ev0[n], ev->net_ev0[n + 1], t);
 }
 
+/* Net n's events [*lo, *hi) that a store of the span [from, to) of ev
+ * holds: its last event before `from` (its value there), if any, then its
+ * events before `to`. */
+static inline void events_span_of(const events *ev, uint32_t n, int64_t from, int64_t to,
+                                  uint64_t *lo, uint64_t *hi)
+{
+    uint64_t first = events_first_at(ev, n, from);
+    *lo = first > ev->net_ev0[n] ? first - 1 : first;
+    *hi = events_first_in(ev, first, ev->net_ev0[n + 1], to);
+}
+
+/* The span [from, to) of ev as a store of its own (events_span_of's
+ * events of each net), laid out as a window from `from` (events_window);
+ * end_fs stays ev's.  NULL when out of memory. */
+events *events_slice(const events *ev, int64_t from, int64_t to);
+
 /* The earliest time of any net's first event; `none` when there is no
  * event. */
 int64_t events_first_time(const events *ev, int64_t none);

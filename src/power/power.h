@@ -185,6 +185,24 @@ power_result *power_result_copy(const power_result *r);
  * when its period differs), and frees r. */
 gp_status power_result_concat(power_result *t, power_result *r, diag_ctx *d);
 
+/* ---- one run in the memory an engine has ---- */
+
+/* What a store costs an engine and what the engine has: each event of the
+ * store per_event bytes, and per_pin_event more for each pin on its net
+ * (the CUDA engine's gate streams); `bytes` in all. */
+typedef struct power_room {
+    uint64_t bytes, per_event, per_pin_event;
+} power_room;
+
+/* The engine's run over opt's window of ev; where ev costs more than the
+ * room, in slices of whole cycles, halved until each slice's store
+ * (events_slice) fits or holds one cycle, with the clock fixed first as
+ * power_stream fixes it, and their results added up in cycle order: the
+ * one run's within rounding (1e-9 relative; bit for bit with exact sums). */
+gp_status power_analyze_in_room(const design *dg, const events *ev, const power_options *opt,
+                                const power_room *room, power_engine_fn engine, void *ctx,
+                                power_result **out, diag_ctx *d);
+
 /* Totals over groups (IO as include_io says), J. */
 double power_total_energy(const power_result *r, power_component c);
 /* Sum of all components of a row of POWER_COMPONENTS energies. */

@@ -551,6 +551,96 @@ static void compare_streamed_options(const cpu_case *cc, const char *vcd, int64_
     }
 }
 
+/* ---- one run in the engine's memory, in slices ------------------------------ */
+
+#ifdef POWER_TEST_CUDA
+/* The CUDA engine with `bytes` of device memory for its events; *runs is
+ * not counted. */
+static power_result *run_in_room(const cpu_case *cc, const power_options *opt, uint64_t bytes,
+                                 uint32_t *runs)
+{
+    power_result *r = NULL;
+    diag_ctx *d = diag_new(stderr);
+    cuda_power_options co = cuda_power_defaults();
+    co.device_bytes = bytes;
+    CHECK_EQ_INT(cuda_power_analyze(cc->dg, cc->ev, opt, &co, &r, d), GP_OK);
+    CHECK_EQ_INT(diag_error_count(d) + diag_warning_count(d), 0);
+    diag_free(d);
+    *runs = 0;
+    return r;
+}
+#else
+typedef struct counted_engine {
+    uint32_t runs;
+} counted_engine;
+
+static gp_status count_runs(void *ctx, const design *dg, const events *ev,
+                            const power_options *opt, power_result **out, diag_ctx *d)
+{
+    ((counted_engine *)ctx)->runs++;
+    return power_analyze_cpu(dg, ev, opt, 3, out, d);
+}
+
+/* The CPU engine in a room of `bytes` (the CUDA engine's costs); *runs:
+ * how many slices it took. */
+static power_result *run_in_room(const cpu_case *cc, const power_options *opt, uint64_t bytes,
+                                 uint32_t *runs)
+{
+    power_result *r = NULL;
+    diag_ctx *d = diag_new(stderr);
+    counted_engine engine = {0};
+    power_room room = {bytes, 16, 8};
+    CHECK_EQ_INT(power_analyze_in_room(cc->dg, cc->ev, opt, &room, count_runs, &engine, &r, d),
+                 GP_OK);
+    CHECK_EQ_INT(diag_error_count(d) + diag_warning_count(d), 0);
+    diag_free(d);
+    *runs = engine.runs;
+    return r;
+}
+#endif
+
+/* The engine in a room too small for the store, in slices of one cycle
+ * and of about a third of the run, against its one run: within 1e-9, and
+ * bit for bit with exact sums (ref and cpu engines). */
+static void compare_in_room(const cpu_case *cc, const power_options *opt, uint32_t cycles)
+{
+    bool ref = false;
+    power_result *whole = run_whole(cc, opt, ref);
+    uint64_t third = cc->ev->n_events * (16 + 8 * 3) / 3; /* nets have about 3 pins */
+    for (int k = 0; whole && k < 2; k++) {
+        uint32_t runs = 0;
+        power_result *r = run_in_room(cc, opt, k == 0 ? 1 : third, &runs);
+#ifndef POWER_TEST_CUDA
+        CHECK(k == 0 ? runs == whole->n_cycles : runs >= 3 && runs < cycles);
+        if (r && opt->exact)
+            check_same_bits(whole, r);
+#else
+        (void)cycles; /* the CUDA engine's slices are not counted */
+#endif
+        if (r)
+            check_near(whole, r, 1e-9);
+        power_result_free(r);
+    }
+    power_result_free(whole);
+}
+
+/* compare_in_room with a given period and a window that cuts cycles, with
+ * a measured period and the I/O group, and with exact sums. */
+static void compare_in_room_options(const cpu_case *cc, int64_t period_fs, uint32_t cycles)
+{
+    power_options opt = power_defaults();
+    opt.period_fs = period_fs;
+    opt.window_start_fs = period_fs * 2 + 1234;
+    opt.window_end_fs = period_fs * (cycles - 1) - 99;
+    compare_in_room(cc, &opt, cycles);
+    opt = power_defaults();
+    opt.clock_net = "clk";
+    opt.include_io = true;
+    compare_in_room(cc, &opt, cycles);
+    opt.exact = true;
+    compare_in_room(cc, &opt, cycles);
+}
+
 /* ---- a handmade design ------------------------------------------------------ */
 
 /* d is never dumped (X throughout); y is first dumped at 7 ns (X -> 1 is
@@ -882,6 +972,7 @@ static void test_random_design(uint64_t seed, uint32_t n, uint32_t n_pi, uint32_
     check_model(cc.dg, cc.ev);
     compare_options(&cc, 10000000, 12345678, (int64_t)(cycles - 3) * 10000000 + 4321);
     compare_streamed_options(&cc, path, 10000000, cycles);
+    compare_in_room_options(&cc, 10000000, cycles);
     case_free(&cc);
 }
 
