@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cuda/cuda_device.h"
 #include "cuda/cuda_resim.h"
 #include "ranks/ranks.h"
 #include "report/report.h"
@@ -41,7 +42,8 @@ static const char resim_help[] =
     "                    (e.g. 512M, 8G; default: every cycle at once): the cycles\n"
     "                    are re-simulated and analysed in windows of whole cycles,\n"
     "                    each from a warm-up before it, with the same results (on\n"
-    "                    the GPU too: a design whose events exceed its memory)\n"
+    "                    the GPU too: a design whose events exceed its memory; a\n"
+    "                    run out of GPU memory without --memory goes again so)\n"
     "\n"
     "ranks (MPI):\n"
     "  mpirun -np N gatepower resim --power ...  shares the cycles out: each rank\n"
@@ -290,6 +292,45 @@ static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_co
     return st;
 }
 
+/* Device bytes a re-simulated event takes while its power is analysed on
+ * the GPU, about: 31 measured at the peak on the generated million-gate
+ * case (its word, the gate streams' entries of the pins on its net, the
+ * levels' rooms: bench/RESULTS.md, forty-second session), and a margin. */
+#define RESIM_DEVICE_EVENT_BYTES 40
+
+/* The whole dump in one window.  On the GPU, with only the power asked
+ * for, a run out of memory is not reported: *again gets the --memory
+ * whose windows the device holds, and the run is to go again in them. */
+static gp_status resim_one_window(const resim_args *a, cli_design *cd, const cli_context *ctx,
+                                  power_result **r, uint64_t *again)
+{
+    *again = 0;
+    bool may_window = a->power.engine == CLI_ENGINE_CUDA && a->want_power && !a->saif &&
+                      !a->vcd;
+    cli_context held = *ctx;
+    if (may_window && !(held.diag = diag_new_held(ctx->diag)))
+        held.diag = ctx->diag, may_window = false;
+    resim_stats stats;
+    gp_status st = resim_part(a, cd, &held, r, &stats);
+    cuda_device_info info;
+    if (may_window && st == GP_ERR_NOMEM &&
+        cuda_device_query(a->power.cuda.device, &info, held.diag) == GP_OK)
+        *again = info.global_mem_bytes / RESIM_DEVICE_EVENT_BYTES * RESIM_EVENT_BYTES;
+    if (may_window) {
+        if (!*again)
+            diag_release(held.diag);
+        diag_free(held.diag);
+    }
+    if (*again)
+        diag_note(ctx->diag, 1052, DIAG_NOWHERE, "the GPU's %.0f GB do not hold every cycle's "
+                  "re-simulated events: re-simulating again in windows of whole cycles, as "
+                  "--memory %.0fM would (give --memory to start in windows)",
+                  (double)info.global_mem_bytes / 1e9, (double)*again / (1 << 20));
+    if (st == GP_OK && !ctx->quiet)
+        print_stats(&stats, 1);
+    return st;
+}
+
 /* The re-simulation and its power (into *r) once the design is read: of
  * the whole dump as it is, or, under mpirun or with --memory, with the
  * clock fixed on the dump, of this rank's share of the cycles in windows,
@@ -302,11 +343,11 @@ static gp_status resim_and_power(resim_args *a, cli_design *cd, const cli_contex
                           power_check_design(cd->dg, &a->power.opt, d) != GP_OK))
         return GP_ERR_INPUT;
     if (ranks_count() == 1 && !a->memory) {
-        resim_stats stats;
-        gp_status st = resim_part(a, cd, ctx, r, &stats);
-        if (st == GP_OK && !ctx->quiet)
-            print_stats(&stats, 1);
-        return st;
+        uint64_t again;
+        gp_status st = resim_one_window(a, cd, ctx, r, &again);
+        if (!again)
+            return st;
+        a->memory = again;
     }
     int64_t from, to;
     uint32_t windows = 0;
