@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_check.h"
 #include "bench_gen.h"
 #include "bench_nvml.h"
 #include "cuda/cuda_device.h"
@@ -42,7 +43,6 @@
 #define BENCH_MAX_ROUNDS 64
 #define BENCH_MAX_REPEATS 16
 #define BENCH_TOLERANCE 1e-6
-#define BENCH_FLOOR_J 1e-30
 /* The device-to-device copy rate measured on this workplace's H200
  * (device/KINDS.md: about 4.3 TB/s, bytes read plus written), the ceiling
  * the bandwidth estimate is set against. */
@@ -125,13 +125,6 @@ static double median(const double *v, int n)
 
 /* ---- checks ------------------------------------------------------------------------ */
 
-static double relative(double a, double b)
-{
-    if (!isfinite(a) || !isfinite(b)) /* NaN never passes; infinities only when equal */
-        return a == b ? 0.0 : INFINITY;
-    return fabs(a - b) / fmax(fmax(fabs(a), fabs(b)), BENCH_FLOOR_J);
-}
-
 static const char *const component_names[POWER_COMPONENTS] = {
     "internal", "switching", "leakage", "glitch-internal", "glitch-switching"};
 
@@ -140,7 +133,7 @@ static void compare_rows(bench_check *c, const double *x, const double *y, size_
                          const char *what)
 {
     for (size_t i = 0; i < rows * POWER_COMPONENTS; i++) {
-        double rel = relative(x[i], y[i]);
+        double rel = bench_relative(x[i], y[i]);
         if (rel > c->worst) {
             c->worst = rel;
             snprintf(c->where, sizeof c->where, "%s %zu %s", what, i / POWER_COMPONENTS,
@@ -162,7 +155,7 @@ static bench_check compare_results(const power_result *ref, const power_result *
     compare_rows(&c, ref->inst_energy, r->inst_energy, ref->n_insts, "instance");
     compare_rows(&c, ref->bin_energy, r->bin_energy, ref->n_cycles, "bin");
     compare_rows(&c, &ref->group_energy[0][0], &r->group_energy[0][0], POWER_GROUPS, "group");
-    double io = relative(ref->io_switching, r->io_switching);
+    double io = bench_relative(ref->io_switching, r->io_switching);
     if (io > c.worst)
         c.worst = io, snprintf(c.where, sizeof c.where, "io switching");
     return c;

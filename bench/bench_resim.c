@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_check.h"
 #include "bench_nvml.h"
 #include "cuda/cuda_device.h"
 #include "cuda/cuda_power.h"
@@ -36,7 +37,6 @@
 
 #define BENCH_MAX_REPEATS 16
 #define BENCH_TOLERANCE 1e-6
-#define BENCH_FLOOR_J 1e-30
 
 typedef struct bench_args {
     const char *lib, *netlist, *top, *sdf, *activity, *scope, *name, *variants;
@@ -96,31 +96,6 @@ static bool same_events(const events *a, const events *b)
            a->end_fs == b->end_fs &&
            memcmp(a->net_ev0, b->net_ev0, ((size_t)a->n_nets + 1) * sizeof *a->net_ev0) == 0 &&
            memcmp(a->word, b->word, a->n_events * sizeof *a->word) == 0;
-}
-
-static double relative(double a, double b)
-{
-    if (!isfinite(a) || !isfinite(b))
-        return a == b ? 0.0 : INFINITY;
-    return fabs(a - b) / fmax(fmax(fabs(a), fabs(b)), BENCH_FLOOR_J);
-}
-
-/* The worst relative difference of two results over instances, bins and
- * groups; INFINITY when their shapes or events differ. */
-static double worst_difference(const power_result *x, const power_result *y)
-{
-    if (x->n_insts != y->n_insts || x->n_cycles != y->n_cycles ||
-        x->events_used != y->events_used)
-        return INFINITY;
-    double worst = relative(x->io_switching, y->io_switching);
-    for (size_t i = 0; i < (size_t)x->n_insts * POWER_COMPONENTS; i++)
-        worst = fmax(worst, relative(x->inst_energy[i], y->inst_energy[i]));
-    for (size_t i = 0; i < (size_t)x->n_cycles * POWER_COMPONENTS; i++)
-        worst = fmax(worst, relative(x->bin_energy[i], y->bin_energy[i]));
-    for (size_t g = 0; g < POWER_GROUPS; g++)
-        for (size_t c = 0; c < POWER_COMPONENTS; c++)
-            worst = fmax(worst, relative(x->group_energy[g][c], y->group_energy[g][c]));
-    return worst;
 }
 
 /* The CPU re-simulation, repeats times; the last run's events in *full. */
@@ -186,7 +161,7 @@ static double compare_power(const bench_args *a, const bench_case *bc, const eve
     double start = progress_now_seconds();
     if (cuda_power_open_resident(bc->dg, plan->fixed, dev, &opt, &s, NULL, d) == GP_OK &&
         cuda_power_run(s, &co, &gpu, NULL, d) == GP_OK)
-        worst = worst_difference(cpu, gpu);
+        worst = bench_worst_difference(cpu, gpu);
     *gpu_s = progress_now_seconds() - start; /* open and first run: what a user waits for */
     cuda_power_close(s);
     power_result_free(cpu);

@@ -7,14 +7,15 @@
  *
  * usage: bench_room GATES CYCLES [--single] [--device D]
  *
- * Exit: 0 the results agree (1e-6 relative per component of every
- * instance, bin and group), 1 they do not or an engine failed, 2 usage. */
+ * Exit: 0 the results agree (bench_worst_difference within 1e-6), 1 they
+ * do not or an engine failed, 2 usage. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench_check.h"
 #include "bench_gen.h"
 #include "cuda/cuda_device.h"
 #include "cuda/cuda_power.h"
@@ -25,29 +26,6 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* The largest relative difference between a[n] and b[n]. */
-static double worst(const double *a, const double *b, size_t n)
-{
-    double w = 0;
-    for (size_t i = 0; i < n; i++) {
-        double scale = fmax(fabs(a[i]), fabs(b[i]));
-        if (scale > 1e-30 && fabs(a[i] - b[i]) / scale > w)
-            w = fabs(a[i] - b[i]) / scale;
-    }
-    return w;
-}
-
-static double worst_result(const power_result *a, const power_result *b)
-{
-    if (a->n_insts != b->n_insts || a->n_cycles != b->n_cycles ||
-        a->events_used != b->events_used)
-        return INFINITY;
-    double w = worst(a->inst_energy, b->inst_energy, (size_t)a->n_insts * POWER_COMPONENTS);
-    w = fmax(w, worst(a->bin_energy, b->bin_energy, (size_t)a->n_cycles * POWER_COMPONENTS));
-    return fmax(w, worst(&a->group_energy[0][0], &b->group_energy[0][0],
-                         POWER_GROUPS * POWER_COMPONENTS));
 }
 
 /* One session over the whole store, as the engine ran before slices. */
@@ -111,7 +89,7 @@ int main(int argc, char **argv)
     if (st == GP_OK)
         st = power_analyze_cpu(bc.dg, bc.ev, &opt, 0, &cpu, d);
     double t2 = now_seconds();
-    double w = st == GP_OK ? worst_result(cpu, gpu) : INFINITY;
+    double w = st == GP_OK ? bench_worst_difference(cpu, gpu) : INFINITY;
     printf("cuda_power_analyze %.2f s, cpu engine %.2f s; worst relative difference %.2e (%s)\n",
            t1 - t0, t2 - t1, w, w <= 1e-6 ? "ok" : "FAIL");
     power_result_free(gpu);
