@@ -307,9 +307,10 @@ static gp_status resim_one_window(const resim_args *a, cli_design *cd, const cli
     *again = 0;
     bool may_window = a->power.engine == CLI_ENGINE_CUDA && a->want_power && !a->saif &&
                       !a->vcd;
+    diag_ctx *held_diag = may_window ? diag_new_held(ctx->diag) : NULL;
+    may_window = held_diag != NULL;
     cli_context held = *ctx;
-    if (may_window && !(held.diag = diag_new_held(ctx->diag)))
-        held.diag = ctx->diag, may_window = false;
+    held.diag = may_window ? held_diag : ctx->diag;
     resim_stats stats;
     gp_status st = resim_part(a, cd, &held, r, &stats);
     cuda_device_info info;
