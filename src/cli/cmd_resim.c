@@ -180,21 +180,22 @@ static gp_status resim_on_host(const resim_args *a, cli_design *cd, const cli_co
 }
 
 /* Re-simulation on the GPU; the events come back for the files only, the
- * power analysis (into *r) reads them where they are. */
+ * power analysis (into *r) reads them where they are.  The plan is made
+ * on a run's first window and moved on to the others. */
 static gp_status resim_on_device(const resim_args *a, cli_design *cd, const cli_context *ctx,
-                                 power_result **r, resim_stats *stats)
+                                 resim_plan *plan, power_result **r, resim_stats *stats)
 {
     diag_ctx *d = ctx->diag;
-    resim_plan plan;
     cuda_events *dev = NULL;
     events *full = NULL;
-    gp_status st = resim_plan_make(cd->dg, cd->ev, &a->opt, &plan, stats, d);
+    gp_status st = plan->gates ? resim_plan_move(cd->dg, cd->ev, &a->opt, plan, stats, d)
+                               : resim_plan_make(cd->dg, cd->ev, &a->opt, plan, stats, d);
     if (st != GP_OK)
         return st;
     cli_timing_lap(&cd->timing, "resim plan");
     cuda_resim_options co = cuda_resim_defaults();
     co.device = a->power.cuda.device;
-    st = cuda_resim_run(&plan, &co, &dev, stats, NULL, d);
+    st = cuda_resim_run(plan, &co, &dev, stats, NULL, d);
     if (st == GP_OK) {
         cli_timing_lap(&cd->timing, "resim");
         if (a->saif || a->vcd)
@@ -203,11 +204,10 @@ static gp_status resim_on_device(const resim_args *a, cli_design *cd, const cli_
             st = write_files(a, cd, full, d);
         cli_timing *timing = a->in.timing ? &cd->timing : NULL;
         if (st == GP_OK && a->want_power)
-            st = cli_power_analyze_resident(&a->power, cd->dg, plan.fixed, dev, r, timing, d);
+            st = cli_power_analyze_resident(&a->power, cd->dg, plan->fixed, dev, r, timing, d);
     }
     events_free(full);
     cuda_events_free(dev);
-    resim_plan_free(&plan);
     return st;
 }
 
@@ -218,11 +218,12 @@ static gp_status resim_on_device(const resim_args *a, cli_design *cd, const cli_
 #define RESIM_PROBE_CYCLES 16
 
 /* The re-simulation (and its power, into *r) of [exact_from, until), or of
- * the whole dump; stats gets its statistics. */
+ * the whole dump; stats gets its statistics.  plan: the GPU's, kept from
+ * window to window (resim_on_device). */
 static gp_status resim_part(const resim_args *a, cli_design *cd, const cli_context *ctx,
-                            power_result **r, resim_stats *stats)
+                            resim_plan *plan, power_result **r, resim_stats *stats)
 {
-    return a->power.engine == CLI_ENGINE_CUDA ? resim_on_device(a, cd, ctx, r, stats)
+    return a->power.engine == CLI_ENGINE_CUDA ? resim_on_device(a, cd, ctx, plan, r, stats)
                                               : resim_on_host(a, cd, ctx, r, stats);
 }
 
@@ -262,6 +263,7 @@ static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_co
      * it needs one. */
     int64_t warmup = a->memory ? resim_warmup_fs(cd->dg) : -1;
     resim_stats all = {0};
+    resim_plan plan = {0};
     gp_status st = GP_OK;
     int64_t t = start, w_end;
     do { /* once at least: a window outside the dump is refused as one run refuses it */
@@ -276,7 +278,7 @@ static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_co
         w.power.opt.window_end_fs = last ? share->window_end_fs : w_end;
         power_result *part = NULL;
         resim_stats s;
-        st = resim_part(&w, cd, ctx, &part, &s);
+        st = resim_part(&w, cd, ctx, &plan, &part, &s);
         if (st == GP_OK && *r)
             st = power_result_append(*r, part, ctx->diag);
         else if (st == GP_OK)
@@ -287,6 +289,7 @@ static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_co
         t = w_end;
         ++*windows;
     } while (st == GP_OK && t < end);
+    resim_plan_free(&plan);
     if (st == GP_OK && !ctx->quiet)
         print_stats(&all, *windows);
     return st;
@@ -312,7 +315,9 @@ static gp_status resim_one_window(const resim_args *a, cli_design *cd, const cli
     cli_context held = *ctx;
     held.diag = may_window ? held_diag : ctx->diag;
     resim_stats stats;
-    gp_status st = resim_part(a, cd, &held, r, &stats);
+    resim_plan plan = {0};
+    gp_status st = resim_part(a, cd, &held, &plan, r, &stats);
+    resim_plan_free(&plan);
     cuda_device_info info;
     if (may_window && st == GP_ERR_NOMEM &&
         cuda_device_query(a->power.cuda.device, &info, held.diag) == GP_OK)

@@ -122,6 +122,11 @@ typedef struct resim_plan {
  * inputs, events_in, gates). */
 gp_status resim_plan_make(const design *dg, const events *dump, const resim_options *opt,
                           resim_plan *plan, resim_stats *stats, diag_ctx *d);
+/* The plan moved to the part of the same dump (and design) that opt says,
+ * as resim_plan_make would make it there: the fixed nets' events made
+ * anew, the gates kept.  On failure the plan has no fixed nets. */
+gp_status resim_plan_move(const design *dg, const events *dump, const resim_options *opt,
+                          resim_plan *plan, resim_stats *stats, diag_ctx *d);
 void resim_plan_free(resim_plan *plan);
 
 #endif

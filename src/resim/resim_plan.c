@@ -9,13 +9,23 @@
 #include "util/mem.h"
 #include "util/parts.h"
 
-/* The fixed nets' words, filled on threads (a parts_fn over nets). */
+/* The fixed nets' events, counted and then filled on threads (parts_fns
+ * over nets). */
 typedef struct fixed_job {
     const events *dump;
     const resim_source *src;
     resim_span span;
     events *fixed;
 } fixed_job;
+
+/* Net n's count into net_ev0[n + 1], summed into offsets afterwards. */
+static void count_part(void *ctx, uint32_t part, uint32_t parts)
+{
+    const fixed_job *f = ctx;
+    uint32_t end = (uint32_t)parts_begin(f->fixed->n_nets, part + 1, parts);
+    for (uint32_t n = (uint32_t)parts_begin(f->fixed->n_nets, part, parts); n < end; n++)
+        f->fixed->net_ev0[n + 1] = resim_source_events(f->dump, n, &f->src[n], f->span);
+}
 
 static void fill_part(void *ctx, uint32_t part, uint32_t parts)
 {
@@ -27,7 +37,7 @@ static void fill_part(void *ctx, uint32_t part, uint32_t parts)
 
 /* The fixed nets' waveforms in the span, in an event store, none cut at
  * the dump's end: the sources of resim_run's, each net's events counted,
- * then filled on `workers` threads. */
+ * then filled, on `workers` threads. */
 static gp_status fixed_nets(const design *dg, const events *dump, const resim_options *opt,
                             resim_span span, uint32_t workers, events **fixed, resim_stats *stats,
                             diag_ctx *d)
@@ -38,21 +48,21 @@ static gp_status fixed_nets(const design *dg, const events *dump, const resim_op
                              : resim_no_memory(d);
     if (st == GP_OK && !(ev->net_ev0 = mem_alloc(((size_t)dg->n_nets + 1) * sizeof *ev->net_ev0)))
         st = resim_no_memory(d);
-    uint64_t at = 0;
-    for (uint32_t n = 0; st == GP_OK && n < dg->n_nets; n++) {
-        ev->net_ev0[n] = at;
-        at += resim_source_events(dump, n, &src[n], span);
-    }
+    fixed_job job = {dump, src, span, ev};
+    uint32_t parts = parts_for(dg->n_nets, workers);
     if (st == GP_OK) {
-        ev->net_ev0[dg->n_nets] = ev->n_events = at;
         ev->n_nets = dg->n_nets;
         ev->end_fs = dump->end_fs;
-        if (!(ev->word = mem_alloc((at ? at : 1) * sizeof *ev->word)))
+        ev->net_ev0[0] = 0;
+        parts_run(count_part, &job, parts);
+        for (uint32_t n = 0; n < dg->n_nets; n++)
+            ev->net_ev0[n + 1] += ev->net_ev0[n];
+        ev->n_events = ev->net_ev0[dg->n_nets];
+        if (!(ev->word = mem_alloc((ev->n_events ? ev->n_events : 1) * sizeof *ev->word)))
             st = resim_no_memory(d);
     }
     if (st == GP_OK) {
-        fixed_job job = {dump, src, span, ev};
-        parts_run(fill_part, &job, parts_for(dg->n_nets, workers));
+        parts_run(fill_part, &job, parts);
         *fixed = ev;
     } else {
         events_free(ev);
@@ -187,22 +197,32 @@ gp_status resim_plan_make(const design *dg, const events *dump, const resim_opti
     gp_status st = resim_check_design(dg, d);
     if (st != GP_OK)
         return st;
-    resim_span span;
-    st = resim_span_of(dg, dump, opt, &span, stats, d);
-    plan->t0 = span.start;
-    if (st == GP_OK)
-        st = fixed_nets(dg, dump, opt, span, parts_threads(opt->threads), &plan->fixed, stats, d);
     uint32_t n_jobs = 0;
-    resim_job *jobs = st == GP_OK ? resim_list_jobs(dg, &n_jobs) : NULL;
-    if (st == GP_OK)
-        st = jobs && order_by_fanin(dg, jobs, n_jobs)
-                 ? list_gates(dg, jobs, n_jobs, parts_threads(opt->threads), plan, d)
-                 : resim_no_memory(d);
+    resim_job *jobs = resim_list_jobs(dg, &n_jobs);
+    st = jobs && order_by_fanin(dg, jobs, n_jobs)
+             ? list_gates(dg, jobs, n_jobs, parts_threads(opt->threads), plan, d)
+             : resim_no_memory(d);
     mem_free(jobs);
-    stats->gates = n_jobs;
+    if (st == GP_OK)
+        st = resim_plan_move(dg, dump, opt, plan, stats, d);
     if (st != GP_OK)
         resim_plan_free(plan);
     return st;
+}
+
+gp_status resim_plan_move(const design *dg, const events *dump, const resim_options *opt,
+                          resim_plan *plan, resim_stats *stats, diag_ctx *d)
+{
+    memset(stats, 0, sizeof *stats);
+    stats->gates = plan->n_gates;
+    events_free(plan->fixed);
+    plan->fixed = NULL;
+    resim_span span;
+    gp_status st = resim_span_of(dg, dump, opt, &span, stats, d);
+    plan->t0 = span.start;
+    return st == GP_OK ? fixed_nets(dg, dump, opt, span, parts_threads(opt->threads),
+                                    &plan->fixed, stats, d)
+                       : st;
 }
 
 void resim_plan_free(resim_plan *plan)

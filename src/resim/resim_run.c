@@ -156,13 +156,45 @@ typedef struct source_walk {
     bool has_after;
 } source_walk;
 
+/* Whether dump event k surely moves to span.start or before: moved times
+ * are each event's own moved time or an earlier event's (moved_time), at
+ * most its time plus the larger shift. */
+static bool surely_held(const events *dump, uint64_t k, int64_t most_shift, resim_span span)
+{
+    int64_t t = events_time(dump, k);
+    return t <= span.t0 || t <= span.start - most_shift;
+}
+
+/* Where a walk of net n cut at span.start may begin (a source index): at
+ * the last dump event that surely moves to span.start or before, which
+ * is held there unless a later one is.  Every later event's moved time
+ * is then the same as in a walk from the first, or also at or before
+ * span.start, since the earlier events' moved times all are. */
+static uint64_t walk_first(const events *dump, uint32_t n, const resim_source *src, bool x,
+                           resim_span span)
+{
+    int64_t most = src->shift[0] > src->shift[1] ? src->shift[0] : src->shift[1];
+    uint64_t first = dump->net_ev0[n], lo = first, hi = dump->net_ev0[n + 1];
+    while (lo < hi) { /* the first event not surely held */
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (surely_held(dump, mid, most, span))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > first ? lo - 1 - first + x : 0;
+}
+
 static source_walk walk_begin(const events *dump, uint32_t n, const resim_source *src,
                               resim_span span)
 {
-    return (source_walk){.dump = dump, .src = src, .span = span, .net = n,
-                         .x = src->kind == RESIM_FROM_DUMP && starts_x(dump, n, src, span.t0),
-                         .cut = span.start > span.t0,
-                         .count = source_count(dump, n, src, span.t0), .last = INT64_MIN};
+    source_walk w = {.dump = dump, .src = src, .span = span, .net = n,
+                     .x = src->kind == RESIM_FROM_DUMP && starts_x(dump, n, src, span.t0),
+                     .cut = span.start > span.t0,
+                     .count = source_count(dump, n, src, span.t0), .last = INT64_MIN};
+    if (w.cut && src->kind == RESIM_FROM_DUMP)
+        w.i = walk_first(dump, n, src, w.x, span);
+    return w;
 }
 
 /* The walk's next event kept in the span; false after the last. */

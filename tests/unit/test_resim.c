@@ -237,6 +237,29 @@ static bool same_from(const events *a, const events *b, uint32_t n, int64_t t, i
     return kb == b->net_ev0[n + 1] || events_time(b, kb) >= until;
 }
 
+/* A plan of the whole of sc's dump moved to opt's part of it is the plan
+ * made there: the same start (the span's), fixed nets' events and
+ * statistics. */
+static void check_moved_plan(const sim_case *sc, const resim_options *opt)
+{
+    resim_options whole = *opt;
+    whole.exact_from_fs = INT64_MIN, whole.until_fs = INT64_MAX;
+    resim_plan moved, made;
+    resim_stats moved_stats, made_stats;
+    diag_ctx *quiet = diag_new(NULL);
+    CHECK_EQ_INT(resim_plan_make(sc->dg, sc->dump, &whole, &moved, &moved_stats, quiet), GP_OK);
+    CHECK_EQ_INT(resim_plan_move(sc->dg, sc->dump, opt, &moved, &moved_stats, quiet), GP_OK);
+    CHECK_EQ_INT(resim_plan_make(sc->dg, sc->dump, opt, &made, &made_stats, quiet), GP_OK);
+    CHECK_EQ_INT(moved.t0, made.t0);
+    CHECK_EQ_INT(made.t0, made_stats.start_fs);
+    CHECK(memcmp(&moved_stats, &made_stats, sizeof made_stats) == 0);
+    CHECK(moved.fixed && made.fixed && same_events(moved.fixed, made.fixed));
+    CHECK_EQ_INT(moved.n_gates, made.n_gates);
+    resim_plan_free(&moved);
+    resim_plan_free(&made);
+    diag_free(quiet);
+}
+
 /* A re-simulation of [from, until) of sc's dump (a rank's share) and,
  * under RESIM_TEST_CUDA, the GPU's of its plan; the number of spans
  * whose gates started after the dump's start (a warm-up, not the whole
@@ -254,6 +277,7 @@ static void check_span(const sim_case *sc, int64_t from, int64_t until, int *cut
     CHECK(stats.start_fs < from);
     for (uint32_t n = 0; part && n < sc->dg->n_nets; n++)
         CHECK(same_from(sc->full, part, n, from, until));
+    check_moved_plan(sc, &opt);
 #ifdef RESIM_TEST_CUDA
     resim_plan plan;
     diag_ctx *quiet = diag_new(NULL);
