@@ -13,8 +13,9 @@
 #   BASE=.devcarry/base.tar TURNS=2 bash bench/resim-room.sh
 #
 # BASE: a tar of the base tree (git archive REV).  Knobs: GATES (1000000),
-# CYCLES (2000), MEMORIES ("8G"), TURNS (1), CASE_DIR (/tmp/resim-room:
-# kept when its netlist is there).  Logs in $OUT (or build-resim/out).
+# CYCLES (2000), MEMORIES ("8G"), TURNS (1), ENGINE (cuda; cpu runs the
+# same windows on the host), CASE_DIR (/tmp/resim-room: kept when its
+# netlist is there).  Logs in $OUT (or build-resim/out).
 set -u
 start=$SECONDS
 out=${OUT:-build-resim/out}
@@ -69,7 +70,7 @@ run() {
   local sampler=$!
   /usr/bin/time -f "%e s wall, %M KB peak" "$build/gatepower" resim --lib "$case_dir/cells.lib" \
     --netlist "$case_dir/netlist.v" --activity "$case_dir/regs.vcd" --sdf "$case_dir/netlist.sdf" \
-    --scope top --period 10ns --power --engine cuda --timing --json "$out/$name.json" "$@" \
+    --scope top --period 10ns --power --engine "${ENGINE:-cuda}" --timing --json "$out/$name.json" "$@" \
     >"$out/$name.log" 2>&1
   local rc=$?
   kill $sampler 2>/dev/null; wait $sampler 2>/dev/null
