@@ -3,7 +3,8 @@
 # cycles among the listed GPUs in one process: --devices 0 gives the
 # --device 0 run's numbers, and 0,0 and 0,0,0 (lanes sharing one GPU), in
 # one window and in --memory windows, equal them within 1e-9 relative,
-# every CSV.  Skipped without a CUDA device.
+# every CSV; a --device the host lacks is error 1515.  Skipped without a
+# CUDA device.
 set -u
 gp=$1
 source "$(dirname "$0")/lib/flop.sh"
@@ -25,5 +26,17 @@ for memory in "" "--memory 16K"; do
       { echo "FAIL: --devices $devices $memory: the results differ"; fail=1; }
   done
 done
-[ $fail = 0 ] && echo "ok: --devices 0, 0,0 and 0,0,0 give the one-device results"
+# A --device the host lacks: error 1515, exit 1, from power and resim.
+count=$("$gp" --version | sed -nE 's/^CUDA: built .*; ([0-9]+) devices?$/\1/p')
+for cmd in power resim; do
+  extra=()
+  [ $cmd = resim ] && extra=(--power)
+  "$gp" $cmd "${extra[@]}" --lib "$lib" --netlist "$tmp/top.v" --scope top --activity "$tmp/act.vcd" \
+    --period 10ns --engine cuda --device "$count" > /dev/null 2> "$tmp/err"
+  rc=$?
+  [ $rc = 1 ] && grep -q "error 1515: --engine cuda: CUDA device $count not found" "$tmp/err" ||
+    { echo "FAIL: $cmd --device $count (missing): exit $rc, $(grep -m1 error "$tmp/err")"; fail=1; }
+done
+[ $fail = 0 ] && echo "ok: --devices 0, 0,0 and 0,0,0 give the one-device results; a missing" \
+  "--device is error 1515"
 exit $fail
