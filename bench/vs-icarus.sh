@@ -15,14 +15,44 @@
 # and `gatepower resim --power` from the register dump with the cuda and the
 # cpu engine, every run writing its report (--out).  Last a table: the
 # median of each, Icarus + power against resim --power, and the two
-# analyses' totals side by side.  Knobs: RUNS (3), WORK (/tmp/gp-icarus).
+# analyses' totals side by side.  Knobs: RUNS (3), WORK (/tmp/gp-icarus),
+# REPORT_ONLY (1: each run prints its report, no --out), ICARUS_TIMEOUT
+# (seconds Icarus may take: 560).
+#
+# A longer run than the flow's: `DHRY_RUNS=R CYCLES=C bash
+# bench/vs-icarus.sh --pack BUILD` packs Dhrystone of R runs (about 1 500
+# cycles each) and its register dump of C cycles, made here by the flow's
+# zero-delay register testbench (regs.vvp) and gzipped; Icarus then runs C
+# cycles (about 1.7 ms each on the device's hosts).
 set -uo pipefail
 pack=.devcarry/icarus
+# The pack's program, register dump (gzipped) and cycles replaced by
+# DHRY_RUNS runs of Dhrystone over CYCLES cycles.
+pack_long_run() {
+  local cycles=${CYCLES:?CYCLES: the cycles of the longer run} vvp tmp
+  vvp=$(realpath "$1/regs.vvp")
+  tmp=$(mktemp -d)
+  bash examples/picorv32/program.sh "$tmp" "$DHRY_RUNS" >"$tmp/program.log" 2>&1 ||
+    { tail -5 "$tmp/program.log"; exit 1; }
+  (cd "$tmp" && vvp -n "$vvp" +vcd="$tmp/regs.vcd" +cycles="$cycles" \
+    >"$tmp/regs.log") || { tail -5 "$tmp/regs.log"; exit 1; }
+  cp "$tmp/dhry.hex" "$pack/"
+  rm "$pack/regs.vcd"
+  gzip -c "$tmp/regs.vcd" >"$pack/regs.vcd.gz"
+  python3 - "$pack/flow.json" "$cycles" <<'PY'
+import json, sys
+flow = json.load(open(sys.argv[1]))
+flow["cycles"] = int(sys.argv[2])
+json.dump(flow, open(sys.argv[1], "w"), indent=1)
+PY
+  rm -rf "$tmp"
+}
 if [ "${1:-}" = --pack ]; then
   flow=$2/examples/picorv32
   rm -rf "$pack" && mkdir -p "$pack/ivl" "$pack/lib"
   cp "$flow"/{sdf.vvp,netlist.sdf,netlist.v,regs.vcd,dhry.hex,flow.json} "$pack/"
   cp /usr/share/qflow/tech/osu018/osu018_stdcells.lib "$pack/"
+  [ -n "${DHRY_RUNS:-}" ] && pack_long_run "$flow"
   cp /usr/bin/vvp "$pack/"
   cp /usr/lib/x86_64-linux-gnu/ivl/*.vpi "$pack/ivl/"
   for l in $(ldd /usr/bin/vvp "$pack"/ivl/*.vpi | awk '/=>/ {print $3}' | sort -u); do
@@ -43,6 +73,11 @@ say() { echo "[$((SECONDS - start)) s] $*" | tee -a "$log"; }
 [ -f "$pack/sdf.vvp" ] || { say "FAIL: no $pack (bash bench/vs-icarus.sh --pack BUILD here)"; exit 1; }
 here=$(realpath "$pack")
 cp "$pack"/{netlist.sdf,dhry.hex} "$work/"
+regs=$pack/regs.vcd
+if [ -f "$pack/regs.vcd.gz" ]; then
+  regs=$work/regs.vcd
+  gunzip -c "$pack/regs.vcd.gz" >"$regs"
+fi
 sed "s|/usr/lib/x86_64-linux-gnu/ivl/|$here/ivl/|" "$pack/sdf.vvp" >"$work/sdf.vvp"
 cycles=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['cycles'])")
 top=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['top'])")
@@ -61,18 +96,21 @@ seconds_of() { # label command...: wall seconds appended to $out/label.times
   say "$label: $(tail -1 "$out/$label.times") s rc=$rc $(grep '^timing:' "$out/$label.err")"
   [ "$rc" = 0 ] || tail -3 "$out/$label.err"
 }
-seconds_of icarus env LD_LIBRARY_PATH="$here/lib" bash -c \
+seconds_of icarus env LD_LIBRARY_PATH="$here/lib" timeout "${ICARUS_TIMEOUT:-560}" bash -c \
   "cd '$work' && '$here/vvp' -n sdf.vvp +sdf=netlist.sdf +vcd='$work/full.vcd' +cycles=$cycles"
+grep -q " rc=0" <(tail -1 "$log") || { say "FAIL: Icarus did not finish"; exit 1; }
 ls -l "$work/full.vcd" | tee -a "$log"
 design=(--lib "$pack/osu018_stdcells.lib" --netlist "$pack/netlist.v" --top "$top"
         --sdf "$pack/netlist.sdf" --scope tb.dut --period "$period")
+# A run's outputs: its report.json, and its files unless REPORT_ONLY.
+outputs() { [ "${REPORT_ONLY:-0}" = 1 ] || echo "--out $out/$1"; echo "--json $out/$1.json"; }
 for r in $(seq 1 "$runs"); do
   seconds_of power-on-icarus "$gp" --quiet power "${design[@]}" --activity "$work/full.vcd" \
-    --engine cuda --timing --out "$out/power" --json "$out/power.json"
-  seconds_of resim-cuda "$gp" --quiet resim "${design[@]}" --activity "$pack/regs.vcd" --power \
-    --engine cuda --timing --out "$out/resim-cuda" --json "$out/resim-cuda.json"
-  seconds_of resim-cpu "$gp" --quiet resim "${design[@]}" --activity "$pack/regs.vcd" --power \
-    --engine cpu --timing --out "$out/resim-cpu" --json "$out/resim-cpu.json"
+    --engine cuda --timing $(outputs power)
+  seconds_of resim-cuda "$gp" --quiet resim "${design[@]}" --activity "$regs" --power \
+    --engine cuda --timing $(outputs resim-cuda)
+  seconds_of resim-cpu "$gp" --quiet resim "${design[@]}" --activity "$regs" --power \
+    --engine cpu --timing $(outputs resim-cpu)
 done
 python3 - "$out" <<'PY' | tee -a "$log"
 import json, os, statistics, sys

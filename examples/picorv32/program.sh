@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# program.sh OUT_DIR: Dhrystone for picorv32 (RV32IM, freestanding, upstream's
-# start.S, stdlib.c and sections.lds), built from ../shared's unchanged
-# sources into OUT_DIR/dhry.hex; two runs instead of upstream's 100 (the
-# copy in OUT_DIR is changed), so that a gate-level simulation stays short.
+# program.sh OUT_DIR [RUNS]: Dhrystone for picorv32 (RV32IM, freestanding,
+# upstream's start.S, stdlib.c and sections.lds), built from ../shared's
+# unchanged sources into OUT_DIR/dhry.hex; RUNS runs (2, instead of
+# upstream's 100: the copy in OUT_DIR is changed), so that a gate-level
+# simulation stays short (a run takes about 1 500 cycles).
 # A boot routine of ours runs each multiply and divide once and clears
 # x1-x31 before upstream's start: the core resets neither its registers nor
 # the multiplier's and divider's, and a gate-level simulation, which has none
@@ -10,12 +11,13 @@
 # it is written into x (an address, at first; x pulses wherever they meet).
 set -euo pipefail
 out=$1
+runs=${2:-2}
 src=$(cd "$(dirname "$0")/../../../shared/designs/picorv32/dhrystone" && pwd)
 work=$out/dhrystone
 mkdir -p "$work"
 cp "$src"/{dhry.h,dhry_1.c,dhry_2.c,stdlib.c,start.S,sections.lds} "$work/"
-sed -i 's/Number_Of_Runs = 100;/Number_Of_Runs = 2;/' "$work/dhry_1.c"
-grep -q 'Number_Of_Runs = 2;' "$work/dhry_1.c" || { echo "dhry_1.c: no run count to change" >&2; exit 1; }
+sed -i "s/Number_Of_Runs = 100;/Number_Of_Runs = $runs;/" "$work/dhry_1.c"
+grep -q "Number_Of_Runs = $runs;" "$work/dhry_1.c" || { echo "dhry_1.c: no run count to change" >&2; exit 1; }
 cflags=(-O3 -mabi=ilp32 -march=rv32im -DTIME -DRISCV -DUSE_MYSTDLIB -ffreestanding -nostdlib
         -Wno-implicit-int -Wno-implicit-function-declaration)
 cd "$work"
