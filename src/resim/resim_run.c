@@ -156,9 +156,9 @@ typedef struct source_walk {
     bool has_after;
 } source_walk;
 
-/* Whether dump event k surely moves to span.start or before: moved times
- * are each event's own moved time or an earlier event's (moved_time), at
- * most its time plus the larger shift. */
+/* Whether dump event k surely moves to span.start or before: an event's
+ * moved time is its own time shifted or an earlier event's (moved_time
+ * keeps them in order), so at most its time plus the larger shift. */
 static bool surely_held(const events *dump, uint64_t k, int64_t most_shift, resim_span span)
 {
     int64_t t = events_time(dump, k);
