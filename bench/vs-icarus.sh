@@ -17,7 +17,7 @@
 # median of each, Icarus + power against resim --power, and the two
 # analyses' totals side by side.  Knobs: RUNS (3), WORK (/tmp/gp-icarus),
 # REPORT_ONLY (1: each run prints its report, no --out), ICARUS_TIMEOUT
-# (seconds Icarus may take: 560).
+# (seconds Icarus may take: 560), ENGINES (resim's: "cuda cpu").
 #
 # A longer run than the flow's: `DHRY_RUNS=R CYCLES=C bash
 # bench/vs-icarus.sh --pack BUILD` packs Dhrystone of R runs (about 1 500
@@ -107,22 +107,24 @@ outputs() { [ "${REPORT_ONLY:-0}" = 1 ] || echo "--out $out/$1"; echo "--json $o
 for r in $(seq 1 "$runs"); do
   seconds_of power-on-icarus "$gp" --quiet power "${design[@]}" --activity "$work/full.vcd" \
     --engine cuda --timing $(outputs power)
-  seconds_of resim-cuda "$gp" --quiet resim "${design[@]}" --activity "$regs" --power \
-    --engine cuda --timing $(outputs resim-cuda)
-  seconds_of resim-cpu "$gp" --quiet resim "${design[@]}" --activity "$regs" --power \
-    --engine cpu --timing $(outputs resim-cpu)
+  for e in ${ENGINES:-cuda cpu}; do
+    seconds_of resim-$e "$gp" --quiet resim "${design[@]}" --activity "$regs" --power \
+      --engine $e --timing $(outputs resim-$e)
+  done
 done
 python3 - "$out" <<'PY' | tee -a "$log"
 import json, os, statistics, sys
 d = sys.argv[1]
 med = {k: statistics.median(float(x) for x in open(os.path.join(d, k + ".times")))
-       for k in ("icarus", "power-on-icarus", "resim-cuda", "resim-cpu")}
+       for k in ("icarus", "power-on-icarus", "resim-cuda", "resim-cpu")
+       if os.path.exists(os.path.join(d, k + ".times"))}
 base = med["icarus"] + med["power-on-icarus"]
 print(f"Icarus (vvp, SDF, full VCD)          {med['icarus']:8.3f} s (once)")
 print(f"gatepower power on Icarus's VCD      {med['power-on-icarus']:8.3f} s")
 print(f"  Icarus + power                     {base:8.3f} s")
 for k in ("resim-cuda", "resim-cpu"):
-    print(f"gatepower {k:<10} --power          {med[k]:8.3f} s  {base / med[k]:7.1f}x")
+    if k in med:
+        print(f"gatepower {k:<10} --power          {med[k]:8.3f} s  {base / med[k]:7.1f}x")
 tot = {k: json.load(open(os.path.join(d, k + ".json")))["total"]["total"]
        for k in ("power", "resim-cuda", "resim-cpu") if os.path.exists(os.path.join(d, k + ".json"))}
 print("total power: " + ", ".join(f"{k} {v:.6e} W" for k, v in tot.items()))
