@@ -156,33 +156,21 @@ typedef struct source_walk {
     bool has_after;
 } source_walk;
 
-/* Whether dump event k surely moves to span.start or before: an event's
- * moved time is its own time shifted or an earlier event's (moved_time
- * keeps them in order), so at most its time plus the larger shift. */
-static bool surely_held(const events *dump, uint64_t k, int64_t most_shift, resim_span span)
-{
-    int64_t t = events_time(dump, k);
-    return t <= span.t0 || t <= span.start - most_shift;
-}
-
 /* Where a walk of net n cut at span.start may begin (a source index): at
- * the last dump event that surely moves to span.start or before, which
- * is held there unless a later one is.  Every later event's moved time
- * is then the same as in a walk from the first, or also at or before
- * span.start, since the earlier events' moved times all are. */
+ * its last dump event that surely moves to span.start or before, which
+ * is held there unless a later one is.  An event's moved time is its own
+ * time shifted or an earlier event's (moved_time keeps them in order), so
+ * at most its time plus the larger shift; events at t0 or before do not
+ * move.  Every later event's moved time is then the same as in a walk
+ * from the first, or also at or before span.start, since the earlier
+ * events' moved times all are. */
 static uint64_t walk_first(const events *dump, uint32_t n, const resim_source *src, bool x,
                            resim_span span)
 {
     int64_t most = src->shift[0] > src->shift[1] ? src->shift[0] : src->shift[1];
-    uint64_t first = dump->net_ev0[n], lo = first, hi = dump->net_ev0[n + 1];
-    while (lo < hi) { /* the first event not surely held */
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (surely_held(dump, mid, most, span))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo > first ? lo - 1 - first + x : 0;
+    int64_t held_until = span.start - most > span.t0 ? span.start - most : span.t0;
+    uint64_t first = dump->net_ev0[n], not_held = events_first_at(dump, n, held_until + 1);
+    return not_held > first ? not_held - 1 - first + x : 0;
 }
 
 static source_walk walk_begin(const events *dump, uint32_t n, const resim_source *src,
