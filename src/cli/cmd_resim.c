@@ -251,9 +251,11 @@ static uint64_t next_window_cycles(const resim_args *a, uint64_t cycles, uint64_
 /* The share's cycles (a->power.opt's window, the clock fixed; its events
  * exact on [from, to)) re-simulated and analysed in windows of whole
  * cycles, each from its own warm-up, their results appended into *r: one
- * window, or with --memory windows of about that many bytes of events. */
+ * window, or with --memory windows of about that many bytes of events;
+ * the GPU's plan moved from window to window. */
 static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_context *ctx,
-                               int64_t from, int64_t to, power_result **r, uint32_t *windows)
+                               int64_t from, int64_t to, resim_plan *plan, power_result **r,
+                               uint32_t *windows)
 {
     const power_options *share = &a->power.opt;
     int64_t period = share->period_fs, start = share->window_start_fs;
@@ -263,7 +265,6 @@ static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_co
      * it needs one. */
     int64_t warmup = a->memory ? resim_warmup_fs(cd->dg) : -1;
     resim_stats all = {0};
-    resim_plan plan = {0};
     gp_status st = GP_OK;
     int64_t t = start, w_end;
     do { /* once at least: a window outside the dump is refused as one run refuses it */
@@ -278,7 +279,7 @@ static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_co
         w.power.opt.window_end_fs = last ? share->window_end_fs : w_end;
         power_result *part = NULL;
         resim_stats s;
-        st = resim_part(&w, cd, ctx, &plan, &part, &s);
+        st = resim_part(&w, cd, ctx, plan, &part, &s);
         if (st == GP_OK && *r)
             st = power_result_append(*r, part, ctx->diag);
         else if (st == GP_OK)
@@ -289,7 +290,6 @@ static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_co
         t = w_end;
         ++*windows;
     } while (st == GP_OK && t < end);
-    resim_plan_free(&plan);
     if (st == GP_OK && !ctx->quiet)
         print_stats(&all, *windows);
     return st;
@@ -303,9 +303,10 @@ static gp_status resim_windows(const resim_args *a, cli_design *cd, const cli_co
 
 /* The whole dump in one window.  On the GPU, with only the power asked
  * for, a run out of memory is not reported: *again gets the --memory
- * whose windows the device holds, and the run is to go again in them. */
+ * whose windows the device holds, and the run is to go again in them
+ * (the plan moved to each). */
 static gp_status resim_one_window(const resim_args *a, cli_design *cd, const cli_context *ctx,
-                                  power_result **r, uint64_t *again)
+                                  resim_plan *plan, power_result **r, uint64_t *again)
 {
     *again = 0;
     bool may_window = a->power.engine == CLI_ENGINE_CUDA && a->want_power && !a->saif &&
@@ -315,9 +316,7 @@ static gp_status resim_one_window(const resim_args *a, cli_design *cd, const cli
     cli_context held = *ctx;
     held.diag = may_window ? held_diag : ctx->diag;
     resim_stats stats;
-    resim_plan plan = {0};
-    gp_status st = resim_part(a, cd, &held, &plan, r, &stats);
-    resim_plan_free(&plan);
+    gp_status st = resim_part(a, cd, &held, plan, r, &stats);
     cuda_device_info info;
     if (may_window && st == GP_ERR_NOMEM &&
         cuda_device_query(a->power.cuda.device, &info, held.diag) == GP_OK)
@@ -337,10 +336,32 @@ static gp_status resim_one_window(const resim_args *a, cli_design *cd, const cli
     return st;
 }
 
-/* The re-simulation and its power (into *r) once the design is read: of
- * the whole dump as it is, or, under mpirun or with --memory, with the
- * clock fixed on the dump, of this rank's share of the cycles in windows,
- * each from a warm-up before it (resim_options.exact_from_fs). */
+/* The re-simulation and its power (into *r) of the whole dump as it is,
+ * or, under mpirun or with --memory, with the clock fixed on the dump, of
+ * this rank's share of the cycles in windows, each from a warm-up before
+ * it (resim_options.exact_from_fs); plan: the GPU's, made once. */
+static gp_status resim_share(resim_args *a, cli_design *cd, const cli_context *ctx,
+                             resim_plan *plan, power_result **r)
+{
+    if (ranks_count() == 1 && !a->memory) {
+        uint64_t again;
+        gp_status st = resim_one_window(a, cd, ctx, plan, r, &again);
+        if (!again)
+            return st;
+        a->memory = again;
+    }
+    int64_t from, to;
+    uint32_t windows = 0;
+    gp_status st = cli_power_take_share(&a->power, cd->dg, cd->ev, &from, &to, ctx->diag);
+    if (st != GP_OK || from == to)
+        return st; /* a share without cycles has nothing to make */
+    st = resim_windows(a, cd, ctx, from, to, plan, r, &windows);
+    cd->timing.windows = windows;
+    return st;
+}
+
+/* The re-simulation and its power (into *r) once the design is read
+ * (resim_share). */
 static gp_status resim_and_power(resim_args *a, cli_design *cd, const cli_context *ctx,
                                  power_result **r)
 {
@@ -348,20 +369,9 @@ static gp_status resim_and_power(resim_args *a, cli_design *cd, const cli_contex
     if (a->want_power && (!cli_power_clock_from_sdc(&a->power, cd, d) ||
                           power_check_design(cd->dg, &a->power.opt, d) != GP_OK))
         return GP_ERR_INPUT;
-    if (ranks_count() == 1 && !a->memory) {
-        uint64_t again;
-        gp_status st = resim_one_window(a, cd, ctx, r, &again);
-        if (!again)
-            return st;
-        a->memory = again;
-    }
-    int64_t from, to;
-    uint32_t windows = 0;
-    gp_status st = cli_power_take_share(&a->power, cd->dg, cd->ev, &from, &to, d);
-    if (st != GP_OK || from == to)
-        return st; /* a share without cycles has nothing to make */
-    st = resim_windows(a, cd, ctx, from, to, r, &windows);
-    cd->timing.windows = windows;
+    resim_plan plan = {0};
+    gp_status st = resim_share(a, cd, ctx, &plan, r);
+    resim_plan_free(&plan);
     return st;
 }
 
