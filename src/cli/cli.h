@@ -59,7 +59,7 @@ int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d);
 bool cli_inputs_complete(const cli_inputs *in, diag_ctx *d);
 
 /* Wall seconds per phase of a run, in the order they ran. */
-#define CLI_MAX_PHASES 16
+#define CLI_MAX_PHASES 20
 typedef struct cli_timing {
     report_phase phase[CLI_MAX_PHASES];
     int n;
@@ -230,7 +230,8 @@ bool cli_power_clock_given(const cli_power_args *a, const cli_inputs *in, const 
  * SDC without clocks.  A --clock that is no SDC clock stays a net. */
 bool cli_power_clock_from_sdc(cli_power_args *a, const cli_design *cd, diag_ctx *d);
 /* Reports --engine cuda where no device can run it (before any input is
- * read); false then. */
+ * read, without starting CUDA where the kernel driver lists the device:
+ * cuda_device_listed); false then. */
 bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d);
 /* The power analysis of `ev` by the engine --engine names, into *r. */
 gp_status cli_power_analyze(const cli_power_args *a, const design *dg, const events *ev,

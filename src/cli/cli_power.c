@@ -41,7 +41,11 @@ bool cli_power_engine_ready(const cli_power_args *a, diag_ctx *d)
 {
     if (a->devices_given)
         return devices_ready(a, d);
-    return a->engine != CLI_ENGINE_CUDA || cuda_power_check_device(a->cuda.device, d) == GP_OK;
+    /* A device the kernel driver lists is checked again by CUDA when the
+     * engine opens it: CUDA's start, left to the devices' thread, then goes
+     * on beside the reading. */
+    return a->engine != CLI_ENGINE_CUDA || cuda_device_listed(a->cuda.device) ||
+           cuda_power_check_device(a->cuda.device, d) == GP_OK;
 }
 
 bool cli_power_clock_given(const cli_power_args *a, const cli_inputs *in, const char *command,

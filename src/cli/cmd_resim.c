@@ -64,6 +64,7 @@ typedef struct resim_args {
     const char *saif, *vcd;
     bool want_power;
     uint64_t memory; /* --memory: the events a window holds, about; 0: one window */
+    cli_devices *devices; /* started with the reading, joined when the GPU is first needed */
     diag_ctx *d;
 } resim_args;
 
@@ -193,9 +194,13 @@ static gp_status resim_on_device(const resim_args *a, cli_design *cd, const cli_
     if (st != GP_OK)
         return st;
     cli_timing_lap(&cd->timing, "resim plan");
+    cli_devices_join(a->devices); /* the uploads find the device's buffers made, not being made */
+    cli_timing_lap(&cd->timing, "device wait");
     cuda_resim_options co = cuda_resim_defaults();
     co.device = a->power.cuda.device;
-    st = cuda_resim_run(plan, &co, &dev, stats, NULL, d);
+    st = cuda_power_check_device(co.device, d);
+    if (st == GP_OK)
+        st = cuda_resim_run(plan, &co, &dev, stats, NULL, d);
     if (st == GP_OK) {
         cli_timing_lap(&cd->timing, "resim");
         if (a->saif || a->vcd)
@@ -387,9 +392,9 @@ int cli_resim(int argc, char **argv, const cli_context *ctx)
     cli_design cd;
     cli_devices devices;
     cli_devices_start(&devices, &a.power);
+    a.devices = &devices;
     gp_status st = cli_read_design(&a.in, false, false, &cd, ctx);
     a.opt.net_bound = cd.coverage.net_bound;
-    cli_devices_join(&devices); /* the uploads find the device's buffers made, not being made */
     power_result *r = NULL;
     if (st == GP_OK)
         st = resim_and_power(&a, &cd, ctx, &r);

@@ -8,6 +8,7 @@
 bool cuda_built(void) { return false; }
 int cuda_build_version(void) { return 0; }
 int cuda_device_count(void) { return 0; }
+bool cuda_device_listed(int index) { (void)index; return false; }
 void cuda_device_start(int index) { (void)index; }
 void cuda_device_stop(int index) { (void)index; }
 

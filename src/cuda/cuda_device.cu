@@ -3,6 +3,8 @@
 #include "cuda/cuda_device.h"
 
 #include <cuda_runtime.h>
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuda/cuda_upload.h"
@@ -26,6 +28,20 @@ extern "C" int cuda_device_count(void)
         return 0;
     }
     return count;
+}
+
+extern "C" bool cuda_device_listed(int index)
+{
+    if (getenv("CUDA_VISIBLE_DEVICES"))
+        return false;
+    DIR *gpus = opendir("/proc/driver/nvidia/gpus");
+    if (!gpus)
+        return false;
+    int listed = 0;
+    for (struct dirent *e; (e = readdir(gpus));)
+        listed += e->d_name[0] != '.';
+    closedir(gpus);
+    return index >= 0 && index < listed;
 }
 
 extern "C" void cuda_device_stop(int index)

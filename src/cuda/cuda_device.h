@@ -31,6 +31,12 @@ bool cuda_built(void);
 int cuda_build_version(void);
 /* How many devices can be used: 0 without CUDA, without a driver or a GPU. */
 int cuda_device_count(void);
+/* Whether the NVIDIA kernel driver lists a GPU numbered `index`, found
+ * without starting CUDA (whose start takes 0.1-0.2 s): true when no
+ * CUDA_VISIBLE_DEVICES renumbers the GPUs and /proc/driver/nvidia/gpus
+ * holds more than `index` of them.  False says only that CUDA must be
+ * asked (cuda_device_count). */
+bool cuda_device_listed(int index);
 gp_status cuda_device_query(int index, cuda_device_info *out, diag_ctx *d);
 /* Makes device `index`'s context, which the first CUDA call on a device
  * waits for, and its upload's pinned buffers (cuda_upload.h), so that a
