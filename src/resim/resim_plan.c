@@ -27,11 +27,29 @@ static void count_part(void *ctx, uint32_t part, uint32_t parts)
         f->fixed->net_ev0[n + 1] = resim_source_events(f->dump, n, &f->src[n], f->span);
 }
 
+/* The first net of a fill part: parts split the events, not the nets (a
+ * design's events lie in its few fixed nets). */
+static uint32_t fill_part_net(const events *fixed, uint32_t part, uint32_t parts)
+{
+    if (part == parts)
+        return fixed->n_nets;
+    uint64_t at = parts_begin(fixed->n_events, part, parts);
+    uint32_t lo = 0, hi = fixed->n_nets; /* the first net whose events start at `at` or later */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (fixed->net_ev0[mid] < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static void fill_part(void *ctx, uint32_t part, uint32_t parts)
 {
     const fixed_job *f = ctx;
-    uint32_t end = (uint32_t)parts_begin(f->fixed->n_nets, part + 1, parts);
-    for (uint32_t n = (uint32_t)parts_begin(f->fixed->n_nets, part, parts); n < end; n++)
+    uint32_t end = fill_part_net(f->fixed, part + 1, parts);
+    for (uint32_t n = fill_part_net(f->fixed, part, parts); n < end; n++)
         resim_source_words(f->dump, n, &f->src[n], f->span, f->fixed->word + f->fixed->net_ev0[n]);
 }
 
@@ -49,12 +67,11 @@ static gp_status fixed_nets(const design *dg, const events *dump, const resim_op
     if (st == GP_OK && !(ev->net_ev0 = mem_alloc(((size_t)dg->n_nets + 1) * sizeof *ev->net_ev0)))
         st = resim_no_memory(d);
     fixed_job job = {dump, src, span, ev};
-    uint32_t parts = parts_for(dg->n_nets, workers);
     if (st == GP_OK) {
         ev->n_nets = dg->n_nets;
         ev->end_fs = dump->end_fs;
         ev->net_ev0[0] = 0;
-        parts_run(count_part, &job, parts);
+        parts_run(count_part, &job, parts_for(dg->n_nets, workers));
         for (uint32_t n = 0; n < dg->n_nets; n++)
             ev->net_ev0[n + 1] += ev->net_ev0[n];
         ev->n_events = ev->net_ev0[dg->n_nets];
@@ -62,7 +79,7 @@ static gp_status fixed_nets(const design *dg, const events *dump, const resim_op
             st = resim_no_memory(d);
     }
     if (st == GP_OK) {
-        parts_run(fill_part, &job, parts);
+        parts_run(fill_part, &job, parts_for(ev->n_events, workers));
         *fixed = ev;
     } else {
         events_free(ev);
