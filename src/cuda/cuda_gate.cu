@@ -4,10 +4,12 @@
  *   gate stream kernel   once a session: each gate's pins' events merged in
  *                        the order the reference applies them (by time,
  *                        then pin, then the net's order), one 8-byte entry
- *                        an event: time << 7 | pin << 2 | value.  A warp a
- *                        gate merges 32 entries a step: each pin's next 32
- *                        events in shared memory, each ranked among the
- *                        others by binary search.
+ *                        an event: time << 7 | pin << 2 | value.  A gate's
+ *                        stream is cut by time into chunks of about
+ *                        GS_CHUNK_ENTRIES (at its busiest pin's events), a
+ *                        warp a chunk, which merges 32 entries a step: each
+ *                        pin's next 32 events in shared memory, each ranked
+ *                        among the others by binary search.
  *   gate warp kernel     a warp a task (gate, epoch), each lane a 32nd of
  *                        the task's stream, moved to start at a cycle's
  *                        start: a lane's cycles are its own, and with them
@@ -33,6 +35,9 @@
 
 enum { GS_PIN_SHIFT = 2, GS_TIME_SHIFT = 7 };
 #define GS_BLOCK 128
+/* A gate stream's entries a warp merges, about (a chunk of its time): long
+ * streams (a register's clock pin over many cycles) go on many warps. */
+#define GS_CHUNK_ENTRIES 4096
 #define GS_NONE UINT64_MAX
 
 __device__ __forceinline__ int64_t gs_time(uint64_t e) { return (int64_t)(e >> GS_TIME_SHIFT); }
@@ -49,25 +54,68 @@ __device__ __forceinline__ uint32_t count_below(const uint64_t *list, uint64_t x
     return at + (list[at] < x);
 }
 
-/* One warp a gate: each step puts the next 32 entries of its stream in
- * place.  Each pin's next 32 events hold all of them; an event's place is
- * its position in its pin's list plus the events of the other pins' lists
- * that come before it (keys differ in the pin, so none is equal). */
+__device__ __forceinline__ uint64_t warp_sum_u64(uint64_t v)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off /= 2)
+        v += __shfl_xor_sync(0xffffffffu, v, off);
+    return v;
+}
+
+/* The time chunk c of a gate's `chunks` starts at (INT64_MIN for the
+ * first, INT64_MAX past the last): its busiest pin's event c / chunks of
+ * the way along (lead_at, lead_n: that pin's events in ev). */
+__device__ __forceinline__ int64_t chunk_start(const int64_t *ev, uint64_t lead_at,
+                                               uint64_t lead_n, uint64_t c, uint64_t chunks)
+{
+    return c == 0 ? INT64_MIN : c >= chunks ? INT64_MAX : ev_time(ev[lead_at + c * lead_n / chunks]);
+}
+
+/* The gate of chunk w: the g with chunk0[g] <= w < chunk0[g + 1]. */
+__device__ __forceinline__ uint32_t chunk_gate(const uint64_t *chunk0, uint32_t n_insts, uint64_t w)
+{
+    uint32_t lo = 0, hi = n_insts;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (chunk0[mid] <= w)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* One warp a chunk of a gate's stream: the events of its pins in a span of
+ * time, which go where the events before the span end; each step puts the
+ * next 32 entries in place.  Each pin's next 32 events hold all of them;
+ * an event's place is its position in its pin's list plus the events of
+ * the other pins' lists that come before it (keys differ in the pin, so
+ * none is equal). */
 __global__ void __launch_bounds__(GS_BLOCK)
-gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_pin0, uint64_t *gs)
+gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_pin0,
+                   const uint64_t *chunk0, uint64_t n_chunks, uint64_t *gs)
 {
     extern __shared__ uint64_t gs_lists[];
     uint32_t lane = threadIdx.x & 31;
     uint64_t *lists = gs_lists + (size_t)(threadIdx.x / 32) * m.max_pins * 32;
-    uint64_t g = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    if (g >= m.n_insts)
+    uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    if (w >= n_chunks)
         return;
+    uint32_t g = chunk_gate(chunk0, m.n_insts, w);
     uint32_t pin0 = m.inst_pin0[g], n = m.inst_pin0[g + 1] - pin0;
-    uint64_t cur = 0, end = 0; /* lane q: pin q's next event and its net's end */
+    uint64_t begin = 0, end = 0; /* lane q: pin q's net's events */
     uint32_t net = lane < n ? m.pin_net[pin0 + lane] : DESIGN_NONE;
     if (net != DESIGN_NONE)
-        cur = m.net_begin[net], end = m.net_end[net];
-    for (uint64_t out = gs_pin0[pin0], out_end = gs_pin0[pin0 + n]; out < out_end;) {
+        begin = m.net_begin[net], end = m.net_end[net];
+    uint32_t most = __reduce_max_sync(0xffffffffu, (uint32_t)(end - begin));
+    uint32_t lead = __ffs(__ballot_sync(0xffffffffu, end - begin == most)) - 1;
+    uint64_t lead_at = __shfl_sync(0xffffffffu, begin, lead);
+    uint64_t c = w - chunk0[g], chunks = chunk0[g + 1] - chunk0[g];
+    /* lane q: pin q's next event in the chunk, and where its events in it end */
+    uint64_t cur = first_at_or_after(m.ev, begin, end, chunk_start(m.ev, lead_at, most, c, chunks));
+    end = first_at_or_after(m.ev, cur, end, chunk_start(m.ev, lead_at, most, c + 1, chunks));
+    uint64_t out = gs_pin0[pin0] + warp_sum_u64(cur - begin);
+    for (uint64_t out_end = out + warp_sum_u64(end - cur); out < out_end;) {
         for (uint32_t q = 0; q < n; q++) {
             uint64_t at = __shfl_sync(0xffffffffu, cur, q) + lane;
             int64_t e = at < __shfl_sync(0xffffffffu, end, q) ? m.ev[at] : -1;
@@ -692,15 +740,38 @@ cudaError_t cuda_kernels_gate_offsets(const cuda_dev_model &m, const cuda_dev_ta
     return err == cudaSuccess ? cuda_kernels_scan(t, t.gs_pin0, m.n_pins, total, stream) : err;
 }
 
+/* Gate g's chunks into chunk0[g]: one for every GS_CHUNK_ENTRIES entries
+ * of its stream or part of them. */
+__global__ void gate_chunks_kernel(const __grid_constant__ cuda_dev_model m,
+                                   const uint64_t *gs_pin0, uint64_t *chunk0)
+{
+    uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g > m.n_insts)
+        return;
+    uint64_t entries = g < m.n_insts ? gs_pin0[m.inst_pin0[g + 1]] - gs_pin0[m.inst_pin0[g]] : 0;
+    chunk0[g] = (entries + GS_CHUNK_ENTRIES - 1) / GS_CHUNK_ENTRIES;
+}
+
+cudaError_t cuda_kernels_gate_chunks(const cuda_dev_model &m, const cuda_dev_tasks &t,
+                                     uint64_t *chunk0, uint64_t *n_chunks, cudaStream_t stream)
+{
+    gate_chunks_kernel<<<(m.n_insts + 1 + GS_BLOCK - 1) / GS_BLOCK, GS_BLOCK, 0, stream>>>(
+        m, t.gs_pin0, chunk0);
+    cudaError_t err = cudaGetLastError();
+    return err == cudaSuccess ? cuda_kernels_scan(t, chunk0, m.n_insts, n_chunks, stream) : err;
+}
+
 cudaError_t cuda_kernels_gate_streams(const cuda_dev_model &m, const cuda_dev_tasks &t,
+                                      const uint64_t *chunk0, uint64_t n_chunks,
                                       cudaStream_t stream)
 {
-    uint64_t blocks = ((uint64_t)m.n_insts * 32 + GS_BLOCK - 1) / GS_BLOCK;
+    uint64_t blocks = (n_chunks * 32 + GS_BLOCK - 1) / GS_BLOCK;
     size_t smem = (size_t)GS_BLOCK / 32 * (m.max_pins ? m.max_pins : 1) * 32 * 8;
     cudaError_t err = cudaFuncSetAttribute(gate_stream_kernel,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (err == cudaSuccess && blocks > 0)
-        gate_stream_kernel<<<(unsigned)blocks, GS_BLOCK, smem, stream>>>(m, t.gs_pin0, t.gs);
+        gate_stream_kernel<<<(unsigned)blocks, GS_BLOCK, smem, stream>>>(m, t.gs_pin0, chunk0,
+                                                                         n_chunks, t.gs);
     return err == cudaSuccess ? cudaGetLastError() : err;
 }
 

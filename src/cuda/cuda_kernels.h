@@ -115,11 +115,16 @@ cudaError_t cuda_kernels_scan(const cuda_dev_tasks &t, uint64_t *a, uint64_t n, 
 cudaError_t cuda_kernels_levels(const cuda_dev_plan &p, const cuda_dev_out &out,
                                 cudaStream_t stream);
 
-/* The gate streams (cuda_gate.cu): gs_pin0 (*total gets the entries), then,
- * in t.gs of that many entries, every gate's events merged. */
+/* The gate streams (cuda_gate.cu): gs_pin0 (*total gets the entries); the
+ * streams' chunks, gate g's chunk0[g] .. chunk0[g + 1] (chunk0 of n_insts + 1
+ * entries; *n_chunks gets their number); then, in t.gs of that many
+ * entries, every gate's events merged, a warp a chunk. */
 cudaError_t cuda_kernels_gate_offsets(const cuda_dev_model &m, const cuda_dev_tasks &t,
                                       uint64_t *total, cudaStream_t stream);
+cudaError_t cuda_kernels_gate_chunks(const cuda_dev_model &m, const cuda_dev_tasks &t,
+                                     uint64_t *chunk0, uint64_t *n_chunks, cudaStream_t stream);
 cudaError_t cuda_kernels_gate_streams(const cuda_dev_model &m, const cuda_dev_tasks &t,
+                                      const uint64_t *chunk0, uint64_t n_chunks,
                                       cudaStream_t stream);
 /* The warp-per-gate kernel over n_tasks = n_insts x n_epochs tasks (epoch-major),
  * then the leakage levels. */

@@ -539,11 +539,19 @@ static gp_status make_gate_streams(cuda_power_session *s)
         return GP_OK;
     if (!times_fit_streams(s))
         return GP_ERR_UNSUPPORTED;
+    uint64_t *chunk0 = NULL, n_chunks = 0;
     cudaError_t err = cuda_kernels_gate_offsets(s->m, s->t, &s->gs_entries, s->stream);
+    if (err == cudaSuccess)
+        err = cudaMalloc((void **)&chunk0, ((size_t)s->m.n_insts + 1) * 8);
+    if (err == cudaSuccess)
+        err = cuda_kernels_gate_chunks(s->m, s->t, chunk0, &n_chunks, s->stream);
     if (err == cudaSuccess)
         err = cudaMalloc((void **)&s->t.gs, (s->gs_entries ? s->gs_entries : 1) * 8);
     if (err == cudaSuccess)
-        err = cuda_kernels_gate_streams(s->m, s->t, s->stream);
+        err = cuda_kernels_gate_streams(s->m, s->t, chunk0, n_chunks, s->stream);
+    if (err == cudaSuccess)
+        err = cudaStreamSynchronize(s->stream); /* before chunk0 goes */
+    cudaFree(chunk0);
     if (err != cudaSuccess) {
         cudaFree(s->t.gs);
         s->t.gs = NULL;

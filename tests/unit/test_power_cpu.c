@@ -956,19 +956,30 @@ static void check_model(const design *dg, const events *ev)
     diag_free(d);
 }
 
-static void test_random_design(uint64_t seed, uint32_t n, uint32_t n_pi, uint32_t cycles)
+/* Random design `seed` of n gates and n_pi inputs over `cycles` cycles
+ * into *cc, its dump written at vcd (of vcd_size bytes); false if unread. */
+static bool random_case(uint64_t seed, uint32_t n, uint32_t n_pi, uint32_t cycles, cpu_case *cc,
+                        char *vcd, size_t vcd_size)
 {
     char tag[32], path[256];
     rng r = {seed};
     snprintf(tag, sizeof tag, "rand%llu", (unsigned long long)seed);
     snprintf(path, sizeof path, "%s/%s.v", dir, tag);
     write_random_netlist(path, &r, n, n_pi);
-    snprintf(path, sizeof path, "%s/%s.vcd", dir, tag);
-    write_random_vcd(path, &r, n, n_pi, cycles);
+    snprintf(vcd, vcd_size, "%s/%s.vcd", dir, tag);
+    write_random_vcd(vcd, &r, n, n_pi, cycles);
+    if (!case_read(cc, tag))
+        return false;
+    CHECK(cc->ev->n_events > (uint64_t)n * cycles / 2);
+    return true;
+}
+
+static void test_random_design(uint64_t seed, uint32_t n, uint32_t n_pi, uint32_t cycles)
+{
+    char path[256];
     cpu_case cc;
-    if (!case_read(&cc, tag))
+    if (!random_case(seed, n, n_pi, cycles, &cc, path, sizeof path))
         return;
-    CHECK(cc.ev->n_events > (uint64_t)n * cycles / 2);
     check_model(cc.dg, cc.ev);
     compare_options(&cc, 10000000, 12345678, (int64_t)(cycles - 3) * 10000000 + 4321);
     compare_streamed_options(&cc, path, 10000000, cycles);
@@ -984,6 +995,19 @@ static void test_random_small(void)
 static void test_random_large(void)
 {
     test_random_design(20261129, 400, 24, 40);
+}
+
+/* A long run: the flops' and clock buffers' streams of several thousand
+ * events go to the CUDA engine's gate streams in several chunks, and the
+ * clocks' epoch index is searched. */
+static void test_random_long(void)
+{
+    char path[256];
+    cpu_case cc;
+    if (!random_case(7, 40, 4, 2500, &cc, path, sizeof path))
+        return;
+    compare_options(&cc, 10000000, 12345678, 2497LL * 10000000 + 4321);
+    case_free(&cc);
 }
 
 int main(void)
@@ -1002,6 +1026,7 @@ int main(void)
         RUN(test_hand_design);
         RUN(test_random_small);
         RUN(test_random_large);
+        RUN(test_random_long);
     }
     lib_set_free(libs);
     diag_free(d);
