@@ -48,7 +48,9 @@ __global__ void count_kernel(cuda_dev_model m, cuda_dev_plan p, cuda_dev_tasks t
 /* epoch_first: one warp a net, its lanes over the net's window events.
  * Event r (relative to net_first) is the first at or after the starts of
  * the epochs that begin after event r - 1 and not after event r; the
- * epochs after the last event get net_count.  Each entry is written once. */
+ * epochs after the last event get net_count.  Each entry is written once.
+ * A net of many events a epoch (a clock over a long run) is searched
+ * instead, a lane an epoch, where that reads fewer events. */
 __global__ void epochs_kernel(cuda_dev_model m, cuda_dev_plan p, cuda_dev_tasks t)
 {
     uint64_t net = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -57,6 +59,12 @@ __global__ void epochs_kernel(cuda_dev_model m, cuda_dev_plan p, cuda_dev_tasks 
     uint64_t first = t.net_first[net], count = t.net_count[net];
     uint32_t *row = t.epoch_first + net * t.n_epochs;
     int64_t span = p.period * (int64_t)t.epoch_cycles;
+    if ((uint64_t)t.n_epochs * (64 - __clzll(count)) < count) {
+        for (uint64_t j = threadIdx.x & 31; j < t.n_epochs; j += 32)
+            row[j] = (uint32_t)(first_at_or_after(m.ev, first, first + count,
+                                                  p.t0 + (int64_t)j * span) - first);
+        return;
+    }
     for (uint64_t r = threadIdx.x & 31; r <= count; r += 32) {
         /* Epochs [j0, j1): those starting after event r - 1, at or before event r. */
         uint64_t j0 = r == 0 ? 0 : (uint64_t)((ev_time(m.ev[first + r - 1]) - p.t0) / span) + 1;
