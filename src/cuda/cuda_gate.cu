@@ -71,20 +71,6 @@ __device__ __forceinline__ int64_t chunk_start(const int64_t *ev, uint64_t lead_
     return c == 0 ? INT64_MIN : c >= chunks ? INT64_MAX : ev_time(ev[lead_at + c * lead_n / chunks]);
 }
 
-/* The gate of chunk w: the g with chunk0[g] <= w < chunk0[g + 1]. */
-__device__ __forceinline__ uint32_t chunk_gate(const uint64_t *chunk0, uint32_t n_insts, uint64_t w)
-{
-    uint32_t lo = 0, hi = n_insts;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (chunk0[mid] <= w)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* One warp a chunk of a gate's stream: the events of its pins in a span of
  * time, which go where the events before the span end; each step puts the
  * next 32 entries in place.  Each pin's next 32 events hold all of them;
@@ -101,7 +87,7 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
     uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     if (w >= n_chunks)
         return;
-    uint32_t g = chunk_gate(chunk0, m.n_insts, w);
+    uint32_t g = power_last_at_or_below(chunk0, m.n_insts, w); /* chunk0[g] <= w < chunk0[g + 1] */
     uint32_t pin0 = m.inst_pin0[g], n = m.inst_pin0[g + 1] - pin0;
     uint64_t begin = 0, end = 0; /* lane q: pin q's net's events */
     uint32_t net = lane < n ? m.pin_net[pin0 + lane] : DESIGN_NONE;

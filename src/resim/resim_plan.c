@@ -27,29 +27,14 @@ static void count_part(void *ctx, uint32_t part, uint32_t parts)
         f->fixed->net_ev0[n + 1] = resim_source_events(f->dump, n, &f->src[n], f->span);
 }
 
-/* The first net of a fill part: parts split the events, not the nets (a
- * design's events lie in its few fixed nets). */
-static uint32_t fill_part_net(const events *fixed, uint32_t part, uint32_t parts)
-{
-    if (part == parts)
-        return fixed->n_nets;
-    uint64_t at = parts_begin(fixed->n_events, part, parts);
-    uint32_t lo = 0, hi = fixed->n_nets; /* the first net whose events start at `at` or later */
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (fixed->net_ev0[mid] < at)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
+/* Parts of the nets' filling split their events, not the nets: a
+ * design's events lie in its few fixed nets. */
 static void fill_part(void *ctx, uint32_t part, uint32_t parts)
 {
     const fixed_job *f = ctx;
-    uint32_t end = fill_part_net(f->fixed, part + 1, parts);
-    for (uint32_t n = fill_part_net(f->fixed, part, parts); n < end; n++)
+    uint32_t first, end;
+    parts_range_by(f->fixed->net_ev0, f->fixed->n_nets, part, parts, &first, &end);
+    for (uint32_t n = first; n < end; n++)
         resim_source_words(f->dump, n, &f->src[n], f->span, f->fixed->word + f->fixed->net_ev0[n]);
 }
 

@@ -19,6 +19,28 @@ uint32_t parts_threads(uint32_t asked)
     return asked ? asked : parts_online_cores();
 }
 
+/* The first of offset[0 .. n) at or past `at` (n if none). */
+static uint32_t first_at_least(const uint64_t *offset, uint32_t n, uint64_t at)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (offset[mid] < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void parts_range_by(const uint64_t *offset, uint32_t n, uint32_t part, uint32_t parts,
+                    uint32_t *first, uint32_t *end)
+{
+    uint64_t whole = offset[n];
+    *first = part ? first_at_least(offset, n, parts_begin(whole, part, parts)) : 0;
+    *end = part + 1 < parts ? first_at_least(offset, n, parts_begin(whole, part + 1, parts)) : n;
+}
+
 uint32_t parts_for_items(uint64_t n, uint32_t max, uint64_t min_items)
 {
     uint64_t parts = parts_online_cores(), most = n / (min_items ? min_items : 1);

@@ -24,6 +24,13 @@ static inline uint64_t parts_begin(uint64_t n, uint32_t part, uint32_t parts)
     return n * part / parts;
 }
 
+/* Part `part` of `parts` of n items weighed by an offsets table (item i
+ * weighs offset[i + 1] - offset[i]; n + 1 entries, offset[0] = 0): its
+ * items [*first, *end), cut where the parts' shares of the whole weight
+ * begin.  Each item falls in one part. */
+void parts_range_by(const uint64_t *offset, uint32_t n, uint32_t part, uint32_t parts,
+                    uint32_t *first, uint32_t *end);
+
 /* The cores online (at least 1): "one per core" everywhere means this. */
 uint32_t parts_online_cores(void);
 

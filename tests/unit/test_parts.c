@@ -1,6 +1,6 @@
 /* test_parts.c: loops cut into parts on threads (util/parts.h): every item
  * handled exactly once, every part run once, whatever the number of parts,
- * and the part counts parts_for chooses. */
+ * the part counts parts_for chooses, and parts cut by weight. */
 #include "check.h"
 
 #include "util/parts.h"
@@ -66,9 +66,41 @@ static void test_part_counts(void)
                  parts_for(3 * PARTS_MIN_ITEMS, 8));
 }
 
+/* Ten items weighing 0, 0, 5, 1, 90, 0, 1, 1, 2, 0 (offsets by hand): the
+ * parts follow each other and take every item once; an item goes to the
+ * part in whose share its weight begins (the heavy one to the first). */
+static void test_parts_by_weight(void)
+{
+    static const uint64_t offset[] = {0, 0, 0, 5, 6, 96, 96, 97, 98, 100, 100};
+    uint32_t first, end;
+    parts_range_by(offset, 10, 0, 1, &first, &end);
+    CHECK(first == 0 && end == 10);
+    for (uint32_t parts = 1; parts <= 7; parts++) {
+        uint32_t at = 0;
+        for (uint32_t p = 0; p < parts; p++) {
+            parts_range_by(offset, 10, p, parts, &first, &end);
+            CHECK_EQ_INT(first, at);
+            CHECK(end >= first);
+            at = end;
+        }
+        CHECK_EQ_INT(at, 10);
+    }
+    parts_range_by(offset, 10, 0, 4, &first, &end); /* shares from 0, 25, 50, 75 */
+    CHECK(first == 0 && end == 5);                  /* item 4 weighs from 6 to 96 */
+    parts_range_by(offset, 10, 1, 4, &first, &end);
+    CHECK(first == 5 && end == 5); /* no item's weight begins in [25, 75) */
+    parts_range_by(offset, 10, 2, 4, &first, &end);
+    CHECK(first == 5 && end == 5);
+    parts_range_by(offset, 10, 3, 4, &first, &end);
+    CHECK(first == 5 && end == 10);
+    parts_range_by(offset, 10, 1, 2, &first, &end); /* from 50: items 5.. */
+    CHECK(first == 5 && end == 10);
+}
+
 int main(void)
 {
     RUN(test_every_item_once);
     RUN(test_part_counts);
+    RUN(test_parts_by_weight);
     return check_exit_code();
 }
