@@ -49,7 +49,7 @@ __global__ void count_kernel(cuda_dev_model m, cuda_dev_plan p, cuda_dev_tasks t
  * Event r (relative to net_first) is the first at or after the starts of
  * the epochs that begin after event r - 1 and not after event r; the
  * epochs after the last event get net_count.  Each entry is written once.
- * A net of many events a epoch (a clock over a long run) is searched
+ * A net with many events an epoch (a clock over a long run) is searched
  * instead, a lane an epoch, where that reads fewer events. */
 __global__ void epochs_kernel(cuda_dev_model m, cuda_dev_plan p, cuda_dev_tasks t)
 {
