@@ -17,7 +17,10 @@
 # median of each, Icarus + power against resim --power, and the two
 # analyses' totals side by side.  Knobs: RUNS (3), WORK (/tmp/gp-icarus),
 # REPORT_ONLY (1: each run prints its report, no --out), ICARUS_TIMEOUT
-# (seconds Icarus may take: 560), ENGINES (resim's: "cuda cpu").
+# (seconds Icarus may take: 560), ENGINES (resim's: "cuda cpu"), CYCLES
+# (the first CYCLES of the pack's cycles: Icarus runs as many, and the
+# register dump is cut after them; for a host slower than the pack's
+# cycles allow).
 #
 # A longer run than the flow's: `DHRY_RUNS=R CYCLES=C bash
 # bench/vs-icarus.sh --pack BUILD` packs Dhrystone of R runs (about 1 500
@@ -82,6 +85,34 @@ sed "s|/usr/lib/x86_64-linux-gnu/ivl/|$here/ivl/|" "$pack/sdf.vvp" >"$work/sdf.v
 cycles=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['cycles'])")
 top=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['top'])")
 period=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['clock_period_ns'])")ns
+# The register dump cut after CYCLES cycles of the period: its changes
+# before that time, which ends the dump.
+cut_dump() { # FROM TO CYCLES PERIOD_NS
+  python3 - "$@" <<'PY'
+import re, sys
+src, dst, cycles, period_ns = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+units = {"s": 1e15, "ms": 1e12, "us": 1e9, "ns": 1e6, "ps": 1e3, "fs": 1}
+with open(src) as f, open(dst, "w") as out:
+    header = []
+    for line in f:
+        header.append(line)
+        if line.startswith("$enddefinitions"):
+            break
+    scale = re.search(r"\$timescale\s*(\d+)\s*(\w+)", "".join(header))
+    end = round(cycles * period_ns * 1e6 / (int(scale.group(1)) * units[scale.group(2)]))
+    out.writelines(header)
+    for line in f:
+        if line.startswith("#") and int(line[1:]) >= end:
+            break
+        out.write(line)
+    out.write("#%d\n" % end)
+PY
+}
+if [ -n "${CYCLES:-}" ] && [ "$CYCLES" -lt "$cycles" ]; then
+  cut_dump "$regs" "$work/regs-cut.vcd" "$CYCLES" "${period%ns}" || exit 1
+  regs=$work/regs-cut.vcd
+  cycles=$CYCLES
+fi
 say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 say "picorv32: $cycles cycles of $period, $(python3 -c "import json; print(json.load(open('$pack/flow.json'))['cells'])") cells"
 
