@@ -59,7 +59,7 @@ int cli_parse_input(cli_inputs *in, int argc, char **argv, int *i, diag_ctx *d);
 bool cli_inputs_complete(const cli_inputs *in, diag_ctx *d);
 
 /* Wall seconds per phase of a run, in the order they ran. */
-#define CLI_MAX_PHASES 20
+#define CLI_MAX_PHASES 32
 typedef struct cli_timing {
     report_phase phase[CLI_MAX_PHASES];
     int n;
@@ -78,6 +78,10 @@ void cli_timing_lap_split(cli_timing *t, const char *name, const char *part, dou
 /* Records `name`, which took `seconds` beside the phases that follow
  * (not in the total). */
 void cli_timing_beside(cli_timing *t, const char *name, double seconds, const char *beside);
+/* Records `name`, a step of `seconds` within phase `within` ("the
+ * engine"), not in the total; a step done again (a window of several)
+ * adds up. */
+void cli_timing_step(cli_timing *t, const char *name, double seconds, const char *within);
 /* The reading's own steps (events_stats) within the activity's phase just
  * ended (not in the total): the dump's header, the wait for the design,
  * the event store. */

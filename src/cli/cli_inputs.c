@@ -277,13 +277,25 @@ void cli_timing_beside(cli_timing *t, const char *name, double seconds, const ch
     timing_add(t, (report_phase){name, seconds, beside, NULL});
 }
 
+void cli_timing_step(cli_timing *t, const char *name, double seconds, const char *within)
+{
+    int k = 0;
+    while (k < t->n && (!t->phase[k].within || strcmp(t->phase[k].within, within) != 0 ||
+                        strcmp(t->phase[k].name, name) != 0))
+        k++;
+    if (k < t->n)
+        t->phase[k].seconds += seconds;
+    else
+        timing_add(t, (report_phase){name, seconds, NULL, within});
+}
+
 void cli_timing_activity_steps(cli_timing *t, const events_stats *s)
 {
     const char *within = "the activity";
-    timing_add(t, (report_phase){"dump header", s->header_seconds, NULL, within});
+    cli_timing_step(t, "dump header", s->header_seconds, within);
     if (s->design_wait_seconds > 0)
-        timing_add(t, (report_phase){"design wait", s->design_wait_seconds, NULL, within});
-    timing_add(t, (report_phase){"event store", s->store_seconds, NULL, within});
+        cli_timing_step(t, "design wait", s->design_wait_seconds, within);
+    cli_timing_step(t, "event store", s->store_seconds, within);
 }
 
 void cli_timing_print(const cli_timing *t, FILE *out)

@@ -161,7 +161,8 @@ const char cli_inputs_help[] =
     "                    the activity, whose phase runs from the start, and\n"
     "                    the SDF beside the netlist; within the activity, its\n"
     "                    dump header, design wait (for the netlist) and event\n"
-    "                    store, the rest mostly the dump's text\n";
+    "                    store, the rest mostly the dump's text; with resim on\n"
+    "                    the GPU, the steps within the resim and the engine\n";
 
 /* Appends `value` to a file list, reporting overflow. */
 static int add_file(const char **list, int *n, const char *option, const char *value, diag_ctx *d)

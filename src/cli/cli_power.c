@@ -171,12 +171,20 @@ gp_status cli_power_analyze_resident(const cli_power_args *a, const design *dg,
 {
     *r = NULL;
     cuda_power_session *s = NULL;
-    gp_status st = cuda_power_open_resident(dg, host_ev, dev, &a->opt, &s, NULL, d);
+    cuda_power_open_timing opened = {0, 0, 0};
+    cuda_power_timing ran = {0, 0, 0, 0};
+    gp_status st = cuda_power_open_resident(dg, host_ev, dev, &a->opt, &s, &opened, d);
     if (st == GP_OK)
-        st = cuda_power_run(s, &a->cuda, r, NULL, d);
+        st = cuda_power_run(s, &a->cuda, r, &ran, d);
     cuda_power_close(s);
-    if (timing)
+    if (timing) {
         cli_timing_lap(timing, "engine");
+        const char *within = "the engine";
+        cli_timing_step(timing, "plan and model", opened.total_s, within);
+        cli_timing_step(timing, "gate streams", ran.plan_s, within);
+        cli_timing_step(timing, "kernels", ran.kernel_s, within);
+        cli_timing_step(timing, "result", ran.result_s, within);
+    }
     return st;
 }
 

@@ -180,6 +180,17 @@ static gp_status resim_on_host(const resim_args *a, cli_design *cd, const cli_co
     return st;
 }
 
+/* The GPU re-simulation's steps, within its phase. */
+static void add_resim_steps(cli_timing *t, const cuda_resim_timing *tm)
+{
+    const char *within = "the resim";
+    cli_timing_step(t, "fixed nets up", tm->upload_s, within);
+    cli_timing_step(t, "gate windows", tm->windows_s, within);
+    cli_timing_step(t, "simulation", tm->simulate_s, within);
+    cli_timing_step(t, "join", tm->join_s, within);
+    cli_timing_step(t, "cut", tm->cut_s, within);
+}
+
 /* Re-simulation on the GPU; the events come back for the files only, the
  * power analysis (into *r) reads them where they are.  The plan is made
  * on a run's first window and moved on to the others. */
@@ -198,11 +209,13 @@ static gp_status resim_on_device(const resim_args *a, cli_design *cd, const cli_
     cli_timing_lap(&cd->timing, "device wait");
     cuda_resim_options co = cuda_resim_defaults();
     co.device = a->power.cuda.device;
+    cuda_resim_timing tm;
     st = cuda_power_check_device(co.device, d);
     if (st == GP_OK)
-        st = cuda_resim_run(plan, &co, &dev, stats, NULL, d);
+        st = cuda_resim_run(plan, &co, &dev, stats, &tm, d);
     if (st == GP_OK) {
         cli_timing_lap(&cd->timing, "resim");
+        add_resim_steps(&cd->timing, &tm);
         if (a->saif || a->vcd)
             st = cuda_events_download(dev, &full, d);
         if (st == GP_OK)
