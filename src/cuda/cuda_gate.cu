@@ -54,14 +54,6 @@ __device__ __forceinline__ uint32_t count_below(const uint64_t *list, uint64_t x
     return at + (list[at] < x);
 }
 
-__device__ __forceinline__ uint64_t warp_sum_u64(uint64_t v)
-{
-#pragma unroll
-    for (int off = 16; off > 0; off /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, off);
-    return v;
-}
-
 /* The time chunk c of a gate's `chunks` starts at (INT64_MIN for the
  * first, INT64_MAX past the last): its busiest pin's event c / chunks of
  * the way along (lead_at, lead_n: that pin's events in ev). */
@@ -100,8 +92,8 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
     /* lane q: pin q's next event in the chunk, and where its events in it end */
     uint64_t cur = first_at_or_after(m.ev, begin, end, chunk_start(m.ev, lead_at, most, c, chunks));
     end = first_at_or_after(m.ev, cur, end, chunk_start(m.ev, lead_at, most, c + 1, chunks));
-    uint64_t out = gs_pin0[pin0] + warp_sum_u64(cur - begin);
-    for (uint64_t out_end = out + warp_sum_u64(end - cur); out < out_end;) {
+    uint64_t out = gs_pin0[pin0] + warp_sum(cur - begin);
+    for (uint64_t out_end = out + warp_sum(end - cur); out < out_end;) {
         for (uint32_t q = 0; q < n; q++) {
             uint64_t at = __shfl_sync(0xffffffffu, cur, q) + lane;
             int64_t e = at < __shfl_sync(0xffffffffu, end, q) ? m.ev[at] : -1;
@@ -307,12 +299,8 @@ __device__ __forceinline__ void gw_open(gw_shared &sh, const cuda_dev_model &m,
     }
     if (lane < k.n_pins)
         sh.pin_flags[lane] = m.pin_flags[k.pin0 + lane];
-    for (int d = 16; d > 0; d /= 2) {
-        skip += __shfl_xor_sync(0xffffffffu, skip, d);
-        take += __shfl_xor_sync(0xffffffffu, take, d);
-    }
-    k.first = t.gs_pin0[k.pin0] + skip;
-    k.n_ev = take;
+    k.first = t.gs_pin0[k.pin0] + warp_sum(skip);
+    k.n_ev = warp_sum(take);
     bool pin = lane < k.n_pins;
     k.s1 = __ballot_sync(0xffffffffu, pin && value == 1);
     k.sx = __ballot_sync(0xffffffffu, pin && value == EVENTS_X);

@@ -135,12 +135,4 @@ __device__ __forceinline__ void add_inst(const cuda_dev_out &o, size_t i, double
     o.fixed ? add_sum<true>(o.inst, o.fixed_inst, i, e) : add_sum<false>(o.inst, o.fixed_inst, i, e);
 }
 
-/* The warp's sum of v (every lane of the warp must call it). */
-__device__ __forceinline__ double warp_sum(double v)
-{
-    for (int d = 16; d > 0; d /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, d);
-    return v;
-}
-
 #endif

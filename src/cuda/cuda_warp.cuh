@@ -1,4 +1,4 @@
-/* cuda_warp.cuh: a warp's counts summed into one atomic, and a warp's
+/* cuda_warp.cuh: a warp's counts summed into one atomic, a warp's sum and
  * running sum, for any kernel (the power kernels, the re-simulation's).
  * CUDA C++ only. */
 #ifndef GP_CUDA_CUDA_WARP_CUH
@@ -12,6 +12,15 @@ __device__ __forceinline__ void add_count(unsigned long long *total, unsigned lo
         n += __shfl_down_sync(0xffffffffu, n, d);
     if ((threadIdx.x & 31) == 0 && n)
         atomicAdd(total, n);
+}
+
+/* The warp's sum of v, the same in every lane (every lane of the warp must
+ * call it; for doubles, in the same order in every call). */
+template <typename T> __device__ __forceinline__ T warp_sum(T v)
+{
+    for (int d = 16; d > 0; d /= 2)
+        v += __shfl_xor_sync(0xffffffffu, v, d);
+    return v;
 }
 
 /* Lane k gets v's sum over lanes 0 .. k.  Every thread of the warp must
