@@ -249,16 +249,31 @@ static void timing_add(cli_timing *t, report_phase p)
         t->phase[t->n++] = p;
 }
 
+/* Whether a (not beside) is b's phase, or b's step of the same phase. */
+static bool same_phase(const report_phase *a, const report_phase *b)
+{
+    bool same_within = a->within && b->within ? strcmp(a->within, b->within) == 0
+                                              : a->within == b->within;
+    return !a->beside && same_within && strcmp(a->name, b->name) == 0;
+}
+
+/* Adds p to the phase (or step) of its name done before: a phase done
+ * again (a window of several) adds up; else appends it. */
+static void timing_add_up(cli_timing *t, report_phase p)
+{
+    int k = 0;
+    while (k < t->n && !same_phase(&t->phase[k], &p))
+        k++;
+    if (k < t->n)
+        t->phase[k].seconds += p.seconds;
+    else
+        timing_add(t, p);
+}
+
 void cli_timing_lap(cli_timing *t, const char *name)
 {
     double now = progress_now_seconds();
-    int k = 0;
-    while (k < t->n && (!phase_waited(&t->phase[k]) || strcmp(t->phase[k].name, name) != 0))
-        k++;
-    if (k < t->n) /* a phase done again (a window of several) adds up */
-        t->phase[k].seconds += now - t->mark;
-    else
-        timing_add(t, (report_phase){name, now - t->mark, NULL, NULL});
+    timing_add_up(t, (report_phase){name, now - t->mark, NULL, NULL});
     t->mark = now;
 }
 
@@ -279,14 +294,7 @@ void cli_timing_beside(cli_timing *t, const char *name, double seconds, const ch
 
 void cli_timing_step(cli_timing *t, const char *name, double seconds, const char *within)
 {
-    int k = 0;
-    while (k < t->n && (!t->phase[k].within || strcmp(t->phase[k].within, within) != 0 ||
-                        strcmp(t->phase[k].name, name) != 0))
-        k++;
-    if (k < t->n)
-        t->phase[k].seconds += seconds;
-    else
-        timing_add(t, (report_phase){name, seconds, NULL, within});
+    timing_add_up(t, (report_phase){name, seconds, NULL, within});
 }
 
 void cli_timing_activity_steps(cli_timing *t, const events_stats *s)
