@@ -20,7 +20,10 @@
 # (seconds Icarus may take: 560), ENGINES (resim's: "cuda cpu"), CYCLES
 # (the first CYCLES of the pack's cycles: Icarus runs as many, and the
 # register dump is cut after them; for a host slower than the pack's
-# cycles allow).
+# cycles allow; `fit`: as many as Icarus runs in 97% of ICARUS_TIMEOUT,
+# by its fixed and per-cycle seconds measured on two short runs, which
+# `bash bench/vs-icarus.sh --rate` measures alone, e.g. while gatepower
+# builds).
 #
 # A longer run than the flow's: `DHRY_RUNS=R CYCLES=C bash
 # bench/vs-icarus.sh --pack BUILD` packs Dhrystone of R runs (about 1 500
@@ -68,7 +71,6 @@ start=$SECONDS
 runs=${RUNS:-3}
 work=${WORK:-/tmp/gp-icarus}
 out=${OUT:-$work/out}
-gp=${BUILD:?BUILD: the build directory with gatepower}/gatepower
 mkdir -p "$work" "$out"
 log=$out/vs-icarus.log
 : >"$log"
@@ -82,6 +84,30 @@ if [ -f "$pack/regs.vcd.gz" ]; then
   gunzip -c "$pack/regs.vcd.gz" >"$regs"
 fi
 sed "s|/usr/lib/x86_64-linux-gnu/ivl/|$here/ivl/|" "$pack/sdf.vvp" >"$work/sdf.vvp"
+icarus() { # CYCLES VCD: Icarus's run of the pack's first CYCLES cycles
+  env LD_LIBRARY_PATH="$here/lib" timeout "${ICARUS_TIMEOUT:-560}" bash -c \
+    "cd '$work' && '$here/vvp' -n sdf.vvp +sdf=netlist.sdf +vcd='$2' +cycles=$1"
+}
+# Icarus's fixed seconds and seconds a cycle on this host (into
+# $work/icarus-rate, once): two short runs side by side, a core each.
+icarus_rate() {
+  [ -f "$work/icarus-rate" ] && return
+  local c
+  for c in 1000 4000; do
+    (t0=$(date +%s%N); icarus $c "$work/rate-$c.vcd" >/dev/null 2>&1; t1=$(date +%s%N)
+     echo "$c $(( (t1 - t0) / 1000 ))" >"$work/rate-$c"; rm -f "$work/rate-$c.vcd") &
+  done
+  wait
+  cat "$work"/rate-1000 "$work"/rate-4000 | awk '{ c[NR] = $1; us[NR] = $2 }
+    END { s = (us[2] - us[1]) / (c[2] - c[1]) / 1e6; printf "%.3f %.6f\n", us[1] / 1e6 - s * c[1], s }' \
+    >"$work/icarus-rate"
+}
+if [ "${1:-}" = --rate ]; then
+  icarus_rate
+  echo "Icarus: $(awk '{ printf "%.1f s fixed, %.3f ms a cycle", $1, $2 * 1e3 }' "$work/icarus-rate")"
+  exit 0
+fi
+gp=${BUILD:?BUILD: the build directory with gatepower}/gatepower
 cycles=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['cycles'])")
 top=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['top'])")
 period=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['clock_period_ns'])")ns
@@ -108,6 +134,11 @@ with open(src) as f, open(dst, "w") as out:
     out.write("#%d\n" % end)
 PY
 }
+if [ "${CYCLES:-}" = fit ]; then # as many as Icarus runs in 97% of its time
+  icarus_rate
+  CYCLES=$(awk -v t="${ICARUS_TIMEOUT:-560}" '{ printf "%d", (0.97 * t - $1) / $2 }' "$work/icarus-rate")
+  say "Icarus: $(awk '{ printf "%.1f s fixed, %.3f ms a cycle", $1, $2 * 1e3 }' "$work/icarus-rate"): $CYCLES cycles fit"
+fi
 if [ -n "${CYCLES:-}" ] && [ "$CYCLES" -lt "$cycles" ]; then
   cut_dump "$regs" "$work/regs-cut.vcd" "$CYCLES" "${period%ns}" || exit 1
   regs=$work/regs-cut.vcd
@@ -127,8 +158,7 @@ seconds_of() { # label command...: wall seconds appended to $out/label.times
   say "$label: $(tail -1 "$out/$label.times") s rc=$rc $(grep '^timing:' "$out/$label.err")"
   [ "$rc" = 0 ] || tail -3 "$out/$label.err"
 }
-seconds_of icarus env LD_LIBRARY_PATH="$here/lib" timeout "${ICARUS_TIMEOUT:-560}" bash -c \
-  "cd '$work' && '$here/vvp' -n sdf.vvp +sdf=netlist.sdf +vcd='$work/full.vcd' +cycles=$cycles"
+seconds_of icarus icarus "$cycles" "$work/full.vcd"
 grep -q " rc=0" <(tail -1 "$log") || { say "FAIL: Icarus did not finish"; exit 1; }
 ls -l "$work/full.vcd" | tee -a "$log"
 design=(--lib "$pack/osu018_stdcells.lib" --netlist "$pack/netlist.v" --top "$top"
