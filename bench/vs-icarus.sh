@@ -13,9 +13,11 @@
 # The run: Icarus (vvp of the flow's compiled SDF testbench, writing the
 # full-net VCD) once, then RUNS times in turns `gatepower power` on that VCD
 # and `gatepower resim --power` from the register dump with the cuda and the
-# cpu engine, every run writing its report (--out).  Last a table: the
-# median of each, Icarus + power against resim --power, and the two
-# analyses' totals side by side.  Knobs: RUNS (3), WORK (/tmp/gp-icarus),
+# cpu engine, every run writing its report (--out), and, where BUILD has
+# bench/bench_cuda_start and ENGINES cuda, a process that only starts CUDA
+# and ends it: the floor under resim --power's wall.  Last a table: the
+# median of each, Icarus + power against resim --power and against the
+# floor, and the two analyses' totals side by side.  Knobs: RUNS (3), WORK (/tmp/gp-icarus),
 # REPORT_ONLY (1: each run prints its report, no --out), ICARUS_TIMEOUT
 # (seconds Icarus may take: 560), ENGINES (resim's: "cuda cpu"), CYCLES
 # (the first CYCLES of the pack's cycles: Icarus runs as many, and the
@@ -74,6 +76,7 @@ out=${OUT:-$work/out}
 mkdir -p "$work" "$out"
 log=$out/vs-icarus.log
 : >"$log"
+rm -f "$out"/*.times "$out"/*.json
 say() { echo "[$((SECONDS - start)) s] $*" | tee -a "$log"; }
 [ -f "$pack/sdf.vvp" ] || { say "FAIL: no $pack (bash bench/vs-icarus.sh --pack BUILD here)"; exit 1; }
 here=$(realpath "$pack")
@@ -165,6 +168,7 @@ design=(--lib "$pack/osu018_stdcells.lib" --netlist "$pack/netlist.v" --top "$to
         --sdf "$pack/netlist.sdf" --scope tb.dut --period "$period")
 # A run's outputs: its report.json, and its files unless REPORT_ONLY.
 outputs() { [ "${REPORT_ONLY:-0}" = 1 ] || echo "--out $out/$1"; echo "--json $out/$1.json"; }
+floor=$(dirname "$gp")/bench/bench_cuda_start
 for r in $(seq 1 "$runs"); do
   seconds_of power-on-icarus "$gp" --quiet power "${design[@]}" --activity "$work/full.vcd" \
     --engine cuda --timing $(outputs power)
@@ -172,12 +176,16 @@ for r in $(seq 1 "$runs"); do
     seconds_of resim-$e "$gp" --quiet resim "${design[@]}" --activity "$regs" --power \
       --engine $e --timing $(outputs resim-$e)
   done
+  if [ -x "$floor" ] && [[ " ${ENGINES:-cuda cpu} " == *" cuda "* ]]; then
+    seconds_of cuda-start "$floor"
+    say "  $(cat "$out/cuda-start.stdout")"
+  fi
 done
 python3 - "$out" <<'PY' | tee -a "$log"
 import json, os, statistics, sys
 d = sys.argv[1]
 med = {k: statistics.median(float(x) for x in open(os.path.join(d, k + ".times")))
-       for k in ("icarus", "power-on-icarus", "resim-cuda", "resim-cpu")
+       for k in ("icarus", "power-on-icarus", "resim-cuda", "resim-cpu", "cuda-start")
        if os.path.exists(os.path.join(d, k + ".times"))}
 base = med["icarus"] + med["power-on-icarus"]
 print(f"Icarus (vvp, SDF, full VCD)          {med['icarus']:8.3f} s (once)")
@@ -186,6 +194,9 @@ print(f"  Icarus + power                     {base:8.3f} s")
 for k in ("resim-cuda", "resim-cpu"):
     if k in med:
         print(f"gatepower {k:<10} --power          {med[k]:8.3f} s  {base / med[k]:7.1f}x")
+if "cuda-start" in med:
+    print(f"CUDA started and ended alone         {med['cuda-start']:8.3f} s  {base / med['cuda-start']:7.1f}x"
+          " (the floor: no GPU run is shorter)")
 tot = {k: json.load(open(os.path.join(d, k + ".json")))["total"]["total"]
        for k in ("power", "resim-cuda", "resim-cpu") if os.path.exists(os.path.join(d, k + ".json"))}
 print("total power: " + ", ".join(f"{k} {v:.6e} W" for k, v in tot.items()))
