@@ -11,21 +11,21 @@
 #                                           built with CUDA)
 #
 # The run: Icarus (vvp of the flow's compiled SDF testbench, writing the
-# full-net VCD) once, then RUNS times in turns `gatepower power` on that VCD
-# and `gatepower resim --power` from the register dump with the cuda and the
-# cpu engine, every run writing its report (--out), and, where BUILD has
-# bench/bench_cuda_start and ENGINES cuda, a process that only starts CUDA
-# and ends it: the floor under resim --power's wall.  Last a table: the
-# median of each, Icarus + power against resim --power and against the
-# floor, and the two analyses' totals side by side.  Knobs: RUNS (3), WORK (/tmp/gp-icarus),
-# REPORT_ONLY (1: each run prints its report, no --out), ICARUS_TIMEOUT
-# (seconds Icarus may take: 560), ENGINES (resim's: "cuda cpu"), CYCLES
-# (the first CYCLES of the pack's cycles: Icarus runs as many, and the
-# register dump is cut after them; for a host slower than the pack's
-# cycles allow; `fit`: as many as Icarus runs in 97% of ICARUS_TIMEOUT,
-# by its fixed and per-cycle seconds measured on two short runs, which
-# `bash bench/vs-icarus.sh --rate` measures alone, e.g. while gatepower
-# builds).
+# full-net VCD) once, then RUNS times in turns `gatepower power` on that
+# VCD and `gatepower resim --power` from the register dump with the cuda
+# and the cpu engine, every run writing its report (--out), and, where
+# BUILD has bench/bench_cuda_start and ENGINES cuda, a process that only
+# starts CUDA and ends it: the floor under resim --power's wall.  Last a
+# table: the median of each, Icarus + power against resim --power and
+# against the floor, and the two analyses' totals side by side.  Knobs:
+# RUNS (3), WORK (/tmp/gp-icarus), REPORT_ONLY (1: each run prints its
+# report, no --out), ICARUS_TIMEOUT (seconds Icarus may take: 560),
+# ENGINES (resim's: "cuda cpu"), CYCLES (the first CYCLES of the pack's
+# cycles: Icarus runs as many, and the register dump is cut after them;
+# for a host slower than the pack's cycles allow; `fit`: as many as Icarus
+# runs in 97% of ICARUS_TIMEOUT, by its fixed and per-cycle seconds
+# measured on two short runs, which `bash bench/vs-icarus.sh --rate`
+# measures alone, e.g. while gatepower builds).
 #
 # A longer run than the flow's: `DHRY_RUNS=R CYCLES=C bash
 # bench/vs-icarus.sh --pack BUILD` packs Dhrystone of R runs (about 1 500
@@ -141,6 +141,7 @@ if [ "${CYCLES:-}" = fit ]; then # as many as Icarus runs in 97% of its time
   icarus_rate
   CYCLES=$(awk -v t="${ICARUS_TIMEOUT:-560}" '{ printf "%d", (0.97 * t - $1) / $2 }' "$work/icarus-rate")
   say "Icarus: $(awk '{ printf "%.1f s fixed, %.3f ms a cycle", $1, $2 * 1e3 }' "$work/icarus-rate"): $CYCLES cycles fit"
+  [ "$CYCLES" -ge 1000 ] || { say "FAIL: ICARUS_TIMEOUT leaves Icarus too few cycles"; exit 1; }
 fi
 if [ -n "${CYCLES:-}" ] && [ "$CYCLES" -lt "$cycles" ]; then
   cut_dump "$regs" "$work/regs-cut.vcd" "$CYCLES" "${period%ns}" || exit 1
