@@ -13,6 +13,7 @@
  *
  * Exit: 0 done, 1 a CUDA call failed, 2 usage, 77 no CUDA device. */
 #include <cuda_runtime_api.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -40,12 +41,19 @@ static cudaError_t time_memory(size_t gib, double *seconds)
     return err;
 }
 
-int main(int argc, char **argv)
+/* Argument k as a whole number from 0 to max into *out (0 when absent). */
+static bool count_arg(int argc, char **argv, int k, long max, long *out)
 {
     char *end = NULL;
-    long gib = argc > 1 ? strtol(argv[1], &end, 10) : 0;
-    long device = argc > 2 ? strtol(argv[2], NULL, 10) : 0;
-    if (argc > 3 || gib < 0 || gib > 1024 || (end && *end) || device < 0) {
+    *out = argc > k ? strtol(argv[k], &end, 10) : 0;
+    return (!end || (end != argv[k] && *end == '\0')) && *out >= 0 && *out <= max;
+}
+
+int main(int argc, char **argv)
+{
+    long gib, device;
+    if (argc > 3 || !count_arg(argc, argv, 1, 1024, &gib) ||
+        !count_arg(argc, argv, 2, 1023, &device)) {
         fprintf(stderr, "usage: bench_cuda_start [GIB [DEVICE]]\n");
         return 2;
     }
