@@ -25,7 +25,8 @@
 # for a host slower than the pack's cycles allow; `fit`: as many as Icarus
 # runs in 97% of ICARUS_TIMEOUT, by its fixed and per-cycle seconds
 # measured on two short runs, which `bash bench/vs-icarus.sh --rate`
-# measures alone, e.g. while gatepower builds).
+# measures alone; on an idle host: a load that ends during them makes
+# the per-cycle seconds low).
 #
 # A longer run than the flow's: `DHRY_RUNS=R CYCLES=C bash
 # bench/vs-icarus.sh --pack BUILD` packs Dhrystone of R runs (about 1 500
@@ -81,11 +82,6 @@ say() { echo "[$((SECONDS - start)) s] $*" | tee -a "$log"; }
 [ -f "$pack/sdf.vvp" ] || { say "FAIL: no $pack (bash bench/vs-icarus.sh --pack BUILD here)"; exit 1; }
 here=$(realpath "$pack")
 cp "$pack"/{netlist.sdf,dhry.hex} "$work/"
-regs=$pack/regs.vcd
-if [ -f "$pack/regs.vcd.gz" ]; then
-  regs=$work/regs.vcd
-  gunzip -c "$pack/regs.vcd.gz" >"$regs"
-fi
 sed "s|/usr/lib/x86_64-linux-gnu/ivl/|$here/ivl/|" "$pack/sdf.vvp" >"$work/sdf.vvp"
 icarus() { # CYCLES VCD: Icarus's run of the pack's first CYCLES cycles
   env LD_LIBRARY_PATH="$here/lib" timeout "${ICARUS_TIMEOUT:-560}" bash -c \
@@ -105,12 +101,18 @@ icarus_rate() {
     END { s = (us[2] - us[1]) / (c[2] - c[1]) / 1e6; printf "%.3f %.6f\n", us[1] / 1e6 - s * c[1], s }' \
     >"$work/icarus-rate"
 }
+rate_said() { awk '{ printf "Icarus: %.1f s fixed, %.3f ms a cycle", $1, $2 * 1e3 }' "$work/icarus-rate"; }
 if [ "${1:-}" = --rate ]; then
   icarus_rate
-  echo "Icarus: $(awk '{ printf "%.1f s fixed, %.3f ms a cycle", $1, $2 * 1e3 }' "$work/icarus-rate")"
+  echo "$(rate_said)"
   exit 0
 fi
 gp=${BUILD:?BUILD: the build directory with gatepower}/gatepower
+regs=$pack/regs.vcd
+if [ -f "$pack/regs.vcd.gz" ]; then
+  regs=$work/regs.vcd
+  gunzip -c "$pack/regs.vcd.gz" >"$regs"
+fi
 cycles=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['cycles'])")
 top=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['top'])")
 period=$(python3 -c "import json; print(json.load(open('$pack/flow.json'))['clock_period_ns'])")ns
@@ -140,7 +142,7 @@ PY
 if [ "${CYCLES:-}" = fit ]; then # as many as Icarus runs in 97% of its time
   icarus_rate
   CYCLES=$(awk -v t="${ICARUS_TIMEOUT:-560}" '{ printf "%d", (0.97 * t - $1) / $2 }' "$work/icarus-rate")
-  say "Icarus: $(awk '{ printf "%.1f s fixed, %.3f ms a cycle", $1, $2 * 1e3 }' "$work/icarus-rate"): $CYCLES cycles fit"
+  say "$(rate_said): $CYCLES cycles fit"
   [ "$CYCLES" -ge 1000 ] || { say "FAIL: ICARUS_TIMEOUT leaves Icarus too few cycles"; exit 1; }
 fi
 if [ -n "${CYCLES:-}" ] && [ "$CYCLES" -lt "$cycles" ]; then
