@@ -211,7 +211,7 @@ static gp_status plan_and_model(cuda_power_session *s, const power_options *opt)
     if (st != GP_OK)
         return st;
     power_model h;
-    if (!power_model_build(&h, s->dg, &s->plan)) {
+    if (!power_model_build(&h, s->dg, &s->plan, false)) {
         diag_error(s->d, 1510, DIAG_NOWHERE, "out of memory building the CUDA power model");
         return GP_ERR_NOMEM;
     }

@@ -176,6 +176,25 @@ static void queue_event(cpu_walk *w, cpu_pin *p, int64_t t, double e_int, double
     }
 }
 
+/* Bulk pin p's last event at or before t, as the walk would have recorded
+ * it for a change of an output at t (a bulk pin is an input: its events at
+ * t come first): its time, or -1, and *rise its direction.  A bulk pin
+ * keeps its net's first event in `next`. */
+static int64_t bulk_last_event(const cpu_walk *w, const cpu_pin *p, int64_t t, bool *rise)
+{
+    const events *ev = w->run->ev;
+    uint64_t first = p->next, e = events_first_in(ev, first, p->end, t + 1);
+    if (e == first)
+        return -1;
+    e--;
+    uint8_t before = e > first ? events_value(ev, e - 1) : w->run->m.net_start[p->net];
+    int64_t at = events_time(ev, e);
+    return power_bulk_last(before, events_value(ev, e), at, e == first,
+                           w->run->plan->dump_start, rise)
+               ? at
+               : -1;
+}
+
 /* The related pin of a change of output k at t (SPEC §3.1), or -1;
  * *r_rise: the direction of its last event. */
 static int32_t related_pin(const cpu_walk *w, uint32_t k, int64_t t, bool rise, bool *r_rise)
@@ -186,11 +205,15 @@ static int32_t related_pin(const cpu_walk *w, uint32_t k, int64_t t, bool rise, 
     double best_gap = INFINITY;
     for (uint32_t i = c0; i < c1; i++) {
         const cpu_pin *r = &w->pin[m->cand[i]];
-        if (!power_related_in_cycle(r->last_t, w->bin_start))
+        bool last_rise = r->last_rise;
+        int64_t last_t = r->flags & POWER_PIN_BULK
+                             ? bulk_last_event(w, r, t, &last_rise)
+                             : r->last_t;
+        if (!power_related_in_cycle(last_t, w->bin_start))
             continue;
-        double gap = power_related_gap(t, r->last_t, power_arc_delay(m, w->arc0, m->cand_arc[i], rise));
+        double gap = power_related_gap(t, last_t, power_arc_delay(m, w->arc0, m->cand_arc[i], rise));
         if (gap < best_gap)
-            best = (int32_t)m->cand[i], best_gap = gap, *r_rise = r->last_rise;
+            best = (int32_t)m->cand[i], best_gap = gap, *r_rise = last_rise;
     }
     return best;
 }
@@ -278,7 +301,10 @@ static uint32_t start_pins(cpu_walk *w, int64_t start)
         uint32_t net = m->pin_net[w->pin0 + k];
         *p = (cpu_pin){.net = net, .value = net == DESIGN_NONE ? EVENTS_X : m->net_start[net],
                        .last_t = -1, .next_t = INT64_MAX, .flags = m->pin_flags[w->pin0 + k]};
-        if (net != DESIGN_NONE) {
+        if (net != DESIGN_NONE && (p->flags & POWER_PIN_BULK)) {
+            p->next = ev->net_ev0[net]; /* not walked: its value changes no cost */
+            p->end = ev->net_ev0[net + 1];
+        } else if (net != DESIGN_NONE) {
             p->end = ev->net_ev0[net + 1];
             p->next = events_first_in(ev, ev->net_ev0[net], p->end, start);
             if (p->next > ev->net_ev0[net])
@@ -695,11 +721,12 @@ gp_status power_analyze_cpu_tasks(const design *dg, const events *ev, const powe
     cpu_run run = {.dg = dg, .ev = ev, .plan = &plan, .exact = opt->exact};
     run.r = power_result_new(dg, &plan, d); /* it reports its own failure */
     bool ok = run.r && (!run.exact || power_result_keep_exact(run.r, d)) &&
-              power_model_build(&run.m, dg, &plan);
+              power_model_build(&run.m, dg, &plan, !run.exact);
     for (uint32_t c = 0; ok && c < run.m.n_cells; c++)
         run.max_memo = run.m.cells[c].memo_size > run.max_memo ? run.m.cells[c].memo_size
                                                                  : run.max_memo;
-    ok = ok && plan_run(&run, task_events) && run_threads(&run, threads, d);
+    ok = ok && plan_run(&run, task_events) && run_threads(&run, threads, d) &&
+         power_bulk_book(&run.m, ev, &plan, run.r);
     if (ok) {
         power_result_sum_groups(run.r);
         power_book_input_nets(dg, ev, &plan, run.r);

@@ -1,7 +1,7 @@
 /* power_int.h: what the power module's files share besides the plan and
  * the model (power_model.h): the clock's measurement, the result's
- * bookkeeping, the CPU engine's task size, and the reference engine's rules
- * that tests compare the fast engines' with. */
+ * bookkeeping, the CPU engine's task size and bulk costing, and the
+ * reference engine's rules that tests compare the fast engines' with. */
 #ifndef GP_POWER_POWER_INT_H
 #define GP_POWER_POWER_INT_H
 
@@ -44,6 +44,12 @@ void power_book(power_result *r, const power_plan *plan, uint32_t inst, power_co
 gp_status power_analyze_cpu_tasks(const design *dg, const events *ev, const power_options *opt,
                                   int threads, uint32_t task_events, power_result **out,
                                   diag_ctx *d);
+
+/* Books the events of m's bulk pins (POWER_PIN_BULK), which the CPU
+ * engine's walk leaves out, into r: internal energy per cycle and instance,
+ * and the events used; false when out of memory. */
+bool power_bulk_book(const power_model *m, const events *ev, const power_plan *plan,
+                     power_result *r);
 
 /* ---- the reference engine's rules (power_ref.c), which tests compare the
  * power model's (power_rules.h) with ---- */

@@ -151,6 +151,39 @@ static void push_memo_layout(pools *p, const lib_cell *c, power_model_cell *mc)
     }
 }
 
+static bool tt_bit(const uint64_t *tt, uint64_t s) { return tt[s >> 6] >> (s & 63) & 1; }
+
+/* Whether a compiled `when` reads pin (variable) k: it differs in two
+ * states that differ in k only. */
+static bool when_reads(const lib_cell *c, const lib_expr *when, uint32_t k)
+{
+    if (!when || !when->tt)
+        return false;
+    for (uint64_t s = 0; s < 1ull << c->n_vars; s++)
+        if (!(s >> k & 1) && tt_bit(when->tt, s) != tt_bit(when->tt, s | 1ull << k))
+            return true;
+    return false;
+}
+
+/* Whether pin k's events cost the same in every state (power_bulk.h): an
+ * input with groups of its own, none of them under a compiled `when`, and
+ * no `when` of its cell reads it (its value changes nothing else). */
+static bool cost_is_stateless(const lib_cell *c, uint32_t k)
+{
+    if (design_dir_drives(c->pins[k].dir) || !lib_pin_has_power(c, k, LIB_NONE))
+        return false;
+    for (uint32_t g = 0; g < c->n_powers; g++) {
+        const lib_power *pw = &c->powers[g];
+        bool own = pw->pin == k && pw->related == LIB_NONE;
+        if ((own && pw->when && pw->when->tt) || when_reads(c, pw->when, k))
+            return false;
+    }
+    for (uint32_t g = 0; g < c->n_leakages; g++)
+        if (when_reads(c, c->leakages[g].when, k))
+            return false;
+    return true;
+}
+
 static void push_cell(pools *p, const lib_cell *c)
 {
     power_model_cell mc = {.n_pins = c->n_pins, .n_vars = c->n_vars,
@@ -161,7 +194,8 @@ static void push_cell(pools *p, const lib_cell *c)
     for (uint32_t k = 0; k < c->n_pins; k++) {
         const lib_pin *pin = &c->pins[k];
         uint8_t flags = (design_dir_drives(pin->dir) ? POWER_PIN_DRIVES : 0) |
-                        (design_dir_loads(pin->dir) ? POWER_PIN_LOADS : 0);
+                        (design_dir_loads(pin->dir) ? POWER_PIN_LOADS : 0) |
+                        (cost_is_stateless(c, k) ? POWER_PIN_BULK : 0);
         p->failed |= !vec_u32_push(&p->cpin_group0, mc.group0 + pin->first_power);
         p->failed |= !vec_u32_push(&p->cpin_n_groups, pin->n_powers);
         p->failed |= !vec_u8_push(&p->cpin_flags, flags);
@@ -269,14 +303,18 @@ static bool build_cells(power_model *m, pools *p, const vec_lib_cell *cells)
 
 /* ---- the design's arrays --------------------------------------------------------- */
 
-/* Flags of design pin `pin`, pin k of an instance of cell mc. */
+/* Flags of design pin `pin`, pin k of an instance of cell mc; bulk: the
+ * engine costs pins in bulk where it may (on the clock network, where no
+ * glitch pairs are made). */
 static uint8_t pin_flags(const power_model *m, const design *dg, const power_plan *plan,
-                         const power_model_cell *mc, uint32_t pin, uint32_t k)
+                         const power_model_cell *mc, uint32_t pin, uint32_t k, bool bulk)
 {
-    uint8_t f = m->cpin_flags[mc->pin0 + k];
+    uint8_t f = m->cpin_flags[mc->pin0 + k] & ~POWER_PIN_BULK;
     uint32_t net = dg->pin_net[pin];
     if (net == DESIGN_NONE)
         return f;
+    if (bulk && plan->clock_net[net])
+        f |= m->cpin_flags[mc->pin0 + k] & POWER_PIN_BULK;
     if ((f & POWER_PIN_DRIVES) && dg->net_driver[net] == pin)
         f |= POWER_PIN_PAYS_SWITCHING;
     if (!(f & POWER_PIN_DRIVES) && power_key(m, mc, k, -1) < 0)
@@ -305,6 +343,7 @@ typedef struct fill_job {
     design_arrays a;
     const design *dg;
     const power_plan *plan;
+    bool bulk;
     uint64_t memo[POWER_MAX_PARTS];
     uint32_t max_pins[POWER_MAX_PARTS];
 } fill_job;
@@ -321,7 +360,8 @@ static void fill_part(void *ctx, uint32_t part, uint32_t parts)
         memo += mc->memo_size;
         max_pins = mc->n_pins > max_pins ? mc->n_pins : max_pins;
         for (uint32_t p = dg->inst_pin0[i]; p < dg->inst_pin0[i + 1]; p++)
-            job->a.pin_flags[p] = pin_flags(m, dg, job->plan, mc, p, p - dg->inst_pin0[i]);
+            job->a.pin_flags[p] =
+                pin_flags(m, dg, job->plan, mc, p, p - dg->inst_pin0[i], job->bulk);
     }
     job->memo[part] = memo;
     job->max_pins[part] = max_pins;
@@ -349,9 +389,9 @@ static void memo_part(void *ctx, uint32_t part, uint32_t parts)
 }
 
 static void fill_design_arrays(power_model *m, const design *dg, const power_plan *plan,
-                               design_arrays a)
+                               design_arrays a, bool bulk)
 {
-    fill_job job = {.m = m, .a = a, .dg = dg, .plan = plan};
+    fill_job job = {.m = m, .a = a, .dg = dg, .plan = plan, .bulk = bulk};
     uint32_t parts = parts_for(m->n_pins, POWER_MAX_PARTS);
     parts_run(fill_part, &job, parts);
     uint64_t at = 0;
@@ -386,7 +426,7 @@ static void take_design_arrays(power_model *m, const design *dg, design_arrays a
     m->arc_delay_rise_fs = a.delay_rise, m->arc_delay_fall_fs = a.delay_fall;
 }
 
-bool power_model_build(power_model *m, const design *dg, const power_plan *plan)
+bool power_model_build(power_model *m, const design *dg, const power_plan *plan, bool bulk)
 {
     memset(m, 0, sizeof *m);
     m->n_insts = dg->n_insts, m->n_pins = dg->n_pins;
@@ -400,7 +440,7 @@ bool power_model_build(power_model *m, const design *dg, const power_plan *plan)
     ok = ok && alloc_design_arrays(&a, m);
     take_design_arrays(m, dg, a);
     if (ok)
-        fill_design_arrays(m, dg, plan, a);
+        fill_design_arrays(m, dg, plan, a, bulk);
     else
         power_model_free(m);
     return ok;

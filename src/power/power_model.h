@@ -106,14 +106,15 @@ typedef struct power_model_leakage {
     uint64_t pg_bit;
 } power_model_leakage;
 
-/* Pin flags (cpin_flags of a library pin: DRIVES and LOADS; pin_flags of a
- * design pin: all). */
+/* Pin flags (cpin_flags of a library pin: DRIVES, LOADS and BULK where its
+ * cell allows it; pin_flags of a design pin: all). */
 enum {
     POWER_PIN_DRIVES = 1,         /* output or inout of its cell */
     POWER_PIN_PAYS_SWITCHING = 2, /* drives its net: pays C V^2 per rise */
     POWER_PIN_GLITCHABLE = 4,     /* glitch analysis on and not on the clock network */
     POWER_PIN_SILENT = 8,         /* an input without internal power: its events cost 0 */
-    POWER_PIN_LOADS = 16          /* input or inout of its cell */
+    POWER_PIN_LOADS = 16,         /* input or inout of its cell */
+    POWER_PIN_BULK = 32           /* costed in bulk from its net's events (power_bulk.h) */
 };
 
 /* One cell type: offsets into the pools.  For a dense cell, the leakage in
@@ -177,8 +178,26 @@ typedef struct power_model {
     uint32_t max_pins;        /* the most pins of an instance */
 } power_model;
 
-/* Builds the model of `dg` for the plan; false when out of memory. */
-bool power_model_build(power_model *m, const design *dg, const power_plan *plan);
+/* The model's pins costed in bulk (POWER_PIN_BULK, power_rules.h) by net,
+ * with their energies, for an engine's pass over those nets' events:
+ * net b's pins' power_bulk_energy summed in pin order (net_energy[2 b +
+ * rise]); bulk pin i, its net's place slot[i], its energies. */
+typedef struct power_bulk {
+    uint32_t n_nets, n_pins;
+    uint32_t *net;            /* [n_nets] */
+    double *net_energy;       /* [2 n_nets] */
+    uint32_t *pin, *slot;     /* [n_pins] */
+    double *pin_energy;       /* [2 n_pins] */
+} power_bulk;
+
+/* Fills b from m; false when out of memory. */
+bool power_bulk_make(const power_model *m, power_bulk *b);
+void power_bulk_free(power_bulk *b);
+
+/* Builds the model of `dg` for the plan; false when out of memory.  With
+ * bulk, the pins that may be costed in bulk (power_bulk.h) are flagged
+ * POWER_PIN_BULK, and the engine must cost them so. */
+bool power_model_build(power_model *m, const design *dg, const power_plan *plan, bool bulk);
 void power_model_free(power_model *m);
 
 #ifdef __cplusplus

@@ -379,6 +379,34 @@ GP_HOSTDEV double power_change_energy(const power_model *m, const power_model_ce
     return e_int * weight;
 }
 
+/* ---- pins costed in bulk --------------------------------------------------------- */
+
+/* A pin flagged POWER_PIN_BULK (an input on the clock network whose cost no
+ * state changes and whose value no `when` reads) is not walked: a change of
+ * its net costs it the change's weight times power_bulk_energy, the same in
+ * every state, so an engine books each of the net's changes once with its
+ * bulk pins' energies summed, and each such pin its energies times the
+ * net's summed weights.  A walk asks it only for its last event, for an
+ * output's related-pin choice (power_bulk_last). */
+GP_HOSTDEV double power_bulk_energy(const power_model *m, uint32_t pin, bool rise)
+{
+    uint32_t inst = m->pin_inst[pin], pin0 = m->inst_pin0[inst];
+    const power_model_cell *c = &m->cells[m->inst_cell[inst]];
+    return power_energy(m, c, pin - pin0, -1, 0, rise, false,
+                        power_source(NULL, pin0, pin - pin0, -1, rise, 0.0));
+}
+
+/* A pin's last event, as a walk would have recorded it, from the event
+ * before it (`before`: the value the net had) and the event itself; false
+ * when it only gave the net its starting value (first: whether it is the
+ * net's first event). */
+GP_HOSTDEV bool power_bulk_last(uint8_t before, uint8_t value, int64_t t, bool first,
+                                int64_t dump_start, bool *rise)
+{
+    *rise = power_is_rise(before, value);
+    return !(first && power_may_be_initial(before, t, dump_start));
+}
+
 /* ---- glitches ------------------------------------------------------------------------ */
 
 /* r_gl of a glitch event: pulse width and the pin's slews, fs (SPEC §3.4). */

@@ -1,7 +1,8 @@
 /* test_power_model.c: the power model (power_model.h) built from a small
  * library and netlist, checked against what the library text says (groups,
  * `when` truth tables, SIPL selections, memo offsets, pin flags, delays,
- * start values), and for a cell of 34 pins; the exact sums of
+ * start values), and for a cell of 34 pins; which pins are costed in
+ * bulk; the exact sums of
  * --deterministic against hand-made words. */
 #include <math.h>
 
@@ -14,7 +15,9 @@
 
 /* INV: one internal_power group (Y related A), leakage by state.  NAND2:
  * Y related A in two `when`s, Y related B, and input power on A (no
- * related pin): four groups.  BIG: 33 pins. */
+ * related pin): four groups.  BIG: 33 pins.  FLOP: input power on CK and
+ * on D, which a leakage `when` reads; GATED: input power on CK under a
+ * `when`. */
 static const char host_lib[] =
     "library (hostlib) {\n"
     "  time_unit : \"1ns\" ; capacitive_load_unit (1, pf) ; voltage_unit : \"1V\" ;\n"
@@ -47,6 +50,20 @@ static const char host_lib[] =
     "    bus (I) { bus_type : b32 ; direction : input ; capacitance : 0.001 ; }\n"
     "    pin (Z) { direction : input ; capacitance : 0.001 ; }\n"
     "    pin (Y) { direction : output ; function : \"Z\" ; } }\n"
+    "  cell (FLOP) {\n"
+    "    leakage_power () { when : \"D\" ; value : 1.0 ; }\n"
+    "    pin (CK) { direction : input ; clock : true ; capacitance : 0.002 ;\n"
+    "      internal_power () { " T1("rise_power", "0.1, 0.2") T1("fall_power", "0.1, 0.2") "} }\n"
+    "    pin (D) { direction : input ; capacitance : 0.002 ;\n"
+    "      internal_power () { " T1("rise_power", "0.1, 0.2") T1("fall_power", "0.1, 0.2") "} }\n"
+    "    pin (Q) { direction : output ; function : \"D\" ;\n"
+    "      internal_power () { related_pin : \"CK\" ; " T1("rise_power", "0.3, 0.4")
+    T1("fall_power", "0.3, 0.4") "} } }\n"
+    "  cell (GATED) {\n"
+    "    pin (CK) { direction : input ; capacitance : 0.002 ;\n"
+    "      internal_power () { when : \"EN\" ; " T1("rise_power", "0.1, 0.2")
+    T1("fall_power", "0.1, 0.2") "} }\n"
+    "    pin (EN) { direction : input ; capacitance : 0.002 ; } }\n"
     "}\n";
 
 static char dir[] = "/tmp/gp_test_power_model_XXXXXX";
@@ -138,7 +155,7 @@ static void test_model(void)
         power_plan plan;
         power_model m;
         CHECK_EQ_INT(power_plan_make(dg, &ev, &opt, &plan, d), GP_OK);
-        CHECK(power_model_build(&m, dg, &plan));
+        CHECK(power_model_build(&m, dg, &plan, true));
         check_model(&m, dg);
         check_flags(&m, dg, glitch);
         power_model_free(&m);
@@ -161,13 +178,44 @@ static void test_many_pins(void)
     power_model m;
     if (dg) {
         plan.clock_net = calloc(dg->n_nets + 1, 1);
-        CHECK(power_model_build(&m, dg, &plan));
+        CHECK(power_model_build(&m, dg, &plan, true));
         CHECK_EQ_INT(m.max_pins, 34);
         CHECK_EQ_INT(m.n_cells, 1);
         CHECK(!m.cells[0].dense);
         CHECK_EQ_INT(m.cells[0].memo_size, 0);
         CHECK_EQ_INT(m.pin_flags[dg->inst_pin0[0] + 33],
                      POWER_PIN_DRIVES | POWER_PIN_PAYS_SWITCHING | POWER_PIN_GLITCHABLE);
+        power_model_free(&m);
+        free(plan.clock_net);
+    }
+    design_free(dg);
+    diag_free(d);
+}
+
+/* Pins costed in bulk: an input on the clock network with power of its
+ * own that no state changes (FLOP's CK on clk), and no other: not D (a
+ * `when` reads it), not a CK whose power has a `when`, not a CK off the
+ * clock network, none when the engine does not ask for it. */
+static void test_bulk_flags(void)
+{
+    diag_ctx *d = diag_new(stderr);
+    design *dg = scratch_design(dir, libs, "bulk",
+                             "module top (clk, d, q, q2);\n  input clk, d; output q, q2;\n"
+                             "  FLOP f1 (.CK(clk), .D(d), .Q(q));\n  GATED g1 (.CK(clk), .EN(d));\n"
+                             "  FLOP f2 (.CK(d), .D(clk), .Q(q2));\nendmodule\n", d);
+    for (int bulk = 0; bulk < 2 && dg; bulk++) {
+        power_plan plan = {.glitch = true, .clock_net = calloc(dg->n_nets + 1, 1)};
+        plan.clock_net[design_find_net(dg, "clk")] = 1;
+        power_model m;
+        CHECK(power_model_build(&m, dg, &plan, bulk));
+        uint32_t f1 = dg->inst_pin0[design_find_inst(dg, "f1")];
+        uint32_t g1 = dg->inst_pin0[design_find_inst(dg, "g1")];
+        uint32_t f2 = dg->inst_pin0[design_find_inst(dg, "f2")];
+        CHECK_EQ_INT(m.pin_flags[f1], POWER_PIN_LOADS | (bulk ? POWER_PIN_BULK : 0)); /* CK */
+        CHECK_EQ_INT(m.pin_flags[f1 + 1], POWER_PIN_LOADS | POWER_PIN_GLITCHABLE);   /* D */
+        CHECK_EQ_INT(m.pin_flags[g1], POWER_PIN_LOADS);
+        CHECK_EQ_INT(m.pin_flags[f2], POWER_PIN_LOADS | POWER_PIN_GLITCHABLE);
+        CHECK_EQ_INT(m.pin_flags[f2 + 1], POWER_PIN_LOADS);
         power_model_free(&m);
         free(plan.clock_net);
     }
@@ -219,6 +267,7 @@ int main(void)
     if (lib_library_count(libs) == 1) {
         RUN(test_model);
         RUN(test_many_pins);
+        RUN(test_bulk_flags);
     }
     lib_set_free(libs);
     diag_free(d);
