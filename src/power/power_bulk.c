@@ -67,12 +67,40 @@ bool power_bulk_make(const power_model *m, power_bulk *b)
     return ok;
 }
 
+/* What the CPU pass sums per bulk net: its changes by class (2 rise +
+ * whole: a change to or from X weighs half) and, for exact sums, each
+ * class's energy in exact words (its pins' weighted energies, each
+ * converted as a walk would book it). */
+typedef struct bulk_sums {
+    uint64_t changes[4];
+    uint64_t exact[4][2];
+} bulk_sums;
+
+static double class_weight(int c) { return c & 1 ? 1.0 : 0.5; }
+
+static void sum_exact_energies(const power_bulk *b, bulk_sums *sums)
+{
+    for (uint32_t i = 0; i < b->n_pins; i++)
+        for (int c = 0; c < 4; c++)
+            power_exact_add(sums[b->slot[i]].exact[c],
+                            class_weight(c) * b->pin_energy[2 * i + (c >> 1)]);
+}
+
+/* Adds n times the fixed-point number (lo, hi) to sum w (modulo 2^128,
+ * as every exact sum is). */
+static void exact_add_times(uint64_t *w, uint64_t lo, uint64_t hi, uint64_t n)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 x = ((u128)hi << 64 | lo) * n;
+    power_exact_add_words(w, (uint64_t)x, (uint64_t)(x >> 64));
+}
+
 /* Bulk net `slot`'s changes in the window, as the walk takes them (the
  * initial value and repeats are no changes): each books its weight times
- * the pins' energy into its cycle; weight[rise] and *changes sum them. */
+ * the pins' energy into its cycle, and is counted in its class. */
 static void book_changes(const power_bulk *b, uint32_t slot, const power_model *m,
                          const events *ev, const power_plan *plan, power_result *r,
-                         double weight[2], uint64_t *changes)
+                         bulk_sums *sums)
 {
     uint32_t net = b->net[slot];
     uint64_t first = ev->net_ev0[net], end = ev->net_ev0[net + 1];
@@ -84,13 +112,34 @@ static void book_changes(const power_bulk *b, uint32_t slot, const power_model *
         bool initial = e == first && power_may_be_initial(old, t, plan->dump_start);
         if (!initial && old != now) {
             bool rise = power_is_rise(old, now);
-            double w = power_weight(old, now);
+            double weight = power_weight(old, now);
+            int c = 2 * rise + (weight == 1.0);
             size_t at = (size_t)power_bin_of(plan, t) * POWER_COMPONENTS + POWER_INTERNAL;
-            r->bin_energy[at] += w * b->net_energy[2 * slot + rise];
-            weight[rise] += w;
-            (*changes)++;
+            r->bin_energy[at] += weight * b->net_energy[2 * slot + rise];
+            if (r->bin_exact)
+                power_exact_add_words(&r->bin_exact[2 * at], sums->exact[c][0],
+                                      sums->exact[c][1]);
+            sums->changes[c]++;
         }
         old = now;
+    }
+}
+
+/* Bulk pin i's energies times its net's changes, into its instance. */
+static void book_pin(const power_bulk *b, uint32_t i, const power_model *m, const bulk_sums *s,
+                     power_result *r)
+{
+    double weight[2] = {0.0, 0.0};
+    for (int c = 0; c < 4; c++) {
+        weight[c >> 1] += class_weight(c) * (double)s->changes[c];
+        r->events_used += s->changes[c];
+    }
+    size_t at = (size_t)m->pin_inst[b->pin[i]] * POWER_COMPONENTS + POWER_INTERNAL;
+    r->inst_energy[at] += b->pin_energy[2 * i + 1] * weight[1] + b->pin_energy[2 * i] * weight[0];
+    for (int c = 0; r->inst_exact && c < 4; c++) {
+        uint64_t lo, hi;
+        power_exact_words(class_weight(c) * b->pin_energy[2 * i + (c >> 1)], &lo, &hi);
+        exact_add_times(&r->inst_exact[2 * at], lo, hi, s->changes[c]);
     }
 }
 
@@ -100,20 +149,15 @@ bool power_bulk_book(const power_model *m, const events *ev, const power_plan *p
     power_bulk b;
     if (!power_bulk_make(m, &b))
         return false;
-    double *weight = mem_calloc(2 * (size_t)b.n_nets + 1, sizeof *weight);
-    uint64_t *changes = mem_calloc((size_t)b.n_nets + 1, sizeof *changes);
-    bool ok = weight && changes;
-    for (uint32_t slot = 0; ok && slot < b.n_nets; slot++)
-        book_changes(&b, slot, m, ev, plan, r, weight + 2 * slot, changes + slot);
-    for (uint32_t i = 0; ok && i < b.n_pins; i++) {
-        uint32_t slot = b.slot[i];
-        double e = b.pin_energy[2 * i + 1] * weight[2 * slot + 1] +
-                   b.pin_energy[2 * i] * weight[2 * slot];
-        r->inst_energy[(size_t)m->pin_inst[b.pin[i]] * POWER_COMPONENTS + POWER_INTERNAL] += e;
-        r->events_used += changes[slot];
-    }
-    mem_free(weight);
-    mem_free(changes);
+    bulk_sums *sums = mem_calloc((size_t)b.n_nets + 1, sizeof *sums);
+    if (sums && r->bin_exact)
+        sum_exact_energies(&b, sums);
+    for (uint32_t slot = 0; sums && slot < b.n_nets; slot++)
+        book_changes(&b, slot, m, ev, plan, r, &sums[slot]);
+    for (uint32_t i = 0; sums && i < b.n_pins; i++)
+        book_pin(&b, i, m, &sums[b.slot[i]], r);
+    bool ok = sums != NULL;
+    mem_free(sums);
     power_bulk_free(&b);
     return ok;
 }

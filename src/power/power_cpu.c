@@ -721,7 +721,7 @@ gp_status power_analyze_cpu_tasks(const design *dg, const events *ev, const powe
     cpu_run run = {.dg = dg, .ev = ev, .plan = &plan, .exact = opt->exact};
     run.r = power_result_new(dg, &plan, d); /* it reports its own failure */
     bool ok = run.r && (!run.exact || power_result_keep_exact(run.r, d)) &&
-              power_model_build(&run.m, dg, &plan, !run.exact);
+              power_model_build(&run.m, dg, &plan, true);
     for (uint32_t c = 0; ok && c < run.m.n_cells; c++)
         run.max_memo = run.m.cells[c].memo_size > run.max_memo ? run.m.cells[c].memo_size
                                                                  : run.max_memo;
