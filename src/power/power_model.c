@@ -165,7 +165,7 @@ static bool when_reads(const lib_cell *c, const lib_expr *when, uint32_t k)
     return false;
 }
 
-/* Whether pin k's events cost the same in every state (power_bulk.h): an
+/* Whether pin k's events cost the same in every state (power_rules.h): an
  * input with groups of its own, none of them under a compiled `when`, and
  * no `when` of its cell reads it (its value changes nothing else). */
 static bool cost_is_stateless(const lib_cell *c, uint32_t k)

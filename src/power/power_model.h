@@ -114,7 +114,7 @@ enum {
     POWER_PIN_GLITCHABLE = 4,     /* glitch analysis on and not on the clock network */
     POWER_PIN_SILENT = 8,         /* an input without internal power: its events cost 0 */
     POWER_PIN_LOADS = 16,         /* input or inout of its cell */
-    POWER_PIN_BULK = 32           /* costed in bulk from its net's events (power_bulk.h) */
+    POWER_PIN_BULK = 32           /* costed in bulk from its net's events (power_rules.h) */
 };
 
 /* One cell type: offsets into the pools.  For a dense cell, the leakage in
@@ -195,7 +195,7 @@ bool power_bulk_make(const power_model *m, power_bulk *b);
 void power_bulk_free(power_bulk *b);
 
 /* Builds the model of `dg` for the plan; false when out of memory.  With
- * bulk, the pins that may be costed in bulk (power_bulk.h) are flagged
+ * bulk, the pins that may be costed in bulk (power_rules.h) are flagged
  * POWER_PIN_BULK, and the engine must cost them so. */
 bool power_model_build(power_model *m, const design *dg, const power_plan *plan, bool bulk);
 void power_model_free(power_model *m);
