@@ -83,7 +83,7 @@ gate_stream_kernel(const __grid_constant__ cuda_dev_model m, const uint64_t *gs_
     uint32_t pin0 = m.inst_pin0[g], n = m.inst_pin0[g + 1] - pin0;
     uint64_t begin = 0, end = 0; /* lane q: pin q's net's events */
     uint32_t net = lane < n ? m.pin_net[pin0 + lane] : DESIGN_NONE;
-    if (net != DESIGN_NONE)
+    if (net != DESIGN_NONE && !(m.pin_flags[pin0 + lane] & POWER_PIN_BULK))
         begin = m.net_begin[net], end = m.net_end[net];
     uint32_t most = __reduce_max_sync(0xffffffffu, (uint32_t)(end - begin));
     uint32_t lead = __ffs(__ballot_sync(0xffffffffu, end - begin == most)) - 1;
@@ -289,7 +289,7 @@ __device__ __forceinline__ void gw_open(gw_shared &sh, const cuda_dev_model &m,
     uint32_t net = lane < k.n_pins ? m.pin_net[k.pin0 + lane] : DESIGN_NONE;
     uint64_t skip = 0, take = 0, next = 0;
     uint8_t value = EVENTS_X;
-    if (net != DESIGN_NONE) {
+    if (net != DESIGN_NONE && !(m.pin_flags[k.pin0 + lane] & POWER_PIN_BULK)) {
         const uint32_t *row = t.epoch_first + (size_t)net * t.n_epochs;
         uint64_t lo = t.net_first[net];
         next = lo + row[epoch];
@@ -463,7 +463,8 @@ __device__ __forceinline__ void gw_leak_to(gw_walker &w, gw_shared &sh, const cu
 }
 
 /* A task's related-pin candidates in shared memory (gw_open_cands), and
- * a lane's pins' last events, for related_pin. */
+ * a lane's pins' last events, for related_pin: from the lane's memory, or
+ * for a bulk pin, searched in its net's events. */
 struct gw_shared_cands {
     const gw_shared &sh;
     __device__ __forceinline__ uint32_t pin(uint32_t i) const { return sh.cand_pin[i]; }
@@ -474,8 +475,35 @@ struct gw_shared_cands {
 };
 struct gw_last {
     const gw_pins &pins;
-    __device__ __forceinline__ int64_t time(uint32_t r) const { return pins.at(r, GW_NI) >> 1; }
-    __device__ __forceinline__ bool rise(uint32_t r) const { return pins.at(r, GW_NI) & 1; }
+    const gw_shared &sh;
+    const cuda_dev_model &m;
+    int64_t t, dump_start;    /* the output's change being costed */
+    __device__ __forceinline__ int64_t time(uint32_t r) const
+    {
+        bool rise;
+        return sh.pin_flags[r] & POWER_PIN_BULK ? bulk(r, &rise) : pins.at(r, GW_NI) >> 1;
+    }
+    __device__ __forceinline__ bool rise(uint32_t r) const
+    {
+        bool rise = pins.at(r, GW_NI) & 1;
+        if (sh.pin_flags[r] & POWER_PIN_BULK)
+            bulk(r, &rise);
+        return rise;
+    }
+    /* A bulk pin's last event (it is not in the stream): its net's last at
+     * or before t (an input's events at t come before an output's). */
+    __device__ int64_t bulk(uint32_t r, bool *rise) const
+    {
+        uint32_t net = m.pin_net[sh.task.pin0 + r];
+        uint64_t begin = m.net_begin[net], e = first_after(m.ev, begin, m.net_end[net], t);
+        if (e == begin)
+            return -1;
+        int64_t at = ev_time(m.ev[--e]);
+        return power_bulk_last(value_before_event(m, net, e), ev_value(m.ev[e]), at, e == begin,
+                               dump_start, rise)
+                   ? at
+                   : -1;
+    }
 };
 
 /* Books this costed change (at t) of pin q: e_int and e_sw to the cycle,
@@ -535,7 +563,7 @@ template <bool SIPL, bool FIXED>
 __device__ __forceinline__ void gw_cost(gw_walker &w, gw_shared &sh, const gw_pins &pins,
                                         const cuda_dev_model &m, const cuda_dev_out &o,
                                         uint32_t q, uint8_t old, uint8_t now, int64_t t,
-                                        uint32_t flags)
+                                        uint32_t flags, int64_t dump_start)
 {
     const gw_task &k = sh.task;
     const power_model_cell &c = *k.cell;
@@ -547,15 +575,16 @@ __device__ __forceinline__ void gw_cost(gw_walker &w, gw_shared &sh, const gw_pi
     bool rise = power_is_rise(old, now), drives = flags & POWER_PIN_DRIVES, r_rise = false;
     uint32_t c0 = 0, c1 = 0;
     int32_t related;
+    gw_last last{pins, sh, m, t, dump_start};
     if (k.cands) {
         c0 = drives ? sh.cand0[q] : 0, c1 = drives ? sh.cand0[q + 1] : 0;
-        related = related_pin<GW_RELATED_UNROLL>(gw_shared_cands{sh}, gw_last{pins}, t,
-                                                 w.bin_start, rise, c0, c1, &r_rise);
+        related = related_pin<GW_RELATED_UNROLL>(gw_shared_cands{sh}, last, t, w.bin_start,
+                                                 rise, c0, c1, &r_rise);
     } else {
         c0 = drives ? m.cand0[c.cand0_base + q] : 0;
         c1 = drives ? m.cand0[c.cand0_base + q + 1] : 0;
-        related = related_pin<GW_RELATED_UNROLL>(model_cands{m, k.arc0}, gw_last{pins}, t,
-                                                 w.bin_start, rise, c0, c1, &r_rise);
+        related = related_pin<GW_RELATED_UNROLL>(model_cands{m, k.arc0}, last, t, w.bin_start,
+                                                 rise, c0, c1, &r_rise);
     }
     double load = drives ? m.pin_load[k.pin0 + q] : 0.0, weight = power_weight(old, now);
     double e_int;
@@ -596,7 +625,7 @@ __device__ __forceinline__ void gw_event(gw_walker &w, gw_shared &sh, const gw_p
     bool change = !initial && old != now;
     uint32_t flags = sh.pin_flags[q];
     if (change && !(flags & POWER_PIN_SILENT))
-        gw_cost<SIPL, FIXED>(w, sh, pins, m, o, q, old, now, t, flags);
+        gw_cost<SIPL, FIXED>(w, sh, pins, m, o, q, old, now, t, flags, p.dump_start);
     *used += change;
     if (!initial)
         pins.at(q, GW_NI) = t << 1 | power_is_rise(old, now);
@@ -702,7 +731,8 @@ __global__ void gate_counts_kernel(const __grid_constant__ cuda_dev_model m, uin
     if (pin > m.n_pins)
         return;
     uint32_t net = pin < m.n_pins ? m.pin_net[pin] : DESIGN_NONE;
-    gs_pin0[pin] = net == DESIGN_NONE ? 0 : m.net_end[net] - m.net_begin[net];
+    bool walked = net != DESIGN_NONE && !(m.pin_flags[pin] & POWER_PIN_BULK);
+    gs_pin0[pin] = walked ? m.net_end[net] - m.net_begin[net] : 0;
 }
 
 cudaError_t cuda_kernels_gate_offsets(const cuda_dev_model &m, const cuda_dev_tasks &t,

@@ -1,6 +1,7 @@
 /* cuda_kernels.h: the power kernels' launch interface, shared by the
  * session code (cuda_power.cu) and the kernels (cuda_kernels.cu,
- * cuda_walk.cu, cuda_naive.cu, cuda_gate.cu).  CUDA C++ only. */
+ * cuda_walk.cu, cuda_naive.cu, cuda_gate.cu, cuda_bulk.cu).  CUDA C++
+ * only. */
 #ifndef GP_CUDA_CUDA_KERNELS_H
 #define GP_CUDA_CUDA_KERNELS_H
 
@@ -67,6 +68,18 @@ struct cuda_dev_tasks {
     size_t scan_temp_bytes;
 };
 
+/* The pins costed in bulk (power_model.h's power_bulk, uploaded), which
+ * the gate streams leave out, and what a run sums per bulk net: its
+ * changes' weights in half units by direction (integers: the same in any
+ * order) and its changes. */
+struct cuda_dev_bulk {
+    uint32_t n_nets, n_pins;
+    const uint32_t *net, *pin, *slot;
+    const double *net_energy, *pin_energy;
+    unsigned long long *half_weight;     /* [2 n_nets] */
+    unsigned long long *changes;         /* [n_nets] */
+};
+
 /* The block of the kernels of one thread an item, and the blocks for n
  * items (at least 1). */
 #define CUDA_KERNEL_BLOCK 256
@@ -126,6 +139,12 @@ cudaError_t cuda_kernels_gate_chunks(const cuda_dev_model &m, const cuda_dev_tas
 cudaError_t cuda_kernels_gate_streams(const cuda_dev_model &m, const cuda_dev_tasks &t,
                                       const uint64_t *chunk0, uint64_t n_chunks,
                                       cudaStream_t stream);
+/* The bulk pins' events in the window (cuda_bulk.cu): each bulk net's
+ * changes into the cycles, then each pin's energies into its instance. */
+cudaError_t cuda_kernels_bulk(const cuda_dev_model &m, const cuda_dev_plan &p,
+                              const cuda_dev_out &out, const cuda_dev_bulk &b,
+                              cudaStream_t stream);
+
 /* The warp-per-gate kernel over n_tasks = n_insts x n_epochs tasks (epoch-major),
  * then the leakage levels. */
 cudaError_t cuda_kernels_gate_warp(const cuda_dev_model &m, const cuda_dev_plan &p,

@@ -34,6 +34,7 @@ struct cuda_power_session {
     cuda_dev_plan p;
     cuda_dev_tasks t;
     cuda_dev_out o;
+    cuda_dev_bulk bulk;       /* the pins the gate warp kernel leaves out */
     double *memo;             /* the instances' group energies (memo switch) */
     uint32_t epoch_cycles;    /* partitioned runs' epochs (epoch_cycles_for) */
     uint32_t indexed_epochs;  /* the epochs t.epoch_first indexes now; 0: none yet */
@@ -204,6 +205,35 @@ static void *run_upload(void *arg)
     return NULL;
 }
 
+/* The bulk pins of model h (power_bulk_make) and a run's sums of them. */
+static cudaError_t upload_bulk(cuda_power_session *s, const power_bulk *h)
+{
+    cudaError_t err = cudaSuccess;
+    cuda_dev_bulk *b = &s->bulk;
+    b->n_nets = h->n_nets, b->n_pins = h->n_pins;
+    b->net = (const uint32_t *)upload(s, h->net, h->n_nets, 4, &err);
+    b->net_energy = (const double *)upload(s, h->net_energy, 2 * (size_t)h->n_nets, 8, &err);
+    b->pin = (const uint32_t *)upload(s, h->pin, h->n_pins, 4, &err);
+    b->slot = (const uint32_t *)upload(s, h->slot, h->n_pins, 4, &err);
+    b->pin_energy = (const double *)upload(s, h->pin_energy, 2 * (size_t)h->n_pins, 8, &err);
+    b->half_weight = (unsigned long long *)device_alloc(s, 2 * (size_t)h->n_nets * 8, &err);
+    b->changes = (unsigned long long *)device_alloc(s, (size_t)h->n_nets * 8, &err);
+    return err;
+}
+
+/* The model h's upload, its bulk pins' with it. */
+static cudaError_t upload_model_and_bulk(cuda_power_session *s, const power_model *h)
+{
+    power_bulk b;
+    if (!power_bulk_make(h, &b))
+        return cudaErrorMemoryAllocation;
+    cudaError_t err = upload_model(s, h);
+    if (err == cudaSuccess)
+        err = upload_bulk(s, &b);
+    power_bulk_free(&b);
+    return err;
+}
+
 /* The plan and the model (calling thread), then the model's upload. */
 static gp_status plan_and_model(cuda_power_session *s, const power_options *opt)
 {
@@ -211,11 +241,11 @@ static gp_status plan_and_model(cuda_power_session *s, const power_options *opt)
     if (st != GP_OK)
         return st;
     power_model h;
-    if (!power_model_build(&h, s->dg, &s->plan, false)) {
+    if (!power_model_build(&h, s->dg, &s->plan, true)) {
         diag_error(s->d, 1510, DIAG_NOWHERE, "out of memory building the CUDA power model");
         return GP_ERR_NOMEM;
     }
-    cudaError_t err = upload_model(s, &h);
+    cudaError_t err = upload_model_and_bulk(s, &h);
     s->memo_doubles = h.inst_memo0[h.n_insts];
     power_model_free(&h);
     return err == cudaSuccess ? GP_OK
@@ -407,6 +437,8 @@ static cudaError_t launch(cuda_power_session *s, const cuda_power_options *o, ui
     cudaError_t err = o->memo ? cuda_kernels_memo(s->m, s->memo, s->stream) : cudaSuccess;
     if (err == cudaSuccess && o->warp)
         err = cuda_kernels_gate_warp(s->m, s->p, s->o, s->t, n_tasks, o->sipl, s->stream);
+    if (err == cudaSuccess && o->warp)
+        err = cuda_kernels_bulk(s->m, s->p, s->o, s->bulk, s->stream);
     if (err == cudaSuccess && o->fusion && !o->warp)
         err = cuda_kernels_walk(s->m, s->p, s->o, s->t, n_tasks, *o, true, s->stream);
     if (err == cudaSuccess && !o->fusion)
