@@ -22,11 +22,10 @@
 # report, no --out), ICARUS_TIMEOUT (seconds Icarus may take: 560),
 # ENGINES (resim's: "cuda cpu"), CYCLES (the first CYCLES of the pack's
 # cycles: Icarus runs as many, and the register dump is cut after them;
-# for a host slower than the pack's cycles allow; `fit`: as many as Icarus
-# runs in 97% of ICARUS_TIMEOUT, by its fixed and per-cycle seconds
-# measured on two short runs, which `bash bench/vs-icarus.sh --rate`
-# measures alone; on an idle host: a load that ends during them makes
-# the per-cycle seconds low).
+# for a host slower than the pack's cycles allow; `deadline`: Icarus runs
+# the pack's cycles until ICARUS_TIMEOUT, where SIGINT, which vvp -n takes
+# as $finish, ends its run and its dump cleanly, and the register dump is
+# cut after the whole cycles Icarus's dump reached).
 #
 # A longer run than the flow's: `DHRY_RUNS=R CYCLES=C bash
 # bench/vs-icarus.sh --pack BUILD` packs Dhrystone of R runs (about 1 500
@@ -83,30 +82,12 @@ say() { echo "[$((SECONDS - start)) s] $*" | tee -a "$log"; }
 here=$(realpath "$pack")
 cp "$pack"/{netlist.sdf,dhry.hex} "$work/"
 sed "s|/usr/lib/x86_64-linux-gnu/ivl/|$here/ivl/|" "$pack/sdf.vvp" >"$work/sdf.vvp"
+# vvp -n takes SIGINT as $finish: stopped at the deadline, the dump is whole.
+[ "${CYCLES:-}" = deadline ] && stop=(-s INT -k 30) || stop=()
 icarus() { # CYCLES VCD: Icarus's run of the pack's first CYCLES cycles
-  env LD_LIBRARY_PATH="$here/lib" timeout "${ICARUS_TIMEOUT:-560}" bash -c \
-    "cd '$work' && '$here/vvp' -n sdf.vvp +sdf=netlist.sdf +vcd='$2' +cycles=$1"
+  env LD_LIBRARY_PATH="$here/lib" timeout "${stop[@]}" "${ICARUS_TIMEOUT:-560}" bash -c \
+    "cd '$work' && exec '$here/vvp' -n sdf.vvp +sdf=netlist.sdf +vcd='$2' +cycles=$1"
 }
-# Icarus's fixed seconds and seconds a cycle on this host (into
-# $work/icarus-rate, once): two short runs side by side, a core each.
-icarus_rate() {
-  [ -f "$work/icarus-rate" ] && return
-  local c
-  for c in 1000 4000; do
-    (t0=$(date +%s%N); icarus $c "$work/rate-$c.vcd" >/dev/null 2>&1; t1=$(date +%s%N)
-     echo "$c $(( (t1 - t0) / 1000 ))" >"$work/rate-$c"; rm -f "$work/rate-$c.vcd") &
-  done
-  wait
-  cat "$work"/rate-1000 "$work"/rate-4000 | awk '{ c[NR] = $1; us[NR] = $2 }
-    END { s = (us[2] - us[1]) / (c[2] - c[1]) / 1e6; printf "%.3f %.6f\n", us[1] / 1e6 - s * c[1], s }' \
-    >"$work/icarus-rate"
-}
-rate_said() { awk '{ printf "Icarus: %.1f s fixed, %.3f ms a cycle", $1, $2 * 1e3 }' "$work/icarus-rate"; }
-if [ "${1:-}" = --rate ]; then
-  icarus_rate
-  echo "$(rate_said)"
-  exit 0
-fi
 gp=${BUILD:?BUILD: the build directory with gatepower}/gatepower
 regs=$pack/regs.vcd
 if [ -f "$pack/regs.vcd.gz" ]; then
@@ -139,17 +120,28 @@ with open(src) as f, open(dst, "w") as out:
     out.write("#%d\n" % end)
 PY
 }
-if [ "${CYCLES:-}" = fit ]; then # as many as Icarus runs in 97% of its time
-  icarus_rate
-  CYCLES=$(awk -v t="${ICARUS_TIMEOUT:-560}" '{ printf "%d", (0.97 * t - $1) / $2 }' "$work/icarus-rate")
-  say "$(rate_said): $CYCLES cycles fit"
-  [ "$CYCLES" -ge 1000 ] || { say "FAIL: ICARUS_TIMEOUT leaves Icarus too few cycles"; exit 1; }
-fi
-if [ -n "${CYCLES:-}" ] && [ "$CYCLES" -lt "$cycles" ]; then
-  cut_dump "$regs" "$work/regs-cut.vcd" "$CYCLES" "${period%ns}" || exit 1
+# The whole cycles of the period that a VCD's last time stamp reached.
+dump_cycles() { # VCD PERIOD_NS
+  python3 - "$@" <<'PY'
+import os, re, sys
+path, period_ns = sys.argv[1], float(sys.argv[2])
+units = {"s": 1e15, "ms": 1e12, "us": 1e9, "ns": 1e6, "ps": 1e3, "fs": 1}
+with open(path, "rb") as f:
+    scale = re.search(rb"\$timescale\s*(\d+)\s*(\w+)", f.read(1 << 16))
+    f.seek(max(0, os.path.getsize(path) - (1 << 20)))
+    last = [l for l in f.read().split(b"\n") if l.startswith(b"#")][-1]
+fs = int(last[1:]) * int(scale.group(1)) * units[scale.group(2).decode()]
+print(int(fs // round(period_ns * 1e6)))
+PY
+}
+# The register dump cut after its first $1 cycles, unless it has no more.
+use_cycles() { # CYCLES
+  [ "$1" -lt "$cycles" ] || return 0
+  cut_dump "$regs" "$work/regs-cut.vcd" "$1" "${period%ns}" || exit 1
   regs=$work/regs-cut.vcd
-  cycles=$CYCLES
-fi
+  cycles=$1
+}
+[[ "${CYCLES:-}" =~ ^[0-9]+$ ]] && use_cycles "$CYCLES"
 say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 say "picorv32: $cycles cycles of $period, $(python3 -c "import json; print(json.load(open('$pack/flow.json'))['cells'])") cells"
 
@@ -163,9 +155,17 @@ seconds_of() { # label command...: wall seconds appended to $out/label.times
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >>"$out/$label.times"
   say "$label: $(tail -1 "$out/$label.times") s rc=$rc $(grep '^timing:' "$out/$label.err")"
   [ "$rc" = 0 ] || tail -3 "$out/$label.err"
+  return "$rc"
 }
 seconds_of icarus icarus "$cycles" "$work/full.vcd"
-grep -q " rc=0" <(tail -1 "$log") || { say "FAIL: Icarus did not finish"; exit 1; }
+icarus_rc=$?
+if [ "${CYCLES:-}" = deadline ] && [ "$icarus_rc" = 124 ]; then
+  use_cycles "$(dump_cycles "$work/full.vcd" "${period%ns}")"
+  say "Icarus ended at the deadline (SIGINT, \$finish): $cycles whole cycles compared"
+elif [ "$icarus_rc" != 0 ]; then
+  say "FAIL: Icarus did not finish"
+  exit 1
+fi
 ls -l "$work/full.vcd" | tee -a "$log"
 design=(--lib "$pack/osu018_stdcells.lib" --netlist "$pack/netlist.v" --top "$top"
         --sdf "$pack/netlist.sdf" --scope tb.dut --period "$period")
