@@ -145,15 +145,17 @@ use_cycles() { # CYCLES
 say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 say "picorv32: $cycles cycles of $period, $(python3 -c "import json; print(json.load(open('$pack/flow.json'))['cells'])") cells"
 
-seconds_of() { # label command...: wall seconds appended to $out/label.times
-  local label=$1 t0 t1 rc
+seconds_of() { # label command...: wall seconds, if it succeeded (or reached
+  local label=$1 t0 t1 rc seconds # Icarus's deadline), appended to $out/label.times
   shift
   t0=$(date +%s%N)
   "$@" >"$out/$label.stdout" 2>"$out/$label.err"
   rc=$?
   t1=$(date +%s%N)
-  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >>"$out/$label.times"
-  say "$label: $(tail -1 "$out/$label.times") s rc=$rc $(grep '^timing:' "$out/$label.err")"
+  seconds=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+  [ "$rc" = 0 ] || [[ "$label $rc" = "icarus 124" && -n "${stop[*]}" ]] &&
+    echo "$seconds" >>"$out/$label.times"
+  say "$label: $seconds s rc=$rc $(grep '^timing:' "$out/$label.err")"
   [ "$rc" = 0 ] || tail -3 "$out/$label.err"
   return "$rc"
 }
@@ -190,6 +192,8 @@ d = sys.argv[1]
 med = {k: statistics.median(float(x) for x in open(os.path.join(d, k + ".times")))
        for k in ("icarus", "power-on-icarus", "resim-cuda", "resim-cpu", "cuda-start")
        if os.path.exists(os.path.join(d, k + ".times"))}
+if "icarus" not in med or "power-on-icarus" not in med:
+    sys.exit("no ratio: Icarus or the power analysis of its dump did not succeed")
 base = med["icarus"] + med["power-on-icarus"]
 print(f"Icarus (vvp, SDF, full VCD)          {med['icarus']:8.3f} s (once)")
 print(f"gatepower power on Icarus's VCD      {med['power-on-icarus']:8.3f} s")
