@@ -151,16 +151,15 @@ static void push_memo_layout(pools *p, const lib_cell *c, power_model_cell *mc)
     }
 }
 
-static bool tt_bit(const uint64_t *tt, uint64_t s) { return tt[s >> 6] >> (s & 63) & 1; }
-
 /* Whether a compiled `when` reads pin (variable) k: it differs in two
- * states that differ in k only. */
+ * states that differ in k only (a compiled cell has at most
+ * LIB_MAX_EXPR_PINS variables). */
 static bool when_reads(const lib_cell *c, const lib_expr *when, uint32_t k)
 {
     if (!when || !when->tt)
         return false;
-    for (uint64_t s = 0; s < 1ull << c->n_vars; s++)
-        if (!(s >> k & 1) && tt_bit(when->tt, s) != tt_bit(when->tt, s | 1ull << k))
+    for (uint32_t s = 0; s < 1u << c->n_vars; s++)
+        if (!(s >> k & 1) && lib_expr_eval(c, when, s) != lib_expr_eval(c, when, s | 1u << k))
             return true;
     return false;
 }
