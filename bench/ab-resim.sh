@@ -13,7 +13,7 @@
 # BASE: a tar of the base tree (git archive REV).  Knobs: GATES (1000000),
 # CYCLES (200), TURNS (2), REPEATS (bench_resim's, 4), THREADS (the CPU
 # re-simulation's, every core), BASE_VARIANTS and VARIANTS (bench_resim
-# --variants of each side: 48te, the default), DEADLINE (s after which no
+# --variants of each side: 96te, the default), DEADLINE (s after which no
 # new turn starts: 420).  Logs in $OUT (or build-ab/out).  `bash
 # bench/ab-resim.sh --table a=LOG b=LOG ...` prints the table of logs kept
 # from a run.
@@ -75,8 +75,8 @@ for turn in $(seq 1 "$turns"); do
     say "past ${DEADLINE:-420} s: turns $turn-$turns not run"; break
   fi
   for side in a b; do
-    bin=$a variants=${BASE_VARIANTS:-48te}
-    [ $side = b ] && bin=$b variants=${VARIANTS:-48te}
+    bin=$a variants=${BASE_VARIANTS:-96te}
+    [ $side = b ] && bin=$b variants=${VARIANTS:-96te}
     log="$out/bench-$side-$turn.log"
     say "turn $turn: $side"
     "$bin/bench/bench_resim" "${args[@]}" --variants "$variants" >"$log" 2>&1 ||

@@ -9,7 +9,7 @@
  * The CPU re-simulation runs R times on T threads (default: every core);
  * the GPU's R times for each variant of LIST (comma-separated window
  * events, cuda_resim_options.window_events, with "t" after it for tight
- * and "e" for even_events: default "48te,48t,48,0,96te,128t"), the first
+ * and "e" for even_events: default "96te,96t,96,0,48te,128t"), the first
  * cold (its device memory new), the median of the others sustained.
  * Checks: each variant's events, downloaded, equal the CPU's bit for bit,
  * and its counts the CPU's.
@@ -172,7 +172,7 @@ static double compare_power(const bench_args *a, const bench_case *bc, const eve
 static bool parse_args(int argc, char **argv, bench_args *a)
 {
     *a = (bench_args){.threads = 0, .repeats = 5, .name = "case",
-                      .variants = "48te,48t,48,0,96te,128t"};
+                      .variants = "96te,96t,96,0,48te,128t"};
     if (argc % 2 == 0)
         return false; /* every option takes a value */
     for (int i = 1; i < argc; i += 2) {

@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 /* Input events a window aims at by default. */
-#define CUDA_RESIM_WINDOW_EVENTS 48
+#define CUDA_RESIM_WINDOW_EVENTS 96
 
 struct cuda_span;
 
